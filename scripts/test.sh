@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# The whole test suite: lint, type check, unit tests, then integration tests against a real Elasticsearch and
+# a real Redis. Uses ES_URL / REDIS_URL when they are set and answer; otherwise starts a local Elasticsearch on
+# a free port (and a redis-server when none answers on 127.0.0.1:6379), and stops what it started on exit,
+# whether the tests pass, fail or are interrupted.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+started_es_port=""
+started_redis_pid=""
+started_redis_dir=""
+
+cleanup() {
+  local code=$?
+  trap - EXIT INT TERM
+  if [ -n "$started_es_port" ]; then ES_PORT="$started_es_port" bash scripts/elasticsearch.sh stop || true; fi
+  if [ -n "$started_redis_pid" ]; then
+    kill "$started_redis_pid" 2>/dev/null || true
+    rm -rf "$started_redis_dir"
+  fi
+  exit "$code"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+free_port() { node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
+stage() { printf '\n==== %s ====\n' "$*"; }
+
+stage "lint"
+npm run --silent lint
+stage "type check"
+npm run --silent typecheck
+stage "unit tests"
+npx mocha 'test/unit/**/*.test.ts'
+
+stage "services"
+if [ -n "${ES_URL:-}" ] && curl -fsS --max-time 3 "${ES_URL%%,*}/_cluster/health" >/dev/null 2>&1; then
+  echo "using Elasticsearch at $ES_URL"
+else
+  [ -n "${ES_URL:-}" ] && echo "ES_URL=$ES_URL does not answer: starting a local Elasticsearch instead"
+  port="$(free_port)"
+  started_es_port="$port"
+  ES_URL="$(ES_PORT="$port" bash scripts/elasticsearch.sh start)"
+fi
+export ES_URL
+
+redis_answers() { [ "$(redis-cli -u "$1" ping 2>/dev/null)" = PONG ]; }
+if [ -n "${REDIS_URL:-}" ] && redis_answers "$REDIS_URL"; then
+  echo "using Redis at $REDIS_URL"
+elif redis_answers redis://127.0.0.1:6379; then
+  REDIS_URL=redis://127.0.0.1:6379
+  echo "using Redis at $REDIS_URL"
+else
+  command -v redis-server >/dev/null 2>&1 || { echo "redis-server is not installed (apt-get install redis-server)" >&2; exit 1; }
+  port="$(free_port)"
+  started_redis_dir="$(mktemp -d)"
+  redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --dir "$started_redis_dir" \
+    --daemonize yes --pidfile "$started_redis_dir/redis.pid" --logfile "$started_redis_dir/redis.log"
+  for _ in $(seq 50); do [ -s "$started_redis_dir/redis.pid" ] && redis_answers "redis://127.0.0.1:$port" && break; sleep 0.1; done
+  started_redis_pid="$(cat "$started_redis_dir/redis.pid")"
+  REDIS_URL="redis://127.0.0.1:$port"
+  echo "started redis-server at $REDIS_URL"
+fi
+export REDIS_URL
+
+stage "integration tests"
+npx mocha --timeout 120000 'test/integration/**/*.test.ts'
+
+if [ -f bench/run.ts ]; then
+  stage "benchmark smoke run (--quick)"
+  npx tsx bench/run.ts --quick
+fi
