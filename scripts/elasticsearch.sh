@@ -6,7 +6,8 @@
 #
 # Environment: ES_VERSION (default 8.19.9), ES_PORT (default 9200), ES_HEAP (default 512m),
 # ES_CACHE_DIR (unpacked distributions, keyed by version), ES_RUN_DIR (data, logs, pid; keyed by version and port),
-# ES_JAVA_HOME (a JDK to use instead of the one found), ES_START_TIMEOUT_S (default 120).
+# ES_JAVA_HOME (a JDK to use instead of the one found), ES_JVM_DIR (where JDKs are looked for, default
+# /usr/lib/jvm), ES_START_TIMEOUT_S (default 120).
 set -euo pipefail
 
 ES_VERSION="${ES_VERSION:-8.19.9}"
@@ -59,7 +60,7 @@ find_java_home() {
     echo "$ES_JAVA_HOME"; return
   fi
   [ -n "${JAVA_HOME:-}" ] && candidates+=("$JAVA_HOME")
-  for home in /usr/lib/jvm/*; do [ -d "$home" ] && candidates+=("$home"); done
+  for home in "${ES_JVM_DIR:-/usr/lib/jvm}"/*; do [ -d "$home" ] && candidates+=("$home"); done
   for home in "${candidates[@]}"; do
     [ -x "$home/bin/java" ] || continue
     v="$(java_major "$home")"
@@ -67,7 +68,7 @@ find_java_home() {
     # The oldest JDK that is new enough: the one this ES major was built and tested against.
     if [ "$v" -ge "$need" ] && [ "$v" -lt "$best_v" ]; then best="$home"; best_v="$v"; fi
   done
-  [ -n "$best" ] || die "no suitable JDK found: Elasticsearch $ES_VERSION needs Java $need or newer (looked in \$JAVA_HOME and /usr/lib/jvm; set ES_JAVA_HOME)"
+  [ -n "$best" ] || die "no suitable JDK found: Elasticsearch $ES_VERSION needs Java $need or newer (looked in \$JAVA_HOME and ${ES_JVM_DIR:-/usr/lib/jvm}; set ES_JAVA_HOME)"
   echo "$best"
 }
 

@@ -1,0 +1,91 @@
+// scripts/elasticsearch.sh must fail with a message that names what is missing, before it downloads or starts anything.
+import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from '../support/services.js';
+
+const SCRIPT = 'scripts/elasticsearch.sh';
+
+function runScript(env: Record<string, string | undefined>, ...args: string[]) {
+  const merged: Record<string, string> = {};
+  for (const [key, value] of Object.entries({ ...process.env, ...env })) {
+    if (value !== undefined) merged[key] = value;
+  }
+  const result = spawnSync('bash', [SCRIPT, ...args], { env: merged, encoding: 'utf8', timeout: 60_000 });
+  return { status: result.status, stderr: result.stderr, stdout: result.stdout };
+}
+
+/** A PATH with the usual tools but without Maven. */
+function pathWithoutMaven(): { dir: string; path: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'no-mvn-'));
+  const tools =
+    'bash curl id sed head cat mkdir dirname ss grep tail rm cp chmod chown runuser useradd unzip env sleep kill printf node';
+  for (const tool of tools.split(' ')) {
+    const found = spawnSync('bash', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).stdout.trim();
+    if (found) symlinkSync(found, join(dir, tool));
+  }
+  return { dir, path: dir };
+}
+
+describe('scripts/elasticsearch.sh failures name the missing piece', () => {
+  it('no Maven on PATH (for a version that is not cached yet)', async () => {
+    const { dir, path } = pathWithoutMaven();
+    try {
+      const port = await freePort();
+      const result = runScript({ PATH: path, ES_VERSION: '8.99.99', ES_PORT: String(port) }, 'start');
+      expect(result.status).to.equal(1);
+      expect(result.stderr).to.match(/Maven \(mvn\) is not on PATH/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('no suitable JDK found', async () => {
+    const port = await freePort();
+    const result = runScript(
+      {
+        JAVA_HOME: undefined,
+        ES_JAVA_HOME: undefined,
+        ES_JVM_DIR: '/nonexistent-jvm-dir',
+        ES_PORT: String(port),
+      },
+      'start',
+    );
+    expect(result.status).to.equal(1);
+    expect(result.stderr).to.match(/no suitable JDK found: Elasticsearch \S+ needs Java 17 or newer/);
+  });
+
+  it('a JDK too old for the version asked for', async () => {
+    const port = await freePort();
+    const result = runScript(
+      { ES_VERSION: '9.2.0', ES_JAVA_HOME: '/usr/lib/jvm/java-17-openjdk-amd64', ES_PORT: String(port) },
+      'start',
+    );
+    expect(result.status).to.equal(1);
+    expect(result.stderr).to.match(/needs Java 21 or newer/);
+  });
+
+  it('the port is taken by another process', async () => {
+    const server: Server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    try {
+      const result = runScript({ ES_PORT: String(port) }, 'start');
+      expect(result.status).to.equal(1);
+      expect(result.stderr).to.match(new RegExp(`port ${port} is taken`));
+    } finally {
+      server.close();
+    }
+  });
+
+  it('status reports not running for a port with no server of ours', async () => {
+    const port = await freePort();
+    const result = runScript({ ES_PORT: String(port) }, 'status');
+    expect(result.status).to.equal(3);
+    expect(result.stdout).to.match(/not running/);
+  });
+});
