@@ -1,0 +1,36 @@
+// GET /api/v1/ppas/{slug}: no query parameters; the slug follows the record's pattern.
+import { BadRequestError, NotFoundError } from '../http/problem.js';
+import { readQueryString } from './querystring.js';
+
+export const SLUG_PATTERN = '^[a-z0-9]+(?:-[a-z0-9]+)*$';
+export const SLUG_MAX_LENGTH = 120;
+const SLUG = new RegExp(SLUG_PATTERN);
+
+/** The OpenAPI schema of the path parameter. */
+export const slugSchema = {
+  type: 'string',
+  pattern: SLUG_PATTERN,
+  maxLength: SLUG_MAX_LENGTH,
+  description:
+    'The PPA slug. A slug that is unknown, not published, or not even well-formed gets the same 404 answer.',
+} as const;
+
+/** The detail endpoint takes no query parameters (OpenAPI: none). */
+export const detailParameters: never[] = [];
+
+/**
+ * Checks a detail request: any query parameter is unknown (400, even blank), then a malformed slug is a 404
+ * exactly like an unknown one (a client cannot tell them apart, and no lookup is needed to say so).
+ */
+export function parseDetailRequest(slug: string, querystring: string): string {
+  const { names } = readQueryString(querystring);
+  if (names.size > 0) {
+    throw new BadRequestError([...names].map((name) => ({ name, reason: 'unknown parameter' })));
+  }
+  if (!isWellFormedSlug(slug)) throw new NotFoundError();
+  return slug;
+}
+
+export function isWellFormedSlug(slug: string): boolean {
+  return slug.length <= SLUG_MAX_LENGTH && SLUG.test(slug);
+}

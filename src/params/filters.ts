@@ -1,0 +1,132 @@
+// The filter parameters shared by the list and the statistics endpoints: schema fragments, descriptions,
+// and the typed filter object both search builders take.
+import type { ParamSpec, ParameterDoc, ParsedParams } from './validate.js';
+
+export const TOKEN_PATTERN = '^[a-z0-9_]+$';
+export const MAX_RISK_FEATURES = 20;
+export const MAX_CAPACITY_MW = 100_000;
+
+/** Filters after validation: absent fields filter nothing. Tokens are lowercased, text is trimmed. */
+export interface SearchFilters {
+  q?: string;
+  technology?: string[];
+  tariff?: string[];
+  developer?: string;
+  year?: number;
+  riskFeatures?: string[];
+  minCapacity?: number;
+  maxCapacity?: number;
+}
+
+const token = { type: 'string', pattern: TOKEN_PATTERN };
+const tokenList = (description: string) => ({
+  type: 'array',
+  items: token,
+  minItems: 1,
+  description,
+});
+
+export const filterProperties = {
+  q: {
+    type: 'string',
+    minLength: 1,
+    maxLength: 200,
+    description:
+      'Full-text search over project name, developer, reference code and location; case- and accent-insensitive, ' +
+      'tolerant of one typo in words of five letters or more, prefix match on the last word. Trimmed; blank = absent.',
+  },
+  technology: tokenList(
+    'Technology equals one of these tokens (OR), joined by ",". Trimmed and lowercased; an unknown token matches nothing.',
+  ),
+  tariff: tokenList(
+    'Tariff structure equals one of these tokens (OR), joined by ",". Trimmed and lowercased.',
+  ),
+  developer: {
+    type: 'string',
+    minLength: 1,
+    maxLength: 100,
+    description: 'Case- and accent-insensitive substring of the developer name. Trimmed; blank = absent.',
+  },
+  year: {
+    type: 'integer',
+    minimum: 1900,
+    maximum: 2100,
+    description: 'Financial close year equals it.',
+  },
+  'risk_features[]': {
+    type: 'array',
+    items: token,
+    maxItems: MAX_RISK_FEATURES,
+    description:
+      `The PPA has all of these risk features (AND). Repeat the key; "risk_features" (no brackets) is the same ` +
+      `parameter and a value may also join tokens by ",". At most ${MAX_RISK_FEATURES} values in all, counted as ` +
+      'sent (a repeated value counts each time). Trimmed and lowercased; an unknown token matches nothing.',
+  },
+  min_capacity: {
+    type: 'number',
+    minimum: 0,
+    maximum: MAX_CAPACITY_MW,
+    description: 'Capacity in MW at least this (inclusive). Must not exceed max_capacity.',
+  },
+  max_capacity: {
+    type: 'number',
+    minimum: 0,
+    maximum: MAX_CAPACITY_MW,
+    description: 'Capacity in MW at most this (inclusive).',
+  },
+} as const;
+
+export const filterSpecs: readonly ParamSpec[] = [
+  { name: 'q', kind: 'text' },
+  { name: 'technology', kind: 'tokenList' },
+  { name: 'tariff', kind: 'tokenList' },
+  { name: 'developer', kind: 'text' },
+  { name: 'year', kind: 'integer' },
+  { name: 'risk_features[]', kind: 'repeatedTokens', aliases: ['risk_features'] },
+  { name: 'min_capacity', kind: 'number' },
+  { name: 'max_capacity', kind: 'number' },
+];
+
+/** The OpenAPI parameter list for a schema: one entry per property, in schema order. */
+export function parameterDocs(properties: Record<string, Record<string, unknown>>): ParameterDoc[] {
+  return Object.entries(properties).map(([name, property]) => {
+    const { description, ...schema } = property;
+    return {
+      name,
+      in: 'query',
+      description: String(description),
+      required: false,
+      schema,
+      style: 'form',
+      explode: name === 'risk_features[]',
+    };
+  });
+}
+
+/** Typed filters from validated parameters (wire names). Repeated risk features are asked for once. */
+export function toFilters(params: ParsedParams): SearchFilters {
+  const filters: SearchFilters = {};
+  if (typeof params.q === 'string') filters.q = params.q;
+  if (Array.isArray(params.technology)) filters.technology = unique(params.technology);
+  if (Array.isArray(params.tariff)) filters.tariff = unique(params.tariff);
+  if (typeof params.developer === 'string') filters.developer = params.developer;
+  if (typeof params.year === 'number') filters.year = params.year;
+  const risks = params['risk_features[]'];
+  if (Array.isArray(risks)) filters.riskFeatures = unique(risks);
+  if (typeof params.min_capacity === 'number') filters.minCapacity = params.min_capacity;
+  if (typeof params.max_capacity === 'number') filters.maxCapacity = params.max_capacity;
+  return filters;
+}
+
+/** min > max is a problem of min_capacity (the contract names it so). */
+export function capacityProblems(filters: SearchFilters): { name: string; reason: string }[] {
+  const { minCapacity, maxCapacity } = filters;
+  if (minCapacity !== undefined && maxCapacity !== undefined && minCapacity > maxCapacity) {
+    return [{ name: 'min_capacity', reason: 'must not be greater than max_capacity' }];
+  }
+  return [];
+}
+
+function unique(values: string[]): string[] {
+  return [...new Set(values)];
+}

@@ -1,0 +1,99 @@
+// GET /api/v1/ppas: the list parameters, their schema (also served in the OpenAPI document) and the parser.
+import { BadRequestError } from '../http/problem.js';
+import {
+  capacityProblems,
+  filterProperties,
+  filterSpecs,
+  parameterDocs,
+  toFilters,
+  type SearchFilters,
+} from './filters.js';
+import { readQueryString } from './querystring.js';
+import { paramsValidator, validOnly, type ParamsSchema } from './validate.js';
+
+export const SORT_ORDERS = [
+  'name_asc',
+  'name_desc',
+  'capacity_asc',
+  'capacity_desc',
+  'recent',
+  'oldest',
+  'relevance',
+] as const;
+export type SortOrder = (typeof SORT_ORDERS)[number];
+
+export const DEFAULT_PER_PAGE = 25;
+export const MAX_PER_PAGE = 100;
+/** page × per_page may not exceed this (the index's max_result_window). */
+export const MAX_RESULT_WINDOW = 10_000;
+
+export interface ListQuery extends SearchFilters {
+  sort: SortOrder;
+  page: number;
+  perPage: number;
+}
+
+export const listParamsSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    ...filterProperties,
+    sort: {
+      type: 'string',
+      enum: [...SORT_ORDERS],
+      description:
+        'Order of the results. Default: relevance with q, recent without. relevance requires q. recent/oldest ' +
+        'order by published_at; name_* by the project name without case and accents; every order ends with slug ascending.',
+    },
+    page: {
+      type: 'integer',
+      minimum: 1,
+      default: 1,
+      description:
+        `1-based page number. page × per_page may not exceed ${MAX_RESULT_WINDOW} (400, named by page). ` +
+        'A page past the last answers 200 with an empty data array.',
+    },
+    per_page: {
+      type: 'integer',
+      minimum: 1,
+      maximum: MAX_PER_PAGE,
+      default: DEFAULT_PER_PAGE,
+      description: `Page size, 1 to ${MAX_PER_PAGE}.`,
+    },
+  },
+} satisfies ParamsSchema;
+
+/** The list parameters as OpenAPI `parameters` entries, built from listParamsSchema. */
+export const listParameters = parameterDocs(listParamsSchema.properties);
+
+const validator = paramsValidator(listParamsSchema, [
+  ...filterSpecs,
+  { name: 'sort', kind: 'choice' },
+  { name: 'page', kind: 'integer' },
+  { name: 'per_page', kind: 'integer' },
+]);
+
+/** Parses the raw query string of a list request; throws BadRequestError naming every problem at once. */
+export function parseListQuery(querystring: string): ListQuery {
+  const { params, problems } = validator.validate(readQueryString(querystring));
+  const valid = validOnly(params, problems);
+  const filters = toFilters(valid);
+  problems.push(...capacityProblems(filters));
+
+  const sort = typeof valid.sort === 'string' ? (valid.sort as SortOrder) : undefined;
+  if (sort === 'relevance' && filters.q === undefined && !problems.some((p) => p.name === 'q')) {
+    problems.push({ name: 'sort', reason: 'relevance requires a non-blank q' });
+  }
+  const page = typeof valid.page === 'number' ? valid.page : 1;
+  const perPage = typeof valid.per_page === 'number' ? valid.per_page : DEFAULT_PER_PAGE;
+  // Judged only on values that are valid themselves (a bad per_page is its own problem, not page's).
+  const perPageInvalid = problems.some((problem) => problem.name === 'per_page');
+  if (!perPageInvalid && page * perPage > MAX_RESULT_WINDOW) {
+    problems.push({
+      name: 'page',
+      reason: `page × per_page must not exceed ${MAX_RESULT_WINDOW} (results past the first ${MAX_RESULT_WINDOW} cannot be paged to)`,
+    });
+  }
+  if (problems.length > 0) throw new BadRequestError(problems);
+  return { ...filters, sort: sort ?? (filters.q === undefined ? 'recent' : 'relevance'), page, perPage };
+}

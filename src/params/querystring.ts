@@ -1,0 +1,25 @@
+// Reads a raw query string into parameters, keeping repeated keys (URLSearchParams sees them; koa's
+// ctx.query would fold them into arrays or drop the order) and applying the contract's "blank = absent" rule.
+
+export interface RawParams {
+  /** Non-blank values per parameter name, trimmed, in the order they were sent. */
+  values: Map<string, string[]>;
+  /** Every parameter name that was sent, blank or not (unknown names are errors even when blank). */
+  names: Set<string>;
+}
+
+export function readQueryString(querystring: string): RawParams {
+  const values = new Map<string, string[]>();
+  const names = new Set<string>();
+  for (const [name, value] of new URLSearchParams(querystring)) {
+    // A stray "&=" or "&&" carries no parameter at all.
+    if (name === '' && value.trim() === '') continue;
+    names.add(name);
+    const trimmed = value.trim();
+    if (trimmed === '') continue;
+    const list = values.get(name);
+    if (list) list.push(trimmed);
+    else values.set(name, [trimmed]);
+  }
+  return { values, names };
+}

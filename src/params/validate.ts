@@ -1,0 +1,205 @@
+// The one place where query parameters meet ajv: structural rules of the contract (repeated keys, merged
+// aliases, comma lists, strict numbers), then the exported JSON Schema, then reasons a person can read.
+import { Ajv, type ErrorObject } from 'ajv';
+import type { InvalidParam } from '../http/problem.js';
+import type { RawParams } from './querystring.js';
+
+/** How a parameter's text becomes the value its schema checks. */
+export type ParamKind =
+  | 'text' // trimmed string
+  | 'integer' // strict decimal integer
+  | 'number' // strict decimal number
+  | 'choice' // enum string, compared as sent
+  | 'tokenList' // one value, tokens joined by ","
+  | 'repeatedTokens'; // repeatable key (and its aliases), each value may also join tokens by ","
+
+export interface ParamSpec {
+  name: string;
+  kind: ParamKind;
+  /** Other names accepted as the same parameter (merged with it). */
+  aliases?: readonly string[];
+}
+
+/** A JSON Schema object for a set of query parameters (what OpenAPI shows and ajv checks). */
+export interface ParamsSchema {
+  type: 'object';
+  additionalProperties: false;
+  properties: Record<string, Record<string, unknown>>;
+}
+
+/** One query parameter as the OpenAPI document describes it. */
+export interface ParameterDoc {
+  name: string;
+  in: 'query';
+  description: string;
+  required: false;
+  schema: Record<string, unknown>;
+  /** OpenAPI serialisation: comma lists are form/explode:false, repeatable keys form/explode:true. */
+  style: 'form';
+  explode: boolean;
+}
+
+export type ParsedParams = Record<string, string | number | string[]>;
+
+const ajv = new Ajv({ allErrors: true, strict: true, strictNumbers: true, coerceTypes: false });
+
+const INTEGER = /^[+-]?\d+$/;
+const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+export interface ParamsValidator {
+  validate(raw: RawParams): { params: ParsedParams; problems: InvalidParam[] };
+}
+
+export function paramsValidator(
+  schema: ParamsSchema,
+  specs: readonly ParamSpec[],
+  unknownReasons: Record<string, string> = {},
+): ParamsValidator {
+  const check = ajv.compile(schema);
+  const specByName = new Map<string, ParamSpec>();
+  for (const spec of specs) {
+    specByName.set(spec.name, spec);
+    for (const alias of spec.aliases ?? []) specByName.set(alias, spec);
+  }
+
+  return {
+    validate(raw) {
+      const problems: InvalidParam[] = [];
+      // No prototype: a parameter named "__proto__" must be an unknown parameter, not a prototype.
+      const input: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+      // For merged repeatable parameters: the name each token arrived under, to name it in an error.
+      const tokenOrigins = new Map<string, string[]>();
+
+      for (const name of raw.names) {
+        if (specByName.has(name)) continue;
+        // Unknown names go to ajv (additionalProperties: false) whether blank or not.
+        input[name] = raw.values.get(name)?.[0] ?? '';
+      }
+
+      for (const spec of specs) {
+        const keys = [spec.name, ...(spec.aliases ?? [])];
+        if (spec.kind === 'repeatedTokens') {
+          const tokens: string[] = [];
+          const origins: string[] = [];
+          for (const key of keys) {
+            for (const value of raw.values.get(key) ?? []) {
+              for (const token of splitTokens(value)) {
+                tokens.push(token);
+                origins.push(key);
+              }
+            }
+          }
+          if (tokens.length > 0) {
+            input[spec.name] = tokens;
+            tokenOrigins.set(spec.name, origins);
+          }
+          continue;
+        }
+        const values = raw.values.get(spec.name) ?? [];
+        if (values.length > 1) {
+          problems.push({ name: spec.name, reason: 'must be given at most once' });
+          continue;
+        }
+        const value = values[0];
+        if (value === undefined) continue;
+        input[spec.name] = convert(spec.kind, value);
+      }
+
+      if (!check(input)) {
+        for (const error of check.errors ?? []) {
+          problems.push(describe(error, input, schema, tokenOrigins, unknownReasons));
+        }
+      }
+      return { params: input as ParsedParams, problems: dedupe(problems) };
+    },
+  };
+}
+
+function splitTokens(value: string): string[] {
+  return value.split(',').map((token) => token.trim().toLowerCase());
+}
+
+function convert(kind: ParamKind, value: string): unknown {
+  switch (kind) {
+    case 'tokenList':
+      return splitTokens(value);
+    // Non-decimal spellings ("0x10", "Infinity") stay strings, so the schema's type check rejects them.
+    case 'integer':
+      return INTEGER.test(value) ? Number(value) : value;
+    case 'number':
+      return NUMBER.test(value) ? Number(value) : value;
+    default:
+      return value;
+  }
+}
+
+function describe(
+  error: ErrorObject,
+  input: Record<string, unknown>,
+  schema: ParamsSchema,
+  tokenOrigins: Map<string, string[]>,
+  unknownReasons: Record<string, string>,
+): InvalidParam {
+  if (error.keyword === 'additionalProperties') {
+    const name = String((error.params as { additionalProperty: string }).additionalProperty);
+    return {
+      name,
+      reason: (Object.hasOwn(unknownReasons, name) && unknownReasons[name]) || 'unknown parameter',
+    };
+  }
+  const [name = '', index] = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const property = schema.properties[name] ?? {};
+  if (index !== undefined) {
+    const position = Number(index);
+    const origin = tokenOrigins.get(name)?.[position] ?? name;
+    const token = (input[name] as unknown[] | undefined)?.[position];
+    const reason =
+      token === ''
+        ? 'contains an empty value (as in "a,,b" or a trailing ",")'
+        : `"${String(token).slice(0, 40)}" is not a token of lowercase letters, digits and underscores`;
+    return { name: origin, reason };
+  }
+  return { name, reason: reasonFor(error, property) };
+}
+
+function reasonFor(error: ErrorObject, property: Record<string, unknown>): string {
+  const { minimum, maximum, minLength, maxLength, maxItems } = property as Record<string, number | undefined>;
+  switch (error.keyword) {
+    case 'type':
+      return property.type === 'integer' ? 'must be an integer' : `must be a ${String(property.type)}`;
+    case 'minimum':
+    case 'maximum':
+      return maximum === undefined
+        ? `must be at least ${minimum}`
+        : `must be between ${minimum} and ${maximum}`;
+    case 'minLength':
+    case 'maxLength':
+      return `must be ${minLength} to ${maxLength} characters long`;
+    case 'maxItems':
+      return `at most ${maxItems} values are allowed (risk_features and risk_features[] count together)`;
+    case 'enum':
+      return `must be one of: ${(property.enum as string[]).join(', ')}`;
+    default:
+      return error.message ?? 'is not valid';
+  }
+}
+
+function dedupe(problems: InvalidParam[]): InvalidParam[] {
+  const seen = new Set<string>();
+  return problems.filter((problem) => {
+    const key = `${problem.name}\u0000${problem.reason}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** Parameters that no problem names (cross-field rules only look at values that are valid on their own). */
+export function validOnly(params: ParsedParams, problems: InvalidParam[]): ParsedParams {
+  const invalid = new Set(problems.map((problem) => problem.name));
+  if (invalid.has('risk_features')) invalid.add('risk_features[]');
+  return Object.fromEntries(Object.entries(params).filter(([name]) => !invalid.has(name)));
+}

@@ -1,0 +1,130 @@
+// A page of search hits → the list body (data, meta, links) and the RFC 8288 Link header with the same links.
+import type { estypes } from '@elastic/elasticsearch';
+import type { ListQuery, SortOrder } from '../params/list.js';
+import type { ListSource } from '../search/document.js';
+import { PPAS_PATH, presentListItem, trimSlash, type PpaListItem } from './ppa.js';
+
+export interface ListMeta {
+  total: number;
+  page: number;
+  per_page: number;
+  total_pages: number;
+  sort: SortOrder;
+}
+
+export interface ListLinks {
+  self: string;
+  first: string;
+  prev: string | null;
+  next: string | null;
+  last: string;
+}
+
+export interface ListBody {
+  data: PpaListItem[];
+  meta: ListMeta;
+  links: ListLinks;
+}
+
+export interface ListPresentation {
+  body: ListBody;
+  /** The Link header value (RFC 8288) carrying the same links as the body. */
+  linkHeader: string;
+}
+
+export interface ListRequest {
+  query: ListQuery;
+  /** The raw query string as the client sent it: links keep every other parameter exactly. */
+  querystring: string;
+  /** PUBLIC_BASE_URL or the request's origin. */
+  base: string;
+}
+
+export function presentList(
+  response: estypes.SearchResponse<ListSource>,
+  request: ListRequest,
+): ListPresentation {
+  const { query, base } = request;
+  const total = totalHits(response.hits.total);
+  const totalPages = Math.ceil(total / query.perPage);
+  const data = response.hits.hits.flatMap((hit) => (hit._source ? [presentListItem(hit._source, base)] : []));
+  const links = buildListLinks(request, totalPages);
+  return {
+    body: {
+      data,
+      meta: { total, page: query.page, per_page: query.perPage, total_pages: totalPages, sort: query.sort },
+      links,
+    },
+    linkHeader: linkHeader(links),
+  };
+}
+
+function totalHits(total: estypes.SearchTotalHits | number | undefined): number {
+  if (typeof total === 'number') return total;
+  return total?.value ?? 0;
+}
+
+/** prev/next are null at the ends; first is page 1 and last is page max(total_pages, 1). */
+export function buildListLinks(request: ListRequest, totalPages: number): ListLinks {
+  const { page } = request.query;
+  const last = Math.max(totalPages, 1);
+  const at = (target: number) => pageUrl(request, target);
+  return {
+    self: at(page),
+    first: at(1),
+    prev: page > 1 ? at(page - 1) : null,
+    next: page < totalPages ? at(page + 1) : null,
+    last: at(last),
+  };
+}
+
+/**
+ * The list URL for another page: every other parameter kept as sent (same order, same encoding), `page`
+ * replaced where it stood (or appended). Characters a URL may not carry raw are percent-encoded.
+ */
+export function pageUrl(request: ListRequest, page: number): string {
+  const parts: string[] = [];
+  let placed = false;
+  for (const part of request.querystring.split('&')) {
+    if (part === '') continue;
+    if (parameterName(part) === 'page') {
+      if (!placed) parts.push(`page=${page}`);
+      placed = true;
+      continue;
+    }
+    parts.push(encodeUnsafe(part));
+  }
+  if (!placed) parts.push(`page=${page}`);
+  return `${trimSlash(request.base)}${PPAS_PATH}?${parts.join('&')}`;
+}
+
+function parameterName(part: string): string {
+  const [name = ''] = new URLSearchParams(part).keys();
+  return name;
+}
+
+// RFC 3986 characters allowed in a query, plus "%" (already-encoded octets stay as they are) and the "[]"
+// of risk_features[] that browsers send raw.
+const UNSAFE = /[^A-Za-z0-9\-._~!$&'()*+,;=:@/?%[\]]/gu;
+
+function encodeUnsafe(part: string): string {
+  return part.replace(UNSAFE, percentEncode).replace(/%(?![0-9A-Fa-f]{2})/g, '%25');
+}
+
+// Node hands over the request target byte by byte (latin1), so a raw byte is re-encoded as that same byte.
+function percentEncode(character: string): string {
+  const code = character.codePointAt(0) ?? 0;
+  if (code < 0x100) return `%${code.toString(16).toUpperCase().padStart(2, '0')}`;
+  try {
+    return encodeURIComponent(character);
+  } catch {
+    return '%EF%BF%BD'; // a lone surrogate: U+FFFD, as URL parsers do
+  }
+}
+
+export function linkHeader(links: ListLinks): string {
+  return (Object.entries(links) as [keyof ListLinks, string | null][])
+    .filter((entry): entry is [keyof ListLinks, string] => entry[1] !== null)
+    .map(([rel, url]) => `<${url}>; rel="${rel}"`)
+    .join(', ');
+}

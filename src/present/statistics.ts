@@ -1,0 +1,147 @@
+// Statistics aggregations → the statistics body. Pure: rounding, orderings and the empty-subset rules live here.
+import type { estypes } from '@elastic/elasticsearch';
+import { parseIndexBuiltAt } from '../../indexer/indexName.js';
+import { utcTimestamp } from './ppa.js';
+import type { StatisticsAggregations } from '../search/statisticsSearch.js';
+
+export interface CapacityShare {
+  ppas: number;
+  capacity_mw: number;
+  share_of_capacity: number;
+}
+
+export interface StatisticsBody {
+  data: {
+    totals: { ppas: number; capacity_mw: number };
+    capacity_by_technology: { technology: string; ppas: number; capacity_mw: number; share: number }[];
+    capacity_by_year: { year: number | null; ppas: number; capacity_mw: number }[];
+    fiscal_exposure: {
+      government_guarantee: CapacityShare;
+      take_or_pay: CapacityShare;
+      annual_payment_obligation_usd: number;
+      guaranteed_amount_usd: number;
+      ppas_with_disclosed_amounts: number;
+      by_risk_feature: { risk_feature: string; ppas: number; capacity_mw: number }[];
+    };
+    tariff_mix: { tariff: string; ppas: number; capacity_mw: number; share: number }[];
+  };
+  meta: { generated_at: string | null };
+}
+
+/** Rounds half up (all values here are ≥ 0) without binary artefacts such as 1.005 → 1. */
+export function roundTo(value: number, decimals: number): number {
+  if (!Number.isFinite(value)) return 0;
+  // Shifting the decimal point in the text ("1.005e2") avoids 1.005 * 100 = 100.49999999999999.
+  const shifted = Number(`${value}e${decimals}`);
+  const rounded = Number.isNaN(shifted)
+    ? Math.round(value * 10 ** decimals) / 10 ** decimals // exponent notation already: 1e21, 1e-7
+    : Number(`${Math.round(shifted)}e-${decimals}`);
+  return Object.is(rounded, -0) ? 0 : rounded;
+}
+
+export const roundMw = (value: number): number => roundTo(value, 1);
+export const roundShare = (value: number): number => roundTo(value, 4);
+export const roundUsd = (value: number): number => roundTo(value, 0);
+
+/** part / whole, 0 when the whole is 0 (an empty subset has shares of 0, never NaN). */
+function share(part: number, whole: number): number {
+  return whole > 0 ? roundShare(part / whole) : 0;
+}
+
+interface Bucket {
+  key: string | number;
+  doc_count: number;
+  capacity_mw: { value: number | null };
+}
+
+function complete<TBucket>(
+  name: string,
+  terms: { buckets: TBucket[]; sum_other_doc_count?: number },
+): TBucket[] {
+  // A bucket left out would make every number below wrong; TERMS_SIZE is far above any real value set.
+  if ((terms.sum_other_doc_count ?? 0) !== 0) {
+    throw new Error(`statistics: ${name} has more values than the aggregation asked for`);
+  }
+  return terms.buckets;
+}
+
+/** Largest rounded capacity first, ties by key, so the order is exactly what a client can check. */
+function byCapacity<T extends { capacity_mw: number }>(key: (item: T) => string) {
+  return (a: T, b: T) => b.capacity_mw - a.capacity_mw || compareKeys(key(a), key(b));
+}
+
+function compareKeys(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export function presentStatistics(
+  response: estypes.SearchResponse<unknown, StatisticsAggregations>,
+): StatisticsBody {
+  const aggs = response.aggregations;
+  if (!aggs) throw new Error('statistics: the response has no aggregations');
+  const total = response.hits.total;
+  const ppas = typeof total === 'number' ? total : (total?.value ?? 0);
+  const capacity = aggs.capacity_mw.value ?? 0;
+  const mw = (bucket: { capacity_mw: { value: number | null } }) => bucket.capacity_mw.value ?? 0;
+  const withCapacity = (bucket: Bucket) => ({ ppas: bucket.doc_count, capacity_mw: roundMw(mw(bucket)) });
+  const exposure = (filtered: {
+    doc_count: number;
+    capacity_mw: { value: number | null };
+  }): CapacityShare => ({
+    ppas: filtered.doc_count,
+    capacity_mw: roundMw(mw(filtered)),
+    share_of_capacity: share(mw(filtered), capacity),
+  });
+
+  const years = complete('by_year', aggs.by_year)
+    .filter((bucket) => bucket.doc_count > 0)
+    .map((bucket) => ({ year: Number(bucket.key), ...withCapacity(bucket) }))
+    .sort((a, b) => a.year - b.year);
+  const withoutYear = aggs.without_year;
+  const capacityByYear: StatisticsBody['data']['capacity_by_year'] =
+    withoutYear.doc_count > 0
+      ? [...years, { year: null, ...withCapacity({ key: '', ...withoutYear }) }]
+      : years;
+
+  return {
+    data: {
+      totals: { ppas, capacity_mw: roundMw(capacity) },
+      capacity_by_technology: complete('by_technology', aggs.by_technology)
+        .filter((bucket) => bucket.doc_count > 0)
+        .map((bucket) => ({
+          technology: String(bucket.key),
+          ...withCapacity(bucket),
+          share: share(mw(bucket), capacity),
+        }))
+        .sort(byCapacity((item) => item.technology)),
+      capacity_by_year: capacityByYear,
+      fiscal_exposure: {
+        government_guarantee: exposure(aggs.government_guarantee),
+        take_or_pay: exposure(aggs.take_or_pay),
+        annual_payment_obligation_usd: roundUsd(aggs.annual_payment_obligation_usd.value ?? 0),
+        guaranteed_amount_usd: roundUsd(aggs.guaranteed_amount_usd.value ?? 0),
+        ppas_with_disclosed_amounts: aggs.with_disclosed_amounts.doc_count,
+        by_risk_feature: complete('by_risk_feature', aggs.by_risk_feature)
+          .filter((bucket) => bucket.doc_count > 0)
+          .map((bucket) => ({ risk_feature: String(bucket.key), ...withCapacity(bucket) }))
+          .sort(byCapacity((item) => item.risk_feature)),
+      },
+      tariff_mix: complete('by_tariff', aggs.by_tariff)
+        .filter((bucket) => bucket.doc_count > 0)
+        .map((bucket) => ({
+          tariff: String(bucket.key),
+          ...withCapacity(bucket),
+          share: share(bucket.doc_count, ppas),
+        }))
+        .sort((a, b) => b.ppas - a.ppas || compareKeys(a.tariff, b.tariff)),
+    },
+    meta: { generated_at: generatedAt(aggs) },
+  };
+}
+
+/** The live index's build time, read from its name; null only when the index holds no document at all. */
+function generatedAt(aggs: StatisticsAggregations): string | null {
+  const name = aggs.live_index.name.buckets[0]?.key;
+  const builtAt = name === undefined ? null : parseIndexBuiltAt(name);
+  return builtAt ? utcTimestamp(builtAt.toISOString()) : null;
+}

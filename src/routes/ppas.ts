@@ -1,0 +1,62 @@
+// The /api/v1/ppas routes: parse (pure) → build the search (pure) → one search → present (pure).
+// Headers other than Link (ETag, caching, CORS, rate limit) and error rendering belong to the app's middleware.
+import { Router } from '@koa/router';
+import type { Context } from 'koa';
+import { NotFoundError } from '../http/problem.js';
+import { parseDetailRequest } from '../params/detail.js';
+import { parseListQuery } from '../params/list.js';
+import { parseStatisticsQuery } from '../params/statistics.js';
+import { presentList } from '../present/list.js';
+import { presentPpa } from '../present/ppa.js';
+import { presentStatistics } from '../present/statistics.js';
+import { buildDetailSearch } from '../search/detailSearch.js';
+import type { DetailSource, ListSource } from '../search/document.js';
+import type { SearchGateway } from '../search/gateway.js';
+import { buildListSearch } from '../search/listSearch.js';
+import { buildStatisticsSearch, type StatisticsAggregations } from '../search/statisticsSearch.js';
+
+export const API_PREFIX = '/api/v1';
+
+export interface PpasRouterDeps {
+  search: SearchGateway;
+  /** PUBLIC_BASE_URL; unset: absolute links use the request's own origin. */
+  publicBaseUrl?: string;
+}
+
+/** Routes under the /api/v1 prefix: /ppas, /ppas/statistics (a literal segment, before /:slug), /ppas/:slug. */
+export function ppasRouter(deps: PpasRouterDeps): Router {
+  const router = new Router({ prefix: API_PREFIX });
+  // Koa 3's ctx.origin is the Origin request header; the request's own origin is protocol + host.
+  const baseOf = (ctx: Context) => deps.publicBaseUrl ?? `${ctx.protocol}://${ctx.host}`;
+
+  router.get('/ppas', async (ctx) => {
+    const query = parseListQuery(ctx.querystring);
+    const response = await deps.search.search<ListSource>(buildListSearch(query));
+    const { body, linkHeader } = presentList(response, {
+      query,
+      querystring: ctx.querystring,
+      base: baseOf(ctx),
+    });
+    ctx.set('Link', linkHeader);
+    ctx.status = 200;
+    ctx.body = body;
+  });
+
+  router.get('/ppas/statistics', async (ctx) => {
+    const query = parseStatisticsQuery(ctx.querystring);
+    const response = await deps.search.search<unknown, StatisticsAggregations>(buildStatisticsSearch(query));
+    ctx.status = 200;
+    ctx.body = presentStatistics(response);
+  });
+
+  router.get('/ppas/:slug', async (ctx) => {
+    const slug = parseDetailRequest(ctx.params.slug ?? '', ctx.querystring);
+    const response = await deps.search.search<DetailSource>(buildDetailSearch(slug));
+    const source = response.hits.hits[0]?._source;
+    if (!source) throw new NotFoundError();
+    ctx.status = 200;
+    ctx.body = { data: presentPpa(source, baseOf(ctx)) };
+  });
+
+  return router;
+}

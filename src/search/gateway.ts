@@ -1,0 +1,122 @@
+// The API's only door to Elasticsearch: it pins every search to the alias and the request timeout, and turns
+// an unavailable cluster into a ServiceUnavailableError (503 + Retry-After) that says nothing about Elasticsearch.
+import { Client, errors, type ClientOptions, type estypes } from '@elastic/elasticsearch';
+import type { Config } from '../config.js';
+import { ServiceUnavailableError } from '../http/problem.js';
+
+export interface SearchReadiness {
+  /** The cluster answered. */
+  cluster: boolean;
+  /** The alias (ES_INDEX) exists. */
+  alias: boolean;
+  /** Why not ready, in words safe to show a client. */
+  detail?: string;
+}
+
+export interface SearchGateway {
+  /** One search on the alias: exactly one round trip, no retries, bounded by the request timeout. */
+  search<TDoc, TAggregations = Record<string, estypes.AggregationsAggregate>>(
+    request: Omit<estypes.SearchRequest, 'index'>,
+  ): Promise<estypes.SearchResponse<TDoc, TAggregations>>;
+  ready(): Promise<SearchReadiness>;
+  close(): Promise<void>;
+}
+
+export interface SearchGatewayOptions {
+  client: Client;
+  alias: string;
+  requestTimeoutMs: number;
+}
+
+/** Seconds a client is asked to wait before retrying after a 503. */
+export const SEARCH_RETRY_AFTER_SECONDS = 5;
+
+const UNAVAILABLE_STATUSES = new Set([408, 429, 502, 503, 504]);
+
+/**
+ * Says why an error from the Elasticsearch client means "the search cluster is unavailable" (unreachable, timing
+ * out, overloaded, or the alias missing), or undefined when it is something else (a bug: a 500).
+ */
+export function searchOutageReason(error: unknown): string | undefined {
+  if (error instanceof errors.TimeoutError) return 'timed out';
+  if (error instanceof errors.ConnectionError || error instanceof errors.NoLivingConnectionsError) {
+    return 'unreachable';
+  }
+  // Something answered that is not (a supported) Elasticsearch, e.g. a proxy's error page.
+  if (error instanceof errors.ProductNotSupportedError || error instanceof errors.DeserializationError) {
+    return 'answered unexpectedly';
+  }
+  if (error instanceof errors.ResponseError) {
+    const status = error.statusCode ?? 0;
+    if (UNAVAILABLE_STATUSES.has(status)) return `answered HTTP ${status}`;
+    const type = (error.body as { error?: { type?: string } } | undefined)?.error?.type;
+    // The alias is missing: nothing to search until the indexer has run.
+    if (status === 404 && type === 'index_not_found_exception') return 'index not found';
+  }
+  return undefined;
+}
+
+function unavailable(error: unknown, reason: string): ServiceUnavailableError {
+  const problem = new ServiceUnavailableError(
+    'The search service is temporarily unavailable; retry later.',
+    SEARCH_RETRY_AFTER_SECONDS,
+  );
+  // Kept for the log line only; the error middleware never shows it to clients.
+  problem.cause = Object.assign(new Error(`Elasticsearch ${reason}`), { cause: error });
+  return problem;
+}
+
+export function createSearchGateway({
+  client,
+  alias,
+  requestTimeoutMs,
+}: SearchGatewayOptions): SearchGateway {
+  const requestOptions = { requestTimeout: requestTimeoutMs, maxRetries: 0 };
+  return {
+    async search<TDoc, TAggregations = Record<string, estypes.AggregationsAggregate>>(
+      request: Omit<estypes.SearchRequest, 'index'>,
+    ): Promise<estypes.SearchResponse<TDoc, TAggregations>> {
+      try {
+        return await client.search<TDoc, TAggregations>({ ...request, index: alias }, requestOptions);
+      } catch (error) {
+        const reason = searchOutageReason(error);
+        throw reason ? unavailable(error, reason) : error;
+      }
+    },
+
+    async ready(): Promise<SearchReadiness> {
+      try {
+        const exists = await client.indices.exists({ index: alias }, requestOptions);
+        return exists
+          ? { cluster: true, alias: true }
+          : { cluster: true, alias: false, detail: 'alias missing' };
+      } catch (error) {
+        const reason = searchOutageReason(error);
+        if (error instanceof errors.ResponseError && !reason) {
+          return { cluster: false, alias: false, detail: `answered HTTP ${error.statusCode ?? 'error'}` };
+        }
+        return { cluster: false, alias: false, detail: reason ?? 'failed' };
+      }
+    },
+
+    async close(): Promise<void> {
+      await client.close();
+    },
+  };
+}
+
+/** The Elasticsearch client the API uses, from configuration (nodes, credentials, timeout; no retries). */
+export function createElasticsearchClient(
+  config: Pick<Config, 'esNodes' | 'esApiKey' | 'esUsername' | 'esPassword' | 'esRequestTimeoutMs'>,
+): Client {
+  const options: ClientOptions = {
+    nodes: config.esNodes,
+    requestTimeout: config.esRequestTimeoutMs,
+    maxRetries: 0,
+  };
+  if (config.esApiKey) options.auth = { apiKey: config.esApiKey };
+  else if (config.esUsername && config.esPassword) {
+    options.auth = { username: config.esUsername, password: config.esPassword };
+  }
+  return new Client(options);
+}

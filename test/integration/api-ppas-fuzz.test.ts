@@ -1,0 +1,239 @@
+// Thousands of seeded random query strings and slugs against the real app: nothing may answer 5xx, and every
+// answer is one of the contract's (200, 400 naming its problems, 404).
+import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { buildTestApp, type TestApp } from '../support/app.js';
+import { SAMPLE_PATH, indexSample } from '../support/sampleIndex.js';
+import { deleteIndices, testEsClient, uniqueName } from '../support/services.js';
+
+const REQUESTS = 3000;
+const CONCURRENCY = 8;
+
+/** mulberry32: small, seeded, good enough to pick fuzz cases reproducibly. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const slugs = readFileSync(SAMPLE_PATH, 'utf8')
+  .split('\n')
+  .filter((line) => line.trim() !== '')
+  .map((line) => (JSON.parse(line) as { slug: string }).slug);
+
+const NAMES = [
+  'q',
+  'technology',
+  'tariff',
+  'developer',
+  'year',
+  'risk_features[]',
+  'risk_features',
+  'min_capacity',
+  'max_capacity',
+  'sort',
+  'page',
+  'per_page',
+  'risk_features[0]',
+  'Q',
+  'limit',
+  '',
+  'q[]',
+  'page[]',
+  '%00',
+];
+const WORDS = [
+  'solar',
+  'solar_pv',
+  'wind',
+  'hydro',
+  'take_or_pay',
+  'government_guarantee',
+  'energy_only',
+  'relevance',
+  'recent',
+  'name_asc',
+  'capacity_desc',
+  'São João',
+  'Évora',
+  'LAKOWA',
+  'sn-sol-2018-001',
+  'Ærø',
+  '北京',
+  '😀',
+  'ﬁ',
+  'e\u0301',
+  '\u0301',
+  '*',
+  '?',
+  '\\',
+  '"',
+  "'",
+  '<script>',
+  '%',
+  '+',
+  ',',
+  ',,',
+  ' ',
+  '\t',
+  '\u0000',
+  '\u200b',
+  'NaN',
+  'Infinity',
+  '-0',
+  '1e3',
+  '0x10',
+  '9'.repeat(30),
+  '-1',
+  '0',
+  '1',
+  '25',
+  '100',
+  '101',
+  '1900',
+  '2100',
+  '10000',
+  '.5',
+  '5.',
+  '1,5',
+  'null',
+  'true',
+  '[]',
+  '{}',
+  'a'.repeat(200),
+  'ab '.repeat(70),
+  'x'.repeat(101),
+  'abcde '.repeat(33),
+];
+const CHARS = 'abcAZ09_-.,;:!*?\\/%+&=#[]{}()<>"\' \u00e9\u0301\u4e2d\ud83d\ude00\u0000\u007f\u00a0';
+
+function fuzzCase(next: () => number): string {
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)] as T;
+  const junk = () => {
+    let text = '';
+    const length = Math.floor(next() * 12);
+    for (let i = 0; i < length; i++) text += pick([...CHARS]);
+    return text;
+  };
+  const value = () => {
+    const roll = next();
+    if (roll < 0.5) return pick(WORDS);
+    if (roll < 0.7) return junk();
+    if (roll < 0.85) return [pick(WORDS), pick(WORDS), junk()].slice(0, 1 + Math.floor(next() * 3)).join(',');
+    return String(Math.floor((next() - 0.3) * 10 ** Math.floor(next() * 8)));
+  };
+  const encode = (text: string) => {
+    const roll = next();
+    if (roll < 0.8) return encodeURIComponent(text).replace(/%20/g, () => (next() < 0.5 ? '+' : '%20'));
+    if (roll < 0.9) return pick(['%', '%G1', '%FF', '%C3', '%E0%A4%A', '%ED%A0%80', '%C0%AF', '%%', '%2']);
+    return encodeURIComponent(text) + pick(['%', '%FF', '%C3']);
+  };
+  const query = () => {
+    const parts: string[] = [];
+    const count = Math.floor(next() * 7);
+    for (let i = 0; i < count; i++) {
+      const name = pick(NAMES);
+      parts.push(next() < 0.05 ? encode(name) : `${encode(name)}=${encode(value())}`);
+    }
+    if (next() < 0.1) parts.push('', '=', '&');
+    return parts.join('&');
+  };
+  const roll = next();
+  if (roll < 0.5) return `/api/v1/ppas?${query()}`;
+  if (roll < 0.7) return `/api/v1/ppas/statistics?${query()}`;
+  if (roll < 0.95) {
+    const slug = next() < 0.4 ? pick(slugs) : next() < 0.5 ? encode(junk()) : encode(pick(WORDS));
+    return `/api/v1/ppas/${slug || 'x'}${next() < 0.2 ? `?${query()}` : ''}`;
+  }
+  return pick([
+    '/api/v1/ppas/',
+    '/api/v1/ppas//',
+    '/api/v1/ppas/a/b',
+    '/api/v1/ppas/statistics/',
+    '/api/v1/ppas?',
+  ]);
+}
+
+interface Answer {
+  status: number;
+  contentType: string;
+  body: string;
+}
+
+/** A raw request target (node's fetch would normalise it; http.request sends it as is). */
+function getRaw(base: URL, path: string): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: base.hostname, port: base.port, path, method: 'GET', agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            contentType: String(res.headers['content-type'] ?? ''),
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('api /api/v1/ppas fuzz: no 5xx', function () {
+  this.timeout(120_000);
+  const client = testEsClient();
+  const alias = uniqueName('api-ppas-fuzz');
+  let app: TestApp;
+
+  before(async () => {
+    await indexSample(client, alias);
+    app = await buildTestApp({ alias, configOverrides: { logLevel: 'warn', rateLimitPoints: 1_000_000 } });
+  });
+
+  after(async () => {
+    await app?.close();
+    await deleteIndices(client, alias);
+    await client.close();
+  });
+
+  it(`${REQUESTS} seeded random requests answer 200, 400 or 404, never 5xx`, async () => {
+    const next = random(20261122);
+    const paths = Array.from({ length: REQUESTS }, () => fuzzCase(next));
+    const base = new URL(app.url);
+    const statuses = new Map<number, number>();
+    const failures: string[] = [];
+    let cursor = 0;
+    const worker = async () => {
+      while (cursor < paths.length) {
+        const path = paths[cursor++] as string;
+        const answer = await getRaw(base, path);
+        statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+        const problemJson = answer.contentType.startsWith('application/problem+json');
+        const ok =
+          (answer.status === 200 && answer.contentType.startsWith('application/json')) ||
+          (answer.status === 400 &&
+            problemJson &&
+            (JSON.parse(answer.body).invalid_params ?? []).length > 0) ||
+          (answer.status === 404 && problemJson);
+        if (!ok && failures.length < 10)
+          failures.push(`${answer.status} ${path} ${answer.body.slice(0, 300)}`);
+      }
+    };
+    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+    console.log(`      statuses: ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`);
+    expect(failures).to.deep.equal([]);
+    expect(app.logs.filter((line) => line.level >= 50)).to.deep.equal([]);
+    // The fuzz reaches every kind of answer.
+    expect([...statuses.keys()]).to.include.members([200, 400, 404]);
+  });
+});
