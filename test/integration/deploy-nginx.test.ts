@@ -1,0 +1,464 @@
+// The shipped nginx config under a real nginx, in front of two real API instances (src/server.ts) sharing a
+// private Redis, as docker-compose.yml wires them: deploy/nginx/nginx.conf with only its `listen` line and its two
+// upstream `server` lines swapped for local addresses, the APIs with TRUST_PROXY_HOPS=1.
+//
+// What proves that the rate limit sees the client's address and not the proxy's: on Linux all of 127.0.0.0/8 is
+// loopback, so the test's clients connect from distinct local addresses (127.0.0.3, 127.0.0.4, …) while nginx
+// always reaches the APIs from 127.0.0.1. Each client address gets its own quota through the proxy, a forged
+// X-Forwarded-For buys nothing, and the proxy's own address is charged nothing at all.
+//
+// Needs nginx (Debian: apt-get install nginx-light); it fails, not skips, without it.
+import { expect } from 'chai';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import {
+  accessSync,
+  chmodSync,
+  closeSync,
+  constants,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CONFIG_VARIABLES } from '../../src/config.js';
+import { RedisServer } from '../support/redisServer.js';
+import { ES_URL, deleteIndices, freePort, testEsClient, uniqueName } from '../support/services.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const POINTS = 6;
+
+function findNginx(): string | undefined {
+  const dirs = [
+    ...(process.env.PATH ?? '').split(':'),
+    '/usr/sbin',
+    '/usr/local/sbin',
+    '/usr/local/nginx/sbin',
+  ];
+  for (const dir of dirs.filter(Boolean)) {
+    try {
+      accessSync(join(dir, 'nginx'), constants.X_OK);
+      return join(dir, 'nginx');
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+/**
+ * deploy/nginx/nginx.conf with the listen line and the upstream server host:port swapped, nothing else.
+ * Throws when the file no longer has exactly one `listen 8080;` and the two `server api-N:3000` lines.
+ */
+function localNginxConf(conf: string, listenPort: number, apiPorts: number[]): string {
+  let out = conf;
+  const listens = out.match(/^(\s*)listen 8080;$/gm) ?? [];
+  if (listens.length !== 1) throw new Error(`expected one "listen 8080;" line, found ${listens.length}`);
+  out = out.replace(/^(\s*)listen 8080;$/m, `$1listen 127.0.0.1:${listenPort};`);
+  const servers = out.match(/^\s*server api-\d+:3000\b/gm) ?? [];
+  if (servers.length !== apiPorts.length) {
+    throw new Error(`expected ${apiPorts.length} upstream server lines, found ${servers.length}`);
+  }
+  apiPorts.forEach((port, i) => {
+    out = out.replace(new RegExp(`^(\\s*)server api-${i + 1}:3000\\b`, 'm'), `$1server 127.0.0.1:${port}`);
+  });
+  return out;
+}
+
+interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+function get(
+  port: number,
+  path: string,
+  options: { localAddress?: string; headers?: Record<string, string>; agent?: Agent } = {},
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        headers: options.headers,
+        localAddress: options.localAddress,
+        agent: options.agent ?? false,
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+        res.on('error', reject);
+      },
+    );
+    req.setTimeout(10_000, () => req.destroy(new Error(`GET ${path} on port ${port} timed out`)));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+interface Process {
+  child: ChildProcess;
+  output: string[];
+}
+
+// A run that dies half-way must not leave nginx or an API behind.
+const children = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of children) child.kill('SIGKILL');
+});
+function track(child: ChildProcess): ChildProcess {
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+
+function spawnCollecting(command: string, args: string[], env: NodeJS.ProcessEnv, cwd = root): Process {
+  const child = track(spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] }));
+  const output: string[] = [];
+  const collect = (chunk: Buffer): void => {
+    output.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  return { child, output };
+}
+
+async function waitFor(what: string, process: Process, probe: () => Promise<boolean>, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (process.child.exitCode !== null || process.child.signalCode !== null) {
+      throw new Error(
+        `${what} exited (${process.child.exitCode ?? process.child.signalCode}):\n${process.output.join('\n')}`,
+      );
+    }
+    if (await probe().catch(() => false)) return;
+    if (Date.now() > deadline)
+      throw new Error(`${what} did not come up in ${timeoutMs} ms:\n${process.output.join('\n')}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+async function stop(process: Process | undefined, signal: NodeJS.Signals): Promise<void> {
+  const child = process?.child;
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill(signal);
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+const remaining = (answer: Answer): number => Number(answer.headers['x-ratelimit-remaining']);
+
+describe('deploy: the shipped nginx config in front of two API instances (real nginx, real Redis)', function () {
+  this.timeout(60_000);
+
+  const es = testEsClient();
+  const alias = uniqueName('deploy-nginx');
+  let redis: RedisServer | undefined;
+  let dir = '';
+  let nginx: Process | undefined;
+  const apis: Process[] = [];
+  let apiPorts: number[] = [];
+  let proxyPort = 0;
+  let requestCounter = 0;
+
+  const accessLog = (): string[] => readFileSync(join(dir, 'stdout.log'), 'utf8').split('\n').filter(Boolean);
+
+  /** The API writes its request log line asynchronously: wait until every one of these ids has reached us. */
+  async function logsFor(requestIds: string[]): Promise<void> {
+    const deadline = Date.now() + 5_000;
+    const logged = (id: string) => apis.some((api) => api.output.some((line) => line.includes(`"${id}"`)));
+    while (!requestIds.every(logged) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  /** The client address the API logged for this request id (its request log line's `ip`). */
+  function loggedIp(requestId: string): string | undefined {
+    const line = apis.flatMap((api) => api.output).find((entry) => entry.includes(`"${requestId}"`));
+    return line ? (JSON.parse(line) as { ip?: string }).ip : undefined;
+  }
+
+  /** The API instance (0 or 1) whose log names this request id; -1 when none does, -2 when both do. */
+  function servedBy(requestId: string): number {
+    const hits = apis.map((api) => api.output.some((line) => line.includes(`"${requestId}"`)));
+    if (hits[0] && hits[1]) return -2;
+    return hits.indexOf(true);
+  }
+
+  // One kept-alive connection per client address: one nginx worker then serves all of that client's requests,
+  // and its round robin alternates the replicas however many workers `worker_processes auto` started.
+  const agents = new Map<string, Agent>();
+
+  function viaProxy(path: string, localAddress: string, headers: Record<string, string> = {}) {
+    const requestId = `deploy-nginx-${process.pid}-${++requestCounter}`;
+    let agent = agents.get(localAddress);
+    if (!agent) {
+      agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      agents.set(localAddress, agent);
+    }
+    return get(proxyPort, path, {
+      localAddress,
+      agent,
+      headers: { 'X-Request-Id': requestId, ...headers },
+    }).then((answer) => ({ ...answer, requestId }));
+  }
+
+  before(async function () {
+    this.timeout(120_000);
+    const nginxBin = findNginx();
+    if (!nginxBin) {
+      throw new Error(
+        'nginx is not installed: apt-get install -y nginx-light (this test runs the shipped config under it)',
+      );
+    }
+
+    // The API reads the alias; an empty index with the project's mapping makes /health/ready and the list answer.
+    const mapping = JSON.parse(readFileSync(join(root, 'mappings/ppas.json'), 'utf8'));
+    await es.indices.create({ index: `${alias}-1`, ...mapping, aliases: { [alias]: {} } });
+
+    redis = await RedisServer.start();
+    apiPorts = [await freePort(), await freePort()];
+    const inherited = Object.fromEntries(
+      Object.entries(process.env).filter(([name]) => !(CONFIG_VARIABLES as string[]).includes(name)),
+    );
+    for (const port of apiPorts) {
+      const api = spawnCollecting(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+        ...inherited,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        ES_URL,
+        ES_INDEX: alias,
+        REDIS_URL: redis.url,
+        RATE_LIMIT_POINTS: String(POINTS),
+        RATE_LIMIT_WINDOW_S: '300',
+        TRUST_PROXY_HOPS: '1',
+        LOG_LEVEL: 'info',
+      });
+      apis.push(api);
+    }
+    await Promise.all(
+      apis.map((api, i) =>
+        waitFor(
+          `API on port ${apiPorts[i]}`,
+          api,
+          async () => (await get(apiPorts[i] ?? 0, '/health/live')).status === 200,
+          60_000,
+        ),
+      ),
+    );
+
+    dir = mkdtempSync(join(tmpdir(), 'ppa-deploy-nginx-'));
+    chmodSync(dir, 0o755);
+    proxyPort = await freePort();
+    const conf = localNginxConf(
+      readFileSync(join(root, 'deploy/nginx/nginx.conf'), 'utf8'),
+      proxyPort,
+      apiPorts,
+    );
+    writeFileSync(join(dir, 'nginx.conf'), conf);
+    // The access log goes to /dev/stdout, which nginx opens by path: that works on a pipe or a file (as in a
+    // container) but not on the socket Node would give a child, so stdout is a file here.
+    const stdout = openSync(join(dir, 'stdout.log'), 'a');
+    const child = track(
+      spawn(
+        nginxBin,
+        [
+          '-e',
+          'stderr',
+          '-p',
+          `${dir}/`,
+          '-c',
+          join(dir, 'nginx.conf'),
+          '-g',
+          `daemon off; pid ${join(dir, 'nginx.pid')};`,
+        ],
+        { cwd: dir, stdio: ['ignore', stdout, 'pipe'] },
+      ),
+    );
+    closeSync(stdout);
+    nginx = { child, output: [] };
+    child.stderr?.on('data', (chunk: Buffer) =>
+      nginx?.output.push(...chunk.toString('utf8').split('\n').filter(Boolean)),
+    );
+    await waitFor('nginx', nginx, () => accepts(proxyPort), 15_000);
+  });
+
+  after(async function () {
+    this.timeout(60_000);
+    for (const agent of agents.values()) agent.destroy();
+    await stop(nginx, 'SIGQUIT');
+    await Promise.all(apis.map((api) => stop(api, 'SIGTERM')));
+    await redis?.kill();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+    await deleteIndices(es, alias).catch(() => undefined);
+    await es.close();
+  });
+
+  afterEach(function () {
+    if (this.currentTest?.state === 'failed') {
+      console.log(`      nginx log:\n${[...(nginx?.output ?? []), ...accessLog()].slice(-20).join('\n')}`);
+      apis.forEach((api, i) => console.log(`      API ${i + 1} log:\n${api.output.slice(-20).join('\n')}`));
+    }
+  });
+
+  it('changes nothing in the shipped config but the listen line and the upstream addresses', () => {
+    const shipped = readFileSync(join(root, 'deploy/nginx/nginx.conf'), 'utf8').split('\n');
+    const used = readFileSync(join(dir, 'nginx.conf'), 'utf8').split('\n');
+    expect(used).to.have.length(shipped.length);
+    const changed = shipped.filter((line, i) => line !== used[i]).map((line) => line.trim());
+    expect(changed).to.have.length(3);
+    expect(changed.filter((line) => line === 'listen 8080;')).to.have.length(1);
+    expect(changed.filter((line) => /^server api-1:3000 /.test(line))).to.have.length(1);
+    expect(changed.filter((line) => /^server api-2:3000 /.test(line))).to.have.length(1);
+  });
+
+  it(`gives one client exactly ${POINTS} answers across both replicas, then 429: one quota, shared through Redis`, async () => {
+    const answers = [];
+    for (let i = 0; i < POINTS + 2; i++) answers.push(await viaProxy('/api/v1/openapi.json', '127.0.0.3'));
+    expect(answers.map((answer) => answer.status)).to.deep.equal([...Array(POINTS).fill(200), 429, 429]);
+    // One counter, whichever replica answered: remaining goes POINTS-1, POINTS-2, …, 0.
+    expect(answers.slice(0, POINTS).map(remaining)).to.deep.equal([...Array(POINTS).keys()].reverse());
+    for (const refused of answers.slice(POINTS)) {
+      expect(Number(refused.headers['retry-after'])).to.be.at.least(1);
+      expect(refused.headers['content-type']).to.match(/^application\/problem\+json/);
+    }
+    // Both replicas served some of them: the API's own log line names each request id.
+    await logsFor(answers.map((answer) => answer.requestId));
+    const servers = answers.map((answer) => servedBy(answer.requestId));
+    expect(servers, 'the replica that logged each request id').to.not.include(-1).and.not.include(-2);
+    // Round robin on one connection: the replicas take turns.
+    expect(servers.filter((server) => server === 0)).to.have.length((POINTS + 2) / 2);
+    console.log(`      replicas that answered, in order: ${servers.map((i) => i + 1).join(' ')}`);
+    // And each replica keyed them on the client's address, not on nginx's.
+    expect(answers.map((answer) => loggedIp(answer.requestId))).to.deep.equal(
+      Array(POINTS + 2).fill('127.0.0.3'),
+    );
+  });
+
+  it('does not give that client a fresh quota for a forged X-Forwarded-For', async () => {
+    for (const forged of ['203.0.113.7', '127.0.0.9', '203.0.113.7, 198.51.100.1']) {
+      const answer = await viaProxy('/api/v1/openapi.json', '127.0.0.3', { 'X-Forwarded-For': forged });
+      expect(answer.status, `with X-Forwarded-For: ${forged}`).to.equal(429);
+      await logsFor([answer.requestId]);
+      expect(loggedIp(answer.requestId), `the address the API keyed on, for ${forged}`).to.equal('127.0.0.3');
+    }
+  });
+
+  it('gives another client address behind the same proxy its own quota, whatever it claims to be', async () => {
+    const first = await viaProxy('/api/v1/openapi.json', '127.0.0.4');
+    expect(first.status).to.equal(200);
+    expect(remaining(first)).to.equal(POINTS - 1);
+    // Claiming to be the exhausted client neither blocks it nor charges that client: it is keyed on 127.0.0.4.
+    const claiming = await viaProxy('/api/v1/openapi.json', '127.0.0.4', { 'X-Forwarded-For': '127.0.0.3' });
+    expect(claiming.status).to.equal(200);
+    expect(remaining(claiming)).to.equal(POINTS - 2);
+  });
+
+  it('charges nothing to the proxy’s own address (127.0.0.1, the peer the APIs see for every request)', async () => {
+    // Straight to a replica from 127.0.0.1 without X-Forwarded-For: keyed on the socket address, the very
+    // address nginx connects from. Had the limit counted the proxy, the requests above would have used it up.
+    for (const port of apiPorts) {
+      const direct = await get(port, '/api/v1/openapi.json', { localAddress: '127.0.0.1' });
+      expect(direct.status).to.equal(200);
+      expect(remaining(direct), `remaining for 127.0.0.1 on port ${port}`).to.be.at.least(POINTS - 2);
+    }
+  });
+
+  it('passes the API’s headers through unchanged, and If-None-Match back to it (304)', async () => {
+    const direct = await get(apiPorts[0] ?? 0, '/api/v1/openapi.json', { localAddress: '127.0.0.5' });
+    const proxied = await viaProxy('/api/v1/openapi.json', '127.0.0.6');
+    expect(proxied.status).to.equal(200);
+    const hopByHop = new Set([
+      'date',
+      'connection',
+      'keep-alive',
+      'transfer-encoding',
+      'server',
+      'x-request-id',
+    ]);
+    const rateLimit = new Set(['ratelimit', 'x-ratelimit-remaining', 'x-ratelimit-reset']);
+    for (const [name, value] of Object.entries(direct.headers)) {
+      if (hopByHop.has(name)) continue;
+      expect(proxied.headers, `header ${name}`).to.have.property(name);
+      if (!rateLimit.has(name)) expect(proxied.headers[name], `header ${name}`).to.deep.equal(value);
+    }
+    expect(proxied.headers['x-request-id']).to.equal(proxied.requestId);
+    expect(proxied.body).to.equal(direct.body);
+
+    const etag = proxied.headers.etag;
+    expect(etag, 'ETag').to.be.a('string');
+    const revalidated = await viaProxy('/api/v1/openapi.json', '127.0.0.6', {
+      'If-None-Match': String(etag),
+    });
+    expect(revalidated.status).to.equal(304);
+    expect(remaining(revalidated), '304s count').to.equal(POINTS - 2);
+  });
+
+  it('keeps absolute links on the address the client used, ignoring a forged X-Forwarded-Host', async () => {
+    const answer = await viaProxy('/api/v1/ppas?per_page=1', '127.0.0.7', {
+      'X-Forwarded-Host': 'evil.example',
+      'X-Forwarded-Proto': 'gopher',
+    });
+    expect(answer.status, answer.body).to.equal(200);
+    const body = JSON.parse(answer.body) as { links: { self: string } };
+    expect(
+      body.links.self.startsWith(`http://127.0.0.1:${proxyPort}/api/v1/ppas?`),
+      body.links.self,
+    ).to.equal(true);
+  });
+
+  it('lets /health/ready through without counting it', async () => {
+    const ready = await viaProxy('/health/ready', '127.0.0.3');
+    expect(ready.status, ready.body).to.equal(200);
+    expect(ready.headers).to.not.have.property('x-ratelimit-remaining');
+  });
+
+  it('logs the client address and the replica that answered, one line per request', () => {
+    const lines = accessLog().filter((line) => line.includes('"GET /api/v1/openapi.json'));
+    expect(lines.length).to.be.at.least(POINTS + 2);
+    expect(lines.some((line) => line.startsWith('127.0.0.3 '))).to.equal(true);
+    const upstreams = new Set(lines.map((line) => /upstream=(\S+)/.exec(line)?.[1]));
+    expect([...upstreams]).to.include.members(apiPorts.map((port) => `127.0.0.1:${port}`));
+  });
+
+  it('stops a replica cleanly on SIGTERM while nginx holds connections to it, and sends its traffic to the other', async () => {
+    const stopping = apis[1] as Process;
+    const exited = once(stopping.child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+    const started = Date.now();
+    stopping.child.kill('SIGTERM');
+    const [code, signal] = await exited;
+    expect({ code, signal }, 'exit of the stopped replica').to.deep.equal({ code: 0, signal: null });
+    expect(Date.now() - started, 'ms to stop with idle keep-alive connections from nginx').to.be.below(5_000);
+
+    // nginx learns of it from a refused connection and retries the request on the other replica.
+    const answers = [];
+    for (let i = 0; i < 4; i++) answers.push(await viaProxy('/api/v1/openapi.json', '127.0.0.8'));
+    expect(answers.map((answer) => answer.status)).to.deep.equal([200, 200, 200, 200]);
+    expect(answers.map(remaining)).to.deep.equal([POINTS - 1, POINTS - 2, POINTS - 3, POINTS - 4]);
+    await logsFor(answers.map((answer) => answer.requestId));
+    expect(answers.map((answer) => servedBy(answer.requestId))).to.deep.equal([0, 0, 0, 0]);
+  });
+});

@@ -1,0 +1,381 @@
+// Static checks of what ships the service: docker-compose.yml, Dockerfile, .dockerignore, the nginx config and the
+// operator's guide, against each other and against the code (the config module's variables, the build's output).
+// No Docker engine is needed; `docker compose config -q` runs only where the compose plugin is installed.
+import { expect } from 'chai';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parse as parseYaml } from 'yaml';
+import { CONFIG_VARIABLES, CONFIG_VARIABLES_SPEC, loadConfig } from '../../src/config.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const read = (path: string): string => readFileSync(`${root}${path}`, 'utf8');
+/** A missing file reads as empty here, so one absent file fails its own tests rather than the whole run. */
+const readIfExists = (path: string): string => (existsSync(`${root}${path}`) ? read(path) : '');
+
+// ---- docker-compose.yml ----
+
+type Environment = Record<string, string>;
+interface ComposeService {
+  image?: string;
+  build?: unknown;
+  environment?: Record<string, string | number | boolean | null> | string[];
+  ports?: unknown[];
+  expose?: unknown[];
+  volumes?: (string | { type?: string; source?: string; target?: string; read_only?: boolean })[];
+  depends_on?: string[] | Record<string, { condition?: string }>;
+  healthcheck?: { test?: string | string[] };
+  profiles?: string[];
+  entrypoint?: string | string[];
+  command?: string | string[];
+  deploy?: { replicas?: number };
+}
+interface ComposeFile {
+  services: Record<string, ComposeService>;
+  volumes?: Record<string, unknown>;
+}
+
+const compose = (parseYaml(readIfExists('docker-compose.yml'), { merge: true }) ?? {
+  services: {},
+}) as ComposeFile;
+
+function environmentOf(service: ComposeService): Environment {
+  const env = service.environment ?? {};
+  if (Array.isArray(env)) {
+    return Object.fromEntries(
+      env.map((entry) => {
+        const at = entry.indexOf('=');
+        return at < 0 ? [entry, ''] : [entry.slice(0, at), entry.slice(at + 1)];
+      }),
+    );
+  }
+  return Object.fromEntries(
+    Object.entries(env).map(([name, value]) => [name, value === null ? '' : String(value)]),
+  );
+}
+
+function dependsOn(service: ComposeService): Record<string, string> {
+  const deps = service.depends_on ?? {};
+  if (Array.isArray(deps)) return Object.fromEntries(deps.map((name) => [name, 'service_started']));
+  return Object.fromEntries(
+    Object.entries(deps).map(([name, dep]) => [name, dep.condition ?? 'service_started']),
+  );
+}
+
+function healthcheckText(service: ComposeService): string {
+  const test = service.healthcheck?.test;
+  return Array.isArray(test) ? test.join(' ') : (test ?? '');
+}
+
+/** The API services: those running the image's default command (the server), one per replica. */
+function apiServices(): [string, ComposeService][] {
+  return Object.entries(compose.services).filter(
+    ([, service]) =>
+      service.build !== undefined && service.entrypoint === undefined && service.command === undefined,
+  );
+}
+
+// ---- deploy/nginx/nginx.conf ----
+
+const nginxConf = readIfExists('deploy/nginx/nginx.conf');
+/** Directives without comments, one per statement. */
+const nginxStatements = nginxConf
+  .split('\n')
+  .map((line) => line.replace(/#.*$/, '').trim())
+  .join(' ')
+  .split(/[;{}]/)
+  .map((statement) => statement.trim().replace(/\s+/g, ' '))
+  .filter(Boolean);
+
+function upstreamServers(): string[] {
+  const upstream = /upstream\s+\S+\s*\{([^}]*)\}/.exec(nginxConf.replace(/#.*$/gm, ''));
+  if (!upstream?.[1]) return [];
+  return [...upstream[1].matchAll(/^\s*server\s+(\S+)/gm)].map((match) => match[1] ?? '');
+}
+
+// ---- Dockerfile ----
+
+interface Instruction {
+  keyword: string;
+  args: string;
+}
+const dockerfile = readIfExists('Dockerfile');
+const instructions: Instruction[] = dockerfile
+  .replace(/\\\n/g, ' ')
+  .split('\n')
+  .map((line) => line.trim())
+  .filter((line) => line && !line.startsWith('#'))
+  .map((line) => {
+    const [keyword = '', ...rest] = line.split(/\s+/);
+    return { keyword: keyword.toUpperCase(), args: rest.join(' ') };
+  });
+
+function stages(): Instruction[][] {
+  const result: Instruction[][] = [];
+  for (const instruction of instructions) {
+    if (instruction.keyword === 'FROM') result.push([]);
+    result.at(-1)?.push(instruction);
+  }
+  return result;
+}
+const finalStage = (): Instruction[] => stages().at(-1) ?? [];
+const execForm = (args: string): string[] => JSON.parse(args) as string[];
+
+/** The runtime image's start command, as the operator would type it. */
+function startCommand(): string {
+  const cmd = finalStage().find((instruction) => instruction.keyword === 'CMD');
+  return cmd ? execForm(cmd.args).join(' ') : '';
+}
+
+const operations = readIfExists('docs/operations.md');
+
+function dockerComposeAvailable(): boolean {
+  return spawnSync('docker', ['compose', 'version'], { stdio: 'ignore' }).status === 0;
+}
+
+describe('deploy: docker-compose.yml', () => {
+  it('has Elasticsearch 8.19 (single node, security off, heap set, named volume, health check on _cluster/health)', () => {
+    const es = compose.services.elasticsearch;
+    expect(es, 'service "elasticsearch"').to.be.an('object');
+    expect(es?.image).to.match(/^docker\.elastic\.co\/elasticsearch\/elasticsearch:8\.19\.\d+$/);
+    const env = environmentOf(es ?? {});
+    expect(env['discovery.type']).to.equal('single-node');
+    expect(env['xpack.security.enabled']).to.equal('false');
+    expect(env.ES_JAVA_OPTS)
+      .to.match(/-Xms\S+/)
+      .and.to.match(/-Xmx\S+/);
+    const dataVolume = (es?.volumes ?? []).find(
+      (volume) => typeof volume === 'string' && volume.endsWith(':/usr/share/elasticsearch/data'),
+    ) as string | undefined;
+    expect(dataVolume, 'a volume on /usr/share/elasticsearch/data').to.be.a('string');
+    const volumeName = dataVolume?.split(':')[0] ?? '';
+    expect(volumeName, 'a named volume, not a bind mount').to.match(/^[a-z0-9][a-z0-9_.-]*$/);
+    expect(compose.volumes ?? {}).to.have.property(volumeName);
+    expect(healthcheckText(es ?? {})).to.include('_cluster/health');
+  });
+
+  it('has Redis with a health check', () => {
+    const redis = compose.services.redis;
+    expect(redis?.image).to.match(/^redis:/);
+    expect(healthcheckText(redis ?? {})).to.match(/redis-cli.*ping/);
+  });
+
+  it('runs two API replicas of the built image, started after Elasticsearch and Redis are healthy', () => {
+    const apis = apiServices();
+    const replicas = apis.reduce((sum, [, service]) => sum + (service.deploy?.replicas ?? 1), 0);
+    expect(replicas, `API replicas in ${apis.map(([name]) => name).join(', ')}`).to.equal(2);
+    for (const [name, service] of apis) {
+      expect(service.image, `${name} image`).to.equal(apis[0]?.[1].image);
+      expect(dependsOn(service), `${name} depends_on`).to.deep.include({
+        elasticsearch: 'service_healthy',
+        redis: 'service_healthy',
+      });
+    }
+  });
+
+  it('gives the API only variables src/config.ts knows, and a configuration it accepts', () => {
+    for (const [name, service] of apiServices()) {
+      const env = environmentOf(service);
+      const unknown = Object.keys(env).filter(
+        (variable) => !(CONFIG_VARIABLES as string[]).includes(variable),
+      );
+      expect(unknown, `${name}: variables src/config.ts does not read`).to.deep.equal([]);
+      // No variable of the config module is required without a default; loadConfig throws on a bad value.
+      const config = loadConfig(env);
+      expect(config.trustProxyHops, `${name} TRUST_PROXY_HOPS`).to.equal(1);
+      expect(config.redisUrl, `${name} REDIS_URL`).to.match(/^redis:\/\/redis(:\d+)?\/?/);
+      expect(config.esNodes, `${name} ES_URL`).to.deep.equal(['http://elasticsearch:9200']);
+    }
+  });
+
+  it('publishes no port but the proxy’s (TRUST_PROXY_HOPS=1 is only safe when clients cannot bypass nginx)', () => {
+    const publishing = Object.entries(compose.services)
+      .filter(([, service]) => (service.ports ?? []).length > 0)
+      .map(([name]) => name);
+    expect(publishing).to.deep.equal(['proxy']);
+  });
+
+  it('puts nginx in front with deploy/nginx/nginx.conf mounted read-only, load-balancing every API replica', () => {
+    const proxy = compose.services.proxy;
+    expect(proxy?.image).to.match(/^nginx:/);
+    expect(proxy?.volumes ?? []).to.include('./deploy/nginx/nginx.conf:/etc/nginx/nginx.conf:ro');
+    const listen = nginxStatements.find((statement) => statement.startsWith('listen '))?.split(' ')[1] ?? '';
+    const published = (proxy?.ports ?? []).map(String);
+    expect(
+      published.some((port) => port.endsWith(`:${listen}`)),
+      `a published port maps to listen ${listen}`,
+    ).to.equal(true);
+    const expected = apiServices().map(
+      ([name, service]) => `${name}:${environmentOf(service).PORT ?? '3000'}`,
+    );
+    expect(upstreamServers()).to.have.members(expected);
+    expect(Object.keys(dependsOn(proxy ?? {}))).to.include.members(apiServices().map(([name]) => name));
+  });
+
+  it('has the indexer as a one-off service of the same image, kept out of `up` by a profile', () => {
+    const indexer = compose.services.indexer;
+    expect(indexer, 'service "indexer"').to.be.an('object');
+    expect(indexer?.profiles ?? [], 'profiles').to.have.length.above(0);
+    expect(indexer?.image).to.equal(apiServices()[0]?.[1].image);
+    expect(indexer?.entrypoint).to.deep.equal(['node', 'bin/ppa-indexer.js']);
+    expect(dependsOn(indexer ?? {})).to.deep.include({ elasticsearch: 'service_healthy' });
+    const env = environmentOf(indexer ?? {});
+    const unknown = Object.keys(env).filter((variable) => !(CONFIG_VARIABLES as string[]).includes(variable));
+    expect(unknown, 'indexer variables outside the shared ES_* set').to.deep.equal([]);
+    expect(env.ES_URL).to.equal('http://elasticsearch:9200');
+    expect(env.ES_INDEX, 'the alias the indexer swaps is the one the API reads').to.equal(
+      environmentOf(apiServices()[0]?.[1] ?? {}).ES_INDEX,
+    );
+    expect(indexer?.volumes ?? []).to.include('./data:/data:ro');
+  });
+
+  it('names a sample file in its usage line that data/ really has', () => {
+    const compose = read('docker-compose.yml');
+    const used = /--source \/data\/(\S+)/.exec(compose)?.[1];
+    expect(used, 'the usage comment names --source /data/<file>').to.be.a('string');
+    expect(existsSync(`${root}data/${used}`), `data/${used}`).to.equal(true);
+  });
+
+  const composeTitle = dockerComposeAvailable()
+    ? 'passes `docker compose config -q`'
+    : 'passes `docker compose config -q` — NOT RUN: the docker compose plugin is not installed here';
+  (dockerComposeAvailable() ? it : it.skip)(composeTitle, () => {
+    execFileSync('docker', ['compose', '-f', `${root}docker-compose.yml`, 'config', '-q'], { stdio: 'pipe' });
+  });
+});
+
+describe('deploy: deploy/nginx/nginx.conf', () => {
+  it('appends the client address to X-Forwarded-For and sets the forwarded host and scheme itself', () => {
+    expect(nginxStatements).to.include('proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for');
+    // Set by nginx, so a client-sent X-Forwarded-Host cannot steer the API's absolute links (Koa trusts it
+    // once TRUST_PROXY_HOPS > 0).
+    expect(nginxStatements).to.include('proxy_set_header X-Forwarded-Host $http_host');
+    expect(nginxStatements).to.include('proxy_set_header X-Forwarded-Proto $scheme');
+    expect(nginxStatements).to.include('proxy_pass http://ppa_api');
+  });
+
+  it('passes every other header through (no header hidden, dropped or overwritten)', () => {
+    const dropping = nginxStatements.filter((statement) =>
+      /^(proxy_hide_header|proxy_pass_request_headers off|more_clear_headers|proxy_ignore_headers|add_header)\b/.test(
+        statement,
+      ),
+    );
+    expect(dropping).to.deep.equal([]);
+  });
+
+  it('leaves user, pid and daemon to the image (the test and the container both add their own)', () => {
+    const owned = nginxStatements.filter((statement) => /^(user|pid|daemon)\b/.test(statement));
+    expect(owned).to.deep.equal([]);
+  });
+});
+
+describe('deploy: Dockerfile and .dockerignore', () => {
+  it('is multi-stage: a build stage compiles, the runtime stage copies its dist', () => {
+    const all = stages();
+    expect(all.length, 'stages').to.be.at.least(2);
+    const build = all[0] ?? [];
+    expect(
+      build.some((i) => i.keyword === 'RUN' && /\bnpm ci\b/.test(i.args) && !/--omit=dev/.test(i.args)),
+    ).to.equal(true);
+    expect(
+      build.some((i) => i.keyword === 'RUN' && /npm run build|tsc -p tsconfig\.build\.json/.test(i.args)),
+    ).to.equal(true);
+    const buildName = /\bAS\s+(\S+)/i.exec(build[0]?.args ?? '')?.[1];
+    expect(
+      finalStage().some(
+        (i) => i.keyword === 'COPY' && i.args.includes(`--from=${buildName}`) && /\bdist\b/.test(i.args),
+      ),
+    ).to.equal(true);
+  });
+
+  it('runs on Node 20 slim/alpine with production dependencies only', () => {
+    const runtimeFrom = finalStage()[0]?.args ?? '';
+    const base = runtimeFrom.startsWith('$')
+      ? (/ARG NODE_IMAGE=(\S+)/.exec(dockerfile)?.[1] ?? '')
+      : (runtimeFrom.split(' ')[0] ?? '');
+    expect(base).to.match(/^node:20(\.[\d.]+)?-(.*slim|alpine.*)$/);
+    expect(finalStage().some((i) => i.keyword === 'RUN' && /\bnpm ci\b.*--omit=dev/.test(i.args))).to.equal(
+      true,
+    );
+  });
+
+  it('copies the compiled code, mappings, sample data and the indexer bin into the runtime stage', () => {
+    const copied = finalStage()
+      .filter((i) => i.keyword === 'COPY')
+      .map((i) => i.args.split(' ').filter((word) => !word.startsWith('--')));
+    const sources = copied.flatMap((words) => words.slice(0, -1));
+    expect(sources).to.include.members(['/app/dist', 'mappings', 'data', 'bin']);
+  });
+
+  it('runs as a non-root user', () => {
+    const user =
+      finalStage()
+        .filter((i) => i.keyword === 'USER')
+        .at(-1)?.args ?? '';
+    expect(user, 'USER in the runtime stage').to.not.equal('');
+    expect(user.split(':')[0]).to.not.be.oneOf(['root', '0']);
+  });
+
+  it('has a HEALTHCHECK on /health/ready that needs no curl', () => {
+    const healthcheck = finalStage().find((i) => i.keyword === 'HEALTHCHECK')?.args ?? '';
+    expect(healthcheck).to.include('/health/ready');
+    expect(healthcheck).to.match(/CMD \["node", "-e"/);
+  });
+
+  it('starts the compiled server directly with node (SIGTERM reaches it), the file the build emits', () => {
+    expect(startCommand()).to.equal('node dist/src/server.js');
+    expect(
+      finalStage().some((i) => i.keyword === 'ENTRYPOINT'),
+      'no ENTRYPOINT wrapping node',
+    ).to.equal(false);
+    // tsconfig.build.json emits src/server.ts as dist/src/server.js.
+    expect(existsSync(`${root}src/server.ts`), 'src/server.ts').to.equal(true);
+    const build = JSON.parse(read('tsconfig.build.json')) as { include?: string[] };
+    expect(build.include).to.include('src');
+  });
+
+  it('has every file it copies in the repository and not excluded by .dockerignore', () => {
+    const ignored = read('.dockerignore')
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line && !line.startsWith('#'));
+    expect(ignored).to.include.members(['node_modules', 'dist', '.git']);
+    const sources = instructions
+      .filter((i) => i.keyword === 'COPY' && !i.args.includes('--from='))
+      .flatMap((i) =>
+        i.args
+          .split(' ')
+          .filter((word) => !word.startsWith('--'))
+          .slice(0, -1),
+      );
+    for (const source of sources) {
+      expect(existsSync(`${root}${source}`), `${source} exists`).to.equal(true);
+      expect(ignored, `${source} is not in .dockerignore`).to.not.include(source);
+    }
+  });
+});
+
+describe('deploy: docs/operations.md', () => {
+  it('exists', () => {
+    expect(existsSync(`${root}docs/operations.md`)).to.equal(true);
+  });
+
+  it('gives the image’s start command and the indexer’s', () => {
+    expect(operations).to.include(startCommand());
+    expect(operations).to.include('node bin/ppa-indexer.js');
+    expect(operations).to.include('docker compose run --rm indexer reindex --source /data/');
+  });
+
+  it('documents every environment variable of src/config.ts with its default', () => {
+    for (const name of CONFIG_VARIABLES) {
+      const row = operations.split('\n').find((line) => line.startsWith('|') && line.includes(`\`${name}\``));
+      expect(row, `a table row for ${name}`).to.be.a('string');
+      const spec: { default?: string } = CONFIG_VARIABLES_SPEC[name];
+      if (spec.default !== undefined) expect(row, `${name}'s default`).to.include(`\`${spec.default}\``);
+    }
+  });
+
+  it('points at the OpenAPI document', () => {
+    expect(operations).to.include('/api/v1/openapi.json');
+  });
+});
