@@ -1,0 +1,106 @@
+// A private redis-server for tests that stop or pause Redis: the shared one must never be touched.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { Redis } from 'ioredis';
+import { freePort } from './services.js';
+
+const running = new Set<ChildProcess>();
+// A test run that dies half-way must not leave a redis-server behind.
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+export class RedisServer {
+  #child: ChildProcess | undefined;
+
+  private constructor(readonly port: number) {}
+
+  /** Starts redis-server on a free port (no persistence) and resolves once it answers PING. */
+  static async start(): Promise<RedisServer> {
+    const server = new RedisServer(await freePort());
+    await server.restart();
+    return server;
+  }
+
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+
+  get isRunning(): boolean {
+    return this.#child !== undefined;
+  }
+
+  /** Starts it again on the same port (empty: nothing is persisted). */
+  async restart(): Promise<void> {
+    if (this.#child) throw new Error(`redis-server on port ${this.port} is already running`);
+    const child = spawn(
+      'redis-server',
+      [
+        '--port',
+        String(this.port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--daemonize',
+        'no',
+      ],
+      { stdio: 'ignore' },
+    );
+    running.add(child);
+    child.once('exit', () => running.delete(child));
+    this.#child = child;
+    await this.#waitUntilAnswering(5000);
+  }
+
+  /** Kills it the hard way (SIGKILL), as a crash or a lost host would, and waits for the exit. */
+  async kill(): Promise<void> {
+    const child = this.#child;
+    if (!child) return;
+    this.#child = undefined;
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = once(child, 'exit');
+      child.kill('SIGKILL');
+      await exited;
+    }
+  }
+
+  /** `CLIENT PAUSE ms`: the server keeps its connections but answers nothing until the pause ends. */
+  async pause(ms: number): Promise<void> {
+    const admin = new Redis(this.url, {
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
+    try {
+      await admin.connect();
+      await admin.call('CLIENT', 'PAUSE', String(ms));
+    } finally {
+      admin.disconnect();
+    }
+  }
+
+  async #waitUntilAnswering(timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const probe = new Redis(this.url, {
+        lazyConnect: true,
+        maxRetriesPerRequest: 0,
+        retryStrategy: () => null,
+      });
+      probe.on('error', () => {});
+      try {
+        await probe.connect();
+        if ((await probe.ping()) === 'PONG') return;
+      } catch (error) {
+        if (Date.now() > deadline)
+          throw new Error(`redis-server on port ${this.port} did not start: ${error}`);
+      } finally {
+        probe.disconnect();
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
