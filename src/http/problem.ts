@@ -7,6 +7,9 @@ export interface InvalidParam {
 }
 
 export class ProblemError extends Error {
+  /** RFC 9457 extension members added to the body (e.g. the readiness checks). */
+  readonly extensions: Record<string, unknown> = {};
+
   constructor(
     readonly status: number,
     readonly title: string,
@@ -15,6 +18,8 @@ export class ProblemError extends Error {
     readonly headers: Record<string, string> = {},
     /** For 400s: every bad parameter at once. */
     readonly invalidParams?: InvalidParam[],
+    /** RFC 9457 problem type; "about:blank" means the HTTP status says it all. */
+    readonly type: string = 'about:blank',
   ) {
     super(detail);
     this.name = 'ProblemError';
@@ -48,5 +53,27 @@ export class TooManyRequestsError extends ProblemError {
 export class ServiceUnavailableError extends ProblemError {
   constructor(detail = 'The search cluster is unreachable or timed out.', retryAfterSeconds = 5) {
     super(503, 'Service Unavailable', detail, { 'Retry-After': String(retryAfterSeconds) });
+  }
+}
+
+/** The only methods this read-only API answers (OPTIONS for CORS preflight). */
+export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
+
+export class MethodNotAllowedError extends ProblemError {
+  constructor(method: string) {
+    super(
+      405,
+      'Method Not Allowed',
+      `${method} is not supported: this API is read-only (${ALLOWED_METHODS}).`,
+      {
+        Allow: ALLOWED_METHODS,
+      },
+    );
+  }
+}
+
+export class InternalServerError extends ProblemError {
+  constructor() {
+    super(500, 'Internal Server Error', 'The server failed to answer this request.');
   }
 }

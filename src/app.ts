@@ -1,0 +1,67 @@
+// createApp: the Koa application from its parts (no globals: tests build as many as they need).
+//
+// Middleware, outermost first:
+//   requestId → requestLog → securityHeaders → cors (answers OPTIONS) → problemResponses (errors → problem+json)
+//   → /health/* routes (before the limiter: never counted)
+//   → rateLimit (only /api/v1/*, any case; sets its headers before anything below can throw)
+//   → onlyReadMethods (405 on known paths) → conditionalGet (ETag, Cache-Control, 304) → /api/v1 routes
+import Koa, { type Middleware } from 'koa';
+import type { Logger } from 'pino';
+import type { Config } from './config.js';
+import { conditionalGet } from './http/conditionalGet.js';
+import { cors } from './http/cors.js';
+import { onlyReadMethods } from './http/methods.js';
+import { problemResponses } from './http/problemResponses.js';
+import { requestId } from './http/requestId.js';
+import { requestLog } from './http/requestLog.js';
+import { securityHeaders } from './http/securityHeaders.js';
+import { applyProxyTrust, rateLimit, type ClientRateLimiter } from './rateLimit/index.js';
+import { healthRouter } from './routes/health.js';
+import { openApiRouter } from './routes/openapi.js';
+import { API_PREFIX, ppasRouter } from './routes/ppas.js';
+import type { SearchGateway } from './search/gateway.js';
+
+export interface AppDeps {
+  config: Config;
+  search: SearchGateway;
+  limiter: ClientRateLimiter;
+  logger: Logger;
+}
+
+export function createApp({ config, search, limiter, logger }: AppDeps): Koa {
+  const app = new Koa();
+  applyProxyTrust(app, config.trustProxyHops);
+  // Every error is answered by problemResponses; this only hears about failures while writing a response.
+  app.silent = true;
+  app.on('error', (error: unknown) => logger.error({ err: error }, 'response failed'));
+
+  const health = healthRouter({ search, limiter });
+  const api = [
+    openApiRouter({ publicBaseUrl: config.publicBaseUrl }),
+    ppasRouter({ search, publicBaseUrl: config.publicBaseUrl }),
+  ];
+
+  app.use(requestId());
+  app.use(requestLog(logger));
+  app.use(securityHeaders());
+  app.use(cors());
+  app.use(problemResponses(logger));
+  app.use(health.routes());
+  app.use(underApi(rateLimit(limiter)));
+  app.use(onlyReadMethods([health, ...api]));
+  app.use(conditionalGet({ maxAgeSeconds: config.cacheMaxAgeSeconds }));
+  for (const router of api) app.use(router.routes());
+  return app;
+}
+
+/**
+ * Runs `middleware` only for /api/v1 paths, compared without case: the routers match paths case-insensitively
+ * (/API/V1/PPAS is /api/v1/ppas), so the rate limit must count them the same way or it could be sidestepped.
+ */
+function underApi(middleware: Middleware): Middleware {
+  const prefix = API_PREFIX.toLowerCase();
+  return (ctx, next) => {
+    const path = ctx.path.toLowerCase();
+    return path === prefix || path.startsWith(`${prefix}/`) ? middleware(ctx, next) : next();
+  };
+}

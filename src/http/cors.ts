@@ -1,0 +1,35 @@
+// CORS for a public, credential-free API: any origin may read every response, errors included, and a
+// preflight (any OPTIONS request) is answered here, before the rate limiter and the routes ever see it.
+import type { Middleware } from 'koa';
+import { RATE_LIMIT_HEADER_NAMES } from '../rateLimit/index.js';
+import { ALLOWED_METHODS } from './problem.js';
+
+export const EXPOSED_HEADERS = [
+  ...RATE_LIMIT_HEADER_NAMES,
+  'Retry-After',
+  'Link',
+  'ETag',
+  'X-Request-Id',
+] as const;
+
+/** Browsers cap it lower (Chromium: 2 h); the preflight answer never changes anyway. */
+const PREFLIGHT_MAX_AGE_SECONDS = 86_400;
+
+// A comma-separated list of header names (RFC 9110 tokens), safe to echo back.
+const HEADER_NAME_LIST = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+(?:\s*,\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+)*$/;
+
+export function cors(): Middleware {
+  return async (ctx, next) => {
+    ctx.set('Access-Control-Allow-Origin', '*');
+    ctx.set('Access-Control-Expose-Headers', EXPOSED_HEADERS.join(', '));
+    if (ctx.method !== 'OPTIONS') return next();
+
+    ctx.set('Allow', ALLOWED_METHODS);
+    ctx.set('Access-Control-Allow-Methods', ALLOWED_METHODS);
+    const requested = ctx.get('Access-Control-Request-Headers').trim();
+    // No credentials are read anywhere, so whatever request headers a page wants to send are fine.
+    if (HEADER_NAME_LIST.test(requested)) ctx.set('Access-Control-Allow-Headers', requested);
+    ctx.set('Access-Control-Max-Age', String(PREFLIGHT_MAX_AGE_SECONDS));
+    ctx.status = 204;
+  };
+}

@@ -1,0 +1,94 @@
+// The one place where errors become answers: RFC 9457 problem+json, with the error's own headers, for typed
+// ProblemErrors, unavailable Elasticsearch (503), Koa/HTTP errors, unknown paths (404) and anything else (500,
+// without a word about what went wrong inside).
+import type { Context, Middleware } from 'koa';
+import { STATUS_CODES } from 'node:http';
+import type { Logger } from 'pino';
+import { searchOutageReason, SEARCH_RETRY_AFTER_SECONDS } from '../search/gateway.js';
+import { InternalServerError, ProblemError, ServiceUnavailableError } from './problem.js';
+import { requestIdOf } from './requestId.js';
+
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+
+export interface ProblemBody {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  instance?: string;
+  invalid_params?: { name: string; reason: string }[];
+  [extension: string]: unknown;
+}
+
+/** Headers a successful answer may carry that make no sense on an error. */
+const SUCCESS_ONLY_HEADERS = ['ETag', 'Last-Modified', 'Link', 'Content-Disposition'];
+
+export function problemResponses(logger: Logger): Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body == null) {
+        throw new ProblemError(404, 'Not Found', 'Nothing is served at this path.');
+      }
+    } catch (error) {
+      const problem = toProblem(error);
+      logProblem(logger, ctx, problem, error);
+      writeProblem(ctx, problem);
+    }
+  };
+}
+
+export function toProblem(error: unknown): ProblemError {
+  if (error instanceof ProblemError) return error;
+  const outage = searchOutageReason(error);
+  if (outage) {
+    return new ServiceUnavailableError(
+      'The search service is temporarily unavailable; retry later.',
+      SEARCH_RETRY_AFTER_SECONDS,
+    );
+  }
+  // http-errors (ctx.throw, Koa itself): client errors whose message is meant to be shown.
+  const http = error as { status?: unknown; expose?: unknown; message?: unknown };
+  if (typeof http.status === 'number' && http.status >= 400 && http.status < 500 && http.expose === true) {
+    const title = STATUS_CODES[http.status] ?? 'Bad Request';
+    return new ProblemError(http.status, title, typeof http.message === 'string' ? http.message : title);
+  }
+  return new InternalServerError();
+}
+
+export function problemBody(problem: ProblemError, instance?: string): ProblemBody {
+  const body: ProblemBody = {
+    type: problem.type,
+    title: problem.title,
+    status: problem.status,
+    detail: problem.detail,
+  };
+  if (instance) body.instance = instance;
+  if (problem.invalidParams) body.invalid_params = problem.invalidParams;
+  // Extension members never replace the standard ones.
+  for (const [name, value] of Object.entries(problem.extensions)) if (!(name in body)) body[name] = value;
+  return body;
+}
+
+function writeProblem(ctx: Context, problem: ProblemError): void {
+  for (const name of SUCCESS_ONLY_HEADERS) ctx.remove(name);
+  ctx.status = problem.status;
+  ctx.set(problem.headers);
+  // Errors are about this moment (a 429, a 503, a slug not yet published): never cache them.
+  ctx.set('Cache-Control', 'no-store');
+  ctx.type = PROBLEM_CONTENT_TYPE;
+  ctx.body = problemBody(problem, ctx.originalUrl);
+}
+
+function logProblem(logger: Logger, ctx: Context, problem: ProblemError, error: unknown): void {
+  if (problem.status < 500) return; // the request line says enough about a client's mistake
+  const fields = { request_id: requestIdOf(ctx), status: problem.status };
+  if (problem.status === 500) {
+    logger.error({ ...fields, err: error }, 'unexpected error');
+    return;
+  }
+  // An outage repeats on every request: one line with the reason, no stack trace.
+  const cause = error instanceof ProblemError ? error.cause : error;
+  const reason = cause instanceof Error ? cause.message : problem.detail;
+  logger.warn({ ...fields, reason }, problem.title);
+}

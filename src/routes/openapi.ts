@@ -1,0 +1,14 @@
+// GET /api/v1/openapi.json: the document, built once per app (it depends only on configuration).
+import { Router } from '@koa/router';
+import { buildOpenApiDocument, type OpenApiOptions } from '../openapi/document.js';
+
+export const OPENAPI_PATH = '/api/v1/openapi.json';
+
+export function openApiRouter(options: OpenApiOptions = {}): Router {
+  const document = buildOpenApiDocument(options);
+  const router = new Router();
+  router.get(OPENAPI_PATH, (ctx) => {
+    ctx.body = document;
+  });
+  return router;
+}

@@ -1,0 +1,115 @@
+// The process entry: reads the configuration, wires the real clients, listens, and shuts down gracefully on
+// SIGTERM/SIGINT (stop accepting, let in-flight requests finish, close Elasticsearch and Redis, exit 0).
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApp } from './app.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { createLogger, type Logger } from './logger.js';
+import { createRateLimiter } from './rateLimit/index.js';
+import { createElasticsearchClient, createSearchGateway } from './search/gateway.js';
+
+/** In-flight requests get this long after a signal; then open connections are cut (Docker waits 10 s). */
+const SHUTDOWN_GRACE_MS = 8_000;
+
+function readConfig(): Config {
+  try {
+    return loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+async function main(): Promise<void> {
+  const config = readConfig();
+  const logger = createLogger(config.logLevel);
+  process.on('unhandledRejection', (reason) => {
+    logger.fatal({ err: reason }, 'unhandled rejection');
+    process.exit(1);
+  });
+
+  const search = createSearchGateway({
+    client: createElasticsearchClient(config),
+    alias: config.esIndex,
+    requestTimeoutMs: config.esRequestTimeoutMs,
+  });
+  const limiter = createRateLimiter({
+    redisUrl: config.redisUrl,
+    points: config.rateLimitPoints,
+    windowSeconds: config.rateLimitWindowSeconds,
+    logger: logger.child({ component: 'rate-limit' }),
+  });
+  const app = createApp({ config, search, limiter, logger });
+  const server = createServer(app.callback());
+  // Longer than the idle timeout of the proxies usually in front (nginx, cloud balancers: 60 s), so they never
+  // reuse a connection this side has just closed (a 502 for the client).
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+
+  server.listen(config.port, config.host);
+  await once(server, 'listening');
+  const { address, port } = server.address() as AddressInfo;
+  logger.info(
+    {
+      address,
+      port,
+      es_nodes: config.esNodes.map(withoutCredentials),
+      alias: config.esIndex,
+      rate_limit_store: config.redisUrl ? 'redis' : 'memory',
+    },
+    'listening',
+  );
+  // Not a condition to start: /health/ready reports it, and the API recovers when the cluster comes.
+  void search.ready().then((readiness) => {
+    if (!readiness.cluster || !readiness.alias) logger.warn({ readiness }, 'search not ready yet');
+  });
+
+  let stopping = false;
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      logger.warn({ signal }, 'second signal: exiting now');
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
+    void stop(server, logger).then(async (forced) => {
+      await Promise.allSettled([search.close(), limiter.close()]);
+      logger.info({ forced }, 'stopped');
+      process.exit(forced ? 1 : 0);
+    });
+  };
+  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
+}
+
+/** Stops accepting, drops idle keep-alive connections as they appear, and waits for the busy ones. */
+function stop(server: ReturnType<typeof createServer>, logger: Logger): Promise<boolean> {
+  return new Promise((resolve) => {
+    let forced = false;
+    const idle = setInterval(() => server.closeIdleConnections(), 100);
+    const deadline = setTimeout(() => {
+      forced = true;
+      logger.warn(
+        { grace_ms: SHUTDOWN_GRACE_MS },
+        'requests still in flight after the grace period: closing them',
+      );
+      server.closeAllConnections();
+    }, SHUTDOWN_GRACE_MS);
+    server.close(() => {
+      clearInterval(idle);
+      clearTimeout(deadline);
+      resolve(forced);
+    });
+    server.closeIdleConnections();
+  });
+}
+
+function withoutCredentials(url: string): string {
+  return url.replace(/\/\/[^/@]*@/, '//');
+}
+
+await main();

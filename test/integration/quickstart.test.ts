@@ -1,0 +1,119 @@
+// `npm start` (scripts/start.mjs), the README's first command: it finds Elasticsearch, indexes the sample data
+// when the alias is missing, serves the API, prints URLs that work, and passes SIGTERM on to the API.
+import { expect } from 'chai';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { ES_URL, deleteIndices, freePort, testEsClient, uniqueName } from '../support/services.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+interface Started {
+  child: ChildProcess;
+  stdout: string[];
+  stderr: string[];
+  exited: Promise<number | null>;
+}
+
+function start(env: Record<string, string>): Started {
+  const child = spawn(process.execPath, ['scripts/start.mjs'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => stdout.push(chunk));
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => stderr.push(chunk));
+  const exited = once(child, 'exit').then(([code]) => code as number | null);
+  return { child, stdout, stderr, exited };
+}
+
+async function waitForOutput(started: Started, text: string, timeoutMs = 90_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!started.stdout.join('').includes(text)) {
+    if (started.child.exitCode !== null) {
+      throw new Error(`start.mjs exited ${started.child.exitCode}:\n${started.stderr.join('')}`);
+    }
+    if (Date.now() > deadline)
+      throw new Error(`no "${text}" in:\n${started.stdout.join('')}\n${started.stderr.join('')}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('quick start: npm start', function () {
+  this.timeout(180_000);
+  const client = testEsClient();
+  const alias = uniqueName('quickstart');
+  let running: Started | undefined;
+
+  afterEach(async () => {
+    if (running && running.child.exitCode === null) {
+      running.child.kill('SIGTERM');
+      await running.exited;
+    }
+    running = undefined;
+  });
+
+  after(async () => {
+    await deleteIndices(client, alias);
+    await client.close();
+  });
+
+  it('indexes the sample when the alias is missing, serves it, prints URLs that answer, and stops on SIGTERM', async () => {
+    const port = await freePort();
+    running = start({ ES_URL, ES_INDEX: alias, PORT: String(port), HOST: '127.0.0.1' });
+    await waitForOutput(running, 'Ctrl-C stops the API.');
+    const stderr = running.stderr.join('');
+    expect(stderr).to.include(`alias ${alias} is missing: indexing the sample data`);
+    expect(stderr).to.include('rate limits are kept in memory');
+
+    const printed = running.stdout.join('');
+    expect(printed).to.include(`PPA search API: http://127.0.0.1:${port}`);
+    const urls = [...printed.matchAll(/^ {2}(http:\/\/\S+)$/gm)].map((match) => match[1] as string);
+    expect(urls.length).to.be.at.least(3);
+    for (const url of urls) {
+      const response = await fetch(url);
+      expect(response.status, url).to.equal(200);
+    }
+    const list = (await (await fetch(urls[0] as string)).json()) as {
+      data: unknown[];
+      meta: { total: number };
+    };
+    expect(list.meta.total, 'q=solar finds sample PPAs').to.be.greaterThan(0);
+
+    running.child.kill('SIGTERM');
+    expect(await running.exited).to.equal(0);
+    let refused = false;
+    await fetch(`http://127.0.0.1:${port}/health/live`).catch(() => (refused = true));
+    expect(refused, 'the API stopped with the script').to.equal(true);
+  });
+
+  it('serves an alias that exists as it is, without reindexing', async () => {
+    const before = await client.indices.getAlias({ name: alias });
+    const port = await freePort();
+    running = start({ ES_URL, ES_INDEX: alias, PORT: String(port), HOST: '127.0.0.1' });
+    await waitForOutput(running, 'Ctrl-C stops the API.');
+    expect(running.stderr.join('')).to.include(`alias ${alias} exists: serving it as it is`);
+    expect(Object.keys(await client.indices.getAlias({ name: alias }))).to.deep.equal(Object.keys(before));
+    const ready = await fetch(`http://127.0.0.1:${port}/health/ready`);
+    expect(ready.status).to.equal(200);
+  });
+
+  it('uses the Elasticsearch on 127.0.0.1:9200 when ES_URL is unset', async function () {
+    if (ES_URL.replace(/\/+$/, '') !== 'http://127.0.0.1:9200') this.skip(); // it would start one on 9200
+    const port = await freePort();
+    running = start({ ES_INDEX: alias, PORT: String(port), HOST: '127.0.0.1' });
+    await waitForOutput(running, 'Ctrl-C stops the API.');
+    expect(running.stderr.join('')).to.include('using the Elasticsearch answering at http://127.0.0.1:9200');
+  });
+
+  it('stops with the message and code of an Elasticsearch that does not answer', async () => {
+    const port = await freePort();
+    running = start({ ES_URL: `http://127.0.0.1:${await freePort()}`, ES_INDEX: alias, PORT: String(port) });
+    expect(await running.exited).to.equal(1);
+    expect(running.stderr.join('')).to.match(
+      /Elasticsearch does not answer at ES_URL=http:\/\/127\.0\.0\.1:\d+/,
+    );
+  });
+});

@@ -1,0 +1,101 @@
+// Builds the real app (createApp) on a real Elasticsearch for tests: listening on a free port, with a capturing
+// logger, an in-memory rate limiter unless one is given, and the gateway pointed at `alias`.
+import type Koa from 'koa';
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pino, type Logger } from 'pino';
+import { createApp } from '../../src/app.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { createRateLimiter, type ClientRateLimiter } from '../../src/rateLimit/index.js';
+import {
+  createElasticsearchClient,
+  createSearchGateway,
+  type SearchGateway,
+} from '../../src/search/gateway.js';
+import { ES_URL } from './services.js';
+
+export interface TestAppOptions {
+  /** The alias (or index) the app reads; ES_INDEX. */
+  alias: string;
+  /** Default: an in-memory limiter with the config's quota (closed by close()). */
+  limiter?: ClientRateLimiter;
+  /**
+   * Over the defaults of loadConfig({}) plus: ES_URL from the environment, rateLimitPoints 10000 (so suites
+   * that are not about the rate limit never meet it), LOG_LEVEL info.
+   */
+  configOverrides?: Partial<Config>;
+  /** Default: a pino logger writing into `logs`. */
+  logger?: Logger;
+  /** Wraps the real gateway (e.g. to make it throw); the app gets what this returns. */
+  wrapSearch?: (gateway: SearchGateway) => SearchGateway;
+}
+
+export interface LogLine {
+  level: number;
+  msg: string;
+  [field: string]: unknown;
+}
+
+export interface TestApp {
+  app: Koa;
+  server: Server;
+  /** http://127.0.0.1:<port>, no trailing slash. */
+  url: string;
+  config: Config;
+  search: SearchGateway;
+  limiter: ClientRateLimiter;
+  /** What the default logger wrote (empty when a logger was given). */
+  logs: LogLine[];
+  /** Stops the server (dropping keep-alive connections), then closes the gateway and the default limiter. */
+  close(): Promise<void>;
+}
+
+export async function buildTestApp(options: TestAppOptions): Promise<TestApp> {
+  const logs: LogLine[] = [];
+  const config: Config = {
+    ...loadConfig({}),
+    esNodes: ES_URL.split(','),
+    rateLimitPoints: 10_000,
+    ...options.configOverrides,
+    esIndex: options.alias,
+  };
+  const logger =
+    options.logger ??
+    pino(
+      { level: config.logLevel },
+      { write: (line: string) => void logs.push(JSON.parse(line) as LogLine) },
+    );
+  const gateway = createSearchGateway({
+    client: createElasticsearchClient(config),
+    alias: config.esIndex,
+    requestTimeoutMs: config.esRequestTimeoutMs,
+  });
+  const search = options.wrapSearch ? options.wrapSearch(gateway) : gateway;
+  const limiter =
+    options.limiter ??
+    createRateLimiter({
+      points: config.rateLimitPoints,
+      windowSeconds: config.rateLimitWindowSeconds,
+      logger,
+    });
+  const app = createApp({ config, search, limiter, logger });
+  const server = app.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return {
+    app,
+    server,
+    url: `http://127.0.0.1:${port}`,
+    config,
+    search,
+    limiter,
+    logs,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await gateway.close();
+      if (!options.limiter) await limiter.close();
+    },
+  };
+}
