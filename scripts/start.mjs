@@ -123,6 +123,12 @@ async function firstSlug(base) {
 
 async function main() {
   const env = { ...process.env };
+  // A fresh clone: install the locked dependencies first, so `npm start` is the only command needed.
+  if (!existsSync(`${ROOT}node_modules/.package-lock.json`)) {
+    say('node_modules is missing: running npm ci');
+    const { code } = await run('npm', ['ci', '--no-audit', '--no-fund'], env);
+    if (code !== 0) fail('npm ci failed (see above)', code);
+  }
   const alias = env.ES_INDEX?.trim() || 'ppas';
   env.ES_URL = await findElasticsearch(env);
 

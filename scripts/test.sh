@@ -27,6 +27,9 @@ trap 'exit 143' TERM
 free_port() { node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
 stage() { printf '\n==== %s ====\n' "$*"; }
 
+# A fresh clone: install the locked dependencies first, so `npm test` is the only command needed.
+[ -f node_modules/.package-lock.json ] || { stage "npm ci"; npm ci --no-audit --no-fund; }
+
 stage "lint"
 npm run --silent lint
 stage "type check"
