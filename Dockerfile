@@ -26,9 +26,6 @@ COPY package.json package-lock.json ./
 RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --no-audit --no-fund
 COPY --from=build /app/dist ./dist
 COPY mappings ./mappings
-# The indexer finds its mapping and record schema next to its own code (`../mappings/` from indexer/), which
-# from the compiled dist/indexer/ is dist/mappings/: tsc does not copy them there, so this does.
-COPY mappings ./dist/mappings
 COPY data ./data
 COPY bin ./bin
 # Everything above belongs to root and is read-only to the process; the API writes nothing to disk.

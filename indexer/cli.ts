@@ -1,0 +1,253 @@
+// ppa-indexer: reindex | validate | status | rollback. Exit codes (also in --help):
+//   0 ok · 1 invalid records or none published (nothing written) · 2 usage (bad option or ES_* variable) · 3 Elasticsearch or
+//   other failure (alias unchanged) · 4 another reindex holds the lock · 130 SIGINT · 143 SIGTERM
+import type { Client } from '@elastic/elasticsearch';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { stat } from 'node:fs/promises';
+import { pino } from 'pino';
+import { createEsClient, readEsConfig, checkAliasName } from './esClient.js';
+import {
+  EmptySourceError,
+  EXIT_CODES,
+  InterruptedError,
+  InvalidSourceError,
+  LockedError,
+  UsageError,
+} from './errors.js';
+import { createProgressReporter } from './progress.js';
+import { reindex, type ReindexSummary } from './reindex.js';
+import { NothingToRollBackError, rollback } from './rollback.js';
+import { detectFormat, SourceSyntaxError } from './source.js';
+import { spoolToTempFile } from './spool.js';
+import { aliasStatus, describeStatus } from './status.js';
+import { describeInvalidRecord, validateSource } from './validateSource.js';
+
+const EXIT_CODE_HELP = `
+Exit codes:
+  0    success
+  1    invalid records in the source (listed by line, slug and field), or no published record; nothing was written
+  2    usage error: bad option or ES_* environment variable
+  3    Elasticsearch or other failure; the alias was left where it was
+  4    another reindex of the alias is running (lock held)
+  130  interrupted by SIGINT, 143 by SIGTERM; the half-built index was deleted
+
+Environment: ES_URL (comma-separated nodes), ES_API_KEY or ES_USERNAME + ES_PASSWORD,
+ES_INDEX (default alias "ppas"), ES_REQUEST_TIMEOUT_MS (default 60000), LOG_LEVEL (default info).`;
+
+const logger = pino(
+  { name: 'ppa-indexer', level: process.env.LOG_LEVEL ?? 'info' },
+  pino.destination({ fd: 2, sync: true }),
+);
+
+function positiveInteger(value: string): number {
+  if (!/^[1-9]\d*$/.test(value)) throw new InvalidArgumentError('expected an integer >= 1');
+  return Number(value);
+}
+
+/** Aborts on the first SIGINT/SIGTERM (so the run can clean up); a second one exits at once. */
+function abortOnSignals(): AbortController {
+  const controller = new AbortController();
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      if (controller.signal.aborted)
+        process.exit(signal === 'SIGINT' ? EXIT_CODES.interrupted : EXIT_CODES.terminated);
+      logger.warn({ signal }, 'stopping: cleaning up (send the signal again to exit at once)');
+      controller.abort(signal);
+    });
+  }
+  return controller;
+}
+
+function aliasFrom(option: string | undefined): string {
+  return option === undefined ? readEsConfig().alias : checkAliasName(option);
+}
+
+async function withClient<T>(action: (client: Client) => Promise<T>): Promise<T> {
+  const client = createEsClient(readEsConfig());
+  try {
+    return await action(client);
+  } finally {
+    await client.close();
+  }
+}
+
+function printSummary(summary: ReindexSummary): void {
+  const { invalidRecords: _listed, ...figures } = summary;
+  process.stdout.write(`${JSON.stringify({ summary: figures })}\n`);
+  process.stderr.write(
+    `${summary.dryRun ? 'dry run: would index' : 'indexed'} ${summary.indexed} of ${summary.read} records read ` +
+      `(${summary.invalid} invalid, ${summary.unpublished} unpublished) in ${summary.seconds}s, ` +
+      `${summary.docsPerSecond} docs/s, peak RSS ${summary.maxRssMb} MB` +
+      (summary.index ? `; alias ${summary.alias} → ${summary.index}` : '') +
+      (summary.deletedIndices.length ? `; deleted ${summary.deletedIndices.join(', ')}` : '') +
+      '\n',
+  );
+}
+
+export function buildProgram(): Command {
+  const program = new Command()
+    .name('ppa-indexer')
+    .description('Builds and manages the PPA search index behind an alias')
+    .addHelpText('after', EXIT_CODE_HELP)
+    .showHelpAfterError()
+    .exitOverride();
+
+  program
+    .command('reindex')
+    .description('validate the source, build a new index, check it, swap the alias, prune old indices')
+    .requiredOption('--source <file>', 'NDJSON or JSON array file, or - for stdin')
+    .option('--alias <name>', 'alias to swap (default: ES_INDEX or "ppas")')
+    .option('--keep <n>', 'indices to keep, the live one included', positiveInteger, 2)
+    .option('--skip-invalid', 'index the valid records and list the invalid ones instead of stopping', false)
+    .option('--dry-run', 'validate and build documents only; write nothing (no Elasticsearch needed)', false)
+    .addOption(
+      new Option('--batch-size <n>', 'documents per bulk request').argParser(positiveInteger).default(1000),
+    )
+    .addHelpText('after', EXIT_CODE_HELP)
+    .action(
+      async (options: {
+        source: string;
+        alias?: string;
+        keep: number;
+        skipInvalid: boolean;
+        dryRun: boolean;
+        batchSize: number;
+      }) => {
+        const alias = aliasFrom(options.alias);
+        const controller = abortOnSignals();
+        const progress = createProgressReporter();
+        const client = createEsClient(readEsConfig());
+        try {
+          const summary = await reindex({
+            client,
+            alias,
+            source: options.source,
+            keep: options.keep,
+            skipInvalid: options.skipInvalid,
+            dryRun: options.dryRun,
+            batchSize: options.batchSize,
+            signal: controller.signal,
+            logger,
+            onProgress: progress.onProgress,
+          });
+          progress.stop();
+          for (const record of summary.invalidRecords) {
+            logger.warn(
+              { line: record.line, slug: record.slug, problems: record.problems },
+              `skipped: ${describeInvalidRecord(record, summary.format)}`,
+            );
+          }
+          printSummary(summary);
+        } finally {
+          progress.stop();
+          await client.close();
+        }
+      },
+    );
+
+  program
+    .command('validate')
+    .description('check every record of the source against the record schema (no Elasticsearch needed)')
+    .requiredOption('--source <file>', 'NDJSON or JSON array file, or - for stdin')
+    .addHelpText('after', EXIT_CODE_HELP)
+    .action(async (options: { source: string }) => {
+      const controller = abortOnSignals();
+      const spooled =
+        options.source === '-' ? await spoolToTempFile(process.stdin, controller.signal) : undefined;
+      const path = spooled?.path ?? options.source;
+      try {
+        await stat(path);
+        const format = await detectFormat(path);
+        const report = await validateSource(path, format, { signal: controller.signal }).catch(
+          (error: unknown) => {
+            if (controller.signal.aborted) throw new InterruptedError(String(controller.signal.reason));
+            throw error;
+          },
+        );
+        const { invalidRecords, invalidLines: _lines, ...figures } = report;
+        process.stdout.write(`${JSON.stringify({ validation: figures })}\n`);
+        if (report.invalid > 0) throw new InvalidSourceError({ ...report, invalidRecords });
+        process.stderr.write(
+          `${report.read} records, all valid (${report.published} published, ${report.unpublished} unpublished)\n`,
+        );
+      } finally {
+        await spooled?.remove();
+      }
+    });
+
+  program
+    .command('status')
+    .description('show the alias, its index, document counts, age, kept indices and the lock')
+    .option('--alias <name>', 'alias (default: ES_INDEX or "ppas")')
+    .option('--json', 'print JSON instead of text', false)
+    .addHelpText('after', EXIT_CODE_HELP)
+    .action(async (options: { alias?: string; json: boolean }) => {
+      const alias = aliasFrom(options.alias);
+      const status = await withClient((client) => aliasStatus(client, alias));
+      process.stdout.write(`${options.json ? JSON.stringify(status) : describeStatus(status)}\n`);
+    });
+
+  program
+    .command('rollback')
+    .description('point the alias back at the index built before the live one')
+    .option('--alias <name>', 'alias (default: ES_INDEX or "ppas")')
+    .addHelpText('after', EXIT_CODE_HELP)
+    .action(async (options: { alias?: string }) => {
+      const alias = aliasFrom(options.alias);
+      const result = await withClient((client) => rollback(client, alias));
+      process.stdout.write(`${JSON.stringify({ rollback: result })}\n`);
+      process.stderr.write(`alias ${result.alias}: ${result.from} → ${result.to}\n`);
+    });
+
+  return program;
+}
+
+/** Runs the CLI and returns its exit code. */
+export async function main(argv: string[]): Promise<number> {
+  try {
+    await buildProgram().parseAsync(argv);
+    return EXIT_CODES.ok;
+  } catch (error) {
+    return exitCodeOf(error);
+  }
+}
+
+function exitCodeOf(error: unknown): number {
+  if (error instanceof CommanderError) {
+    // Help and version are "errors" to exitOverride; commander has already printed the message.
+    return error.exitCode === 0 ? EXIT_CODES.ok : EXIT_CODES.usage;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  if (
+    error instanceof InvalidSourceError ||
+    error instanceof SourceSyntaxError ||
+    error instanceof EmptySourceError
+  ) {
+    process.stderr.write(`${message}\n`);
+    return EXIT_CODES.invalidRecords;
+  }
+  if (error instanceof UsageError) {
+    process.stderr.write(`ppa-indexer: ${message}\n`);
+    return EXIT_CODES.usage;
+  }
+  if (error instanceof LockedError) {
+    process.stderr.write(`ppa-indexer: ${message}\n`);
+    return EXIT_CODES.locked;
+  }
+  if (error instanceof InterruptedError) {
+    logger.warn(message);
+    return error.reason === 'SIGINT' ? EXIT_CODES.interrupted : EXIT_CODES.terminated;
+  }
+  if (error instanceof NothingToRollBackError) {
+    process.stderr.write(`ppa-indexer: ${message}\n`);
+    return EXIT_CODES.failure;
+  }
+  if ((error as { code?: string }).code === 'ENOENT') {
+    process.stderr.write(`ppa-indexer: ${message}\n`);
+    return EXIT_CODES.usage;
+  }
+  logger.error({ err: error }, message);
+  return EXIT_CODES.failure;
+}
+
+process.exitCode = await main(process.argv);

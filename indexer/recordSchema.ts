@@ -1,0 +1,56 @@
+// Validates source records against mappings/record.schema.json (the one file that holds the record contract).
+import { Ajv, type ErrorObject } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { readFileSync } from 'node:fs';
+import { projectFile } from './projectFile.js';
+import type { PpaRecord } from './record.js';
+
+// ajv-formats ships CommonJS with a default export; under NodeNext the callable is on `.default` for types only.
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+
+export const RECORD_SCHEMA_URL = projectFile('mappings/record.schema.json');
+
+/** One problem with one field of one record. `field` is a dotted path ("contract.currency", "versions.0.date"). */
+export interface FieldProblem {
+  field: string;
+  message: string;
+}
+
+const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
+addFormats(ajv);
+const validate = ajv.compile<PpaRecord>(JSON.parse(readFileSync(RECORD_SCHEMA_URL, 'utf8')));
+
+function fieldOf(error: ErrorObject): string {
+  const path = error.instancePath.split('/').slice(1).join('.');
+  const child =
+    error.keyword === 'required'
+      ? (error.params as { missingProperty: string }).missingProperty
+      : error.keyword === 'additionalProperties'
+        ? (error.params as { additionalProperty: string }).additionalProperty
+        : '';
+  return [path, child].filter(Boolean).join('.') || '(record)';
+}
+
+function messageOf(error: ErrorObject): string {
+  if (error.keyword === 'additionalProperties') return 'is not a field of the record contract';
+  if (error.keyword === 'required') return 'is required';
+  return error.message ?? error.keyword;
+}
+
+/** The record's schema problems, one per field (the first message for each field), or [] when it is valid. */
+export function checkRecord(value: unknown): FieldProblem[] {
+  if (validate(value)) return [];
+  const byField = new Map<string, string>();
+  for (const error of validate.errors ?? []) {
+    // if/then and oneOf wrap the real error that ajv also reports; keep the specific one.
+    if (error.keyword === 'if' || error.keyword === 'oneOf') continue;
+    const field = fieldOf(error);
+    if (!byField.has(field)) byField.set(field, messageOf(error));
+  }
+  if (byField.size === 0) byField.set('(record)', 'does not match the record schema');
+  return [...byField].map(([field, message]) => ({ field, message }));
+}
+
+export function isPpaRecord(value: unknown): value is PpaRecord {
+  return validate(value);
+}

@@ -1,0 +1,122 @@
+// Reads a source file one record at a time: NDJSON (numbered by line, from 1) or a JSON array (numbered by
+// element index, from 0, via stream-json). Memory stays flat whatever the file size.
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
+import StreamArray from 'stream-json/streamers/StreamArray.js';
+
+export type SourceFormat = 'ndjson' | 'json-array';
+
+/** One entry of the source: a parsed value, or the reason its text is not JSON. */
+export type SourceItem = { line: number; value: unknown } | { line: number; parseError: string };
+
+export interface ReadSourceOptions {
+  /** Called with the bytes read so far (for progress). */
+  onBytes?: (bytesRead: number) => void;
+  signal?: AbortSignal;
+}
+
+/** A JSON array source whose text breaks off mid-array: nothing after the break can be read. */
+export class SourceSyntaxError extends Error {
+  constructor(
+    readonly path: string,
+    readonly element: number,
+    detail: string,
+  ) {
+    super(`${path}: the JSON array is malformed at or after element ${element}: ${detail}`);
+  }
+}
+
+/** A source whose first non-blank character is `[` is a JSON array; anything else is NDJSON. */
+export async function detectFormat(path: string): Promise<SourceFormat> {
+  const handle = await open(path, 'r');
+  try {
+    const buffer = Buffer.alloc(4096);
+    for (let position = 0; ; position += buffer.length) {
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
+      if (bytesRead === 0) return 'ndjson';
+      const text = buffer
+        .subarray(0, bytesRead)
+        .toString('utf8')
+        .replace(/^\uFEFF/, '');
+      const first = text.trimStart()[0];
+      if (first !== undefined) return first === '[' ? 'json-array' : 'ndjson';
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+export async function* readSource(
+  path: string,
+  format: SourceFormat,
+  options: ReadSourceOptions = {},
+): AsyncGenerator<SourceItem> {
+  const stream = createReadStream(path, options.signal ? { signal: options.signal } : {});
+  try {
+    if (format === 'ndjson') yield* readNdjson(stream, options.onBytes);
+    else yield* readJsonArray(path, stream, options.onBytes);
+  } finally {
+    stream.destroy();
+  }
+}
+
+/**
+ * Lines of a stream, pulled one chunk at a time: the file is read only as fast as records are consumed, so a
+ * slow bulk load never lets the source pile up in memory (readline's 'line' events would keep coming).
+ */
+async function* readLines(stream: Readable, onBytes?: (bytesRead: number) => void): AsyncGenerator<string> {
+  const decoder = new StringDecoder('utf8');
+  let bytesRead = 0;
+  let rest = '';
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    onBytes?.((bytesRead += chunk.length));
+    const lines = (rest + decoder.write(chunk)).split('\n');
+    rest = lines.pop() ?? '';
+    yield* lines;
+  }
+  rest += decoder.end();
+  if (rest !== '') yield rest;
+}
+
+async function* readNdjson(
+  stream: Readable,
+  onBytes?: (bytesRead: number) => void,
+): AsyncGenerator<SourceItem> {
+  let line = 0;
+  for await (const text of readLines(stream, onBytes)) {
+    line++;
+    const trimmed = (line === 1 ? text.replace(/^\uFEFF/, '') : text).trim(); // also drops a CRLF's \r
+    if (trimmed === '') continue; // blank lines (a trailing newline, say) are not records
+    try {
+      yield { line, value: JSON.parse(trimmed) as unknown };
+    } catch (error) {
+      yield { line, parseError: error instanceof Error ? error.message : String(error) };
+    }
+  }
+}
+
+async function* readJsonArray(
+  path: string,
+  stream: Readable,
+  onBytes?: (bytesRead: number) => void,
+): AsyncGenerator<SourceItem> {
+  let bytesRead = 0;
+  // pipe() pauses the file when the parser is full, so this listener does not make it flow faster.
+  if (onBytes) stream.on('data', (chunk: Buffer) => onBytes((bytesRead += chunk.length)));
+  const elements = stream.pipe(StreamArray.withParser());
+  stream.on('error', (error) => elements.destroy(error));
+  let next = 0;
+  try {
+    for await (const element of elements as AsyncIterable<{ key: number; value: unknown }>) {
+      next = element.key + 1;
+      yield { line: element.key, value: element.value };
+    }
+  } catch (error) {
+    if ((error as { name?: string }).name === 'AbortError') throw error;
+    throw new SourceSyntaxError(path, next, error instanceof Error ? error.message : String(error));
+  } finally {
+    elements.destroy();
+  }
+}

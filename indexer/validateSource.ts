@@ -1,0 +1,102 @@
+// Pass 1 of a reindex (and all of `validate`): read every record, check it against the schema and for
+// duplicate slugs / reference codes, and count what would be indexed. Keeps only the keys it must compare.
+import { checkRecord, type FieldProblem } from './recordSchema.js';
+import { readSource, type ReadSourceOptions, type SourceFormat } from './source.js';
+
+/** A record that cannot be indexed; `line` is the NDJSON line (from 1) or the JSON array index (from 0). */
+export interface InvalidRecord {
+  line: number;
+  slug: string | null;
+  problems: FieldProblem[];
+}
+
+export interface SourceReport {
+  format: SourceFormat;
+  read: number;
+  valid: number;
+  invalid: number;
+  /** The first MAX_LISTED invalid records, for messages; `invalid` counts them all. */
+  invalidRecords: InvalidRecord[];
+  /** Positions of every invalid record, so pass 2 skips exactly these with --skip-invalid. */
+  invalidLines: Set<number>;
+  /** Valid and published: what the new index must hold. */
+  published: number;
+  unpublished: number;
+  inactive: number;
+}
+
+const MAX_LISTED = 1000;
+
+function slugOf(value: unknown): string | null {
+  const slug = (value as { slug?: unknown } | null)?.slug;
+  return typeof slug === 'string' ? slug : null;
+}
+
+export async function validateSource(
+  path: string,
+  format: SourceFormat,
+  options: ReadSourceOptions & { onRecord?: (read: number) => void } = {},
+): Promise<SourceReport> {
+  const report: SourceReport = {
+    format,
+    read: 0,
+    valid: 0,
+    invalid: 0,
+    invalidRecords: [],
+    invalidLines: new Set(),
+    published: 0,
+    unpublished: 0,
+    inactive: 0,
+  };
+  const firstLineOfSlug = new Map<string, number>();
+  const firstLineOfReference = new Map<string, number>();
+  const unit = format === 'ndjson' ? 'line' : 'element';
+
+  for await (const item of readSource(path, format, options)) {
+    report.read++;
+    options.onRecord?.(report.read);
+    let problems: FieldProblem[];
+    let slug: string | null = null;
+    if ('parseError' in item) {
+      problems = [{ field: '(json)', message: `is not valid JSON: ${item.parseError}` }];
+    } else {
+      slug = slugOf(item.value);
+      problems = checkRecord(item.value);
+      if (problems.length === 0) {
+        const record = item.value as { slug: string; reference_code: string };
+        const slugLine = firstLineOfSlug.get(record.slug);
+        const referenceLine = firstLineOfReference.get(record.reference_code);
+        if (slugLine !== undefined)
+          problems.push({ field: 'slug', message: `duplicates ${unit} ${slugLine}` });
+        if (referenceLine !== undefined) {
+          problems.push({ field: 'reference_code', message: `duplicates ${unit} ${referenceLine}` });
+        }
+        // The first occurrence stays valid; later ones are the duplicates.
+        if (slugLine === undefined) firstLineOfSlug.set(record.slug, item.line);
+        if (referenceLine === undefined) firstLineOfReference.set(record.reference_code, item.line);
+      }
+    }
+    if (problems.length > 0) {
+      report.invalid++;
+      report.invalidLines.add(item.line);
+      if (report.invalidRecords.length < MAX_LISTED)
+        report.invalidRecords.push({ line: item.line, slug, problems });
+      continue;
+    }
+    report.valid++;
+    const record = (item as { value: { published: boolean; active: boolean } }).value;
+    if (!record.published) report.unpublished++;
+    else {
+      report.published++;
+      if (!record.active) report.inactive++;
+    }
+  }
+  return report;
+}
+
+/** "line 12 (slug kahone-solar): capacity_mw must be >= 0; slug duplicates line 3" */
+export function describeInvalidRecord(record: InvalidRecord, format: SourceFormat): string {
+  const where = `${format === 'ndjson' ? 'line' : 'element'} ${record.line}`;
+  const slug = record.slug === null ? '' : ` (slug ${record.slug})`;
+  return `${where}${slug}: ${record.problems.map((problem) => `${problem.field} ${problem.message}`).join('; ')}`;
+}

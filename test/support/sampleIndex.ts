@@ -1,0 +1,18 @@
+// Indexes the shipped sample (or another source) under an alias with the real reindex, for integration tests.
+import type { Client } from '@elastic/elasticsearch';
+import { fileURLToPath } from 'node:url';
+import { reindex, type ReindexSummary } from '../../indexer/reindex.js';
+
+export const SAMPLE_PATH = fileURLToPath(new URL('../../data/sample-ppas.ndjson', import.meta.url));
+
+/**
+ * Builds `<alias>-<timestamp>` from the source and points `alias` at it. Use a uniqueName() alias and delete
+ * `${alias}*` afterwards (deleteIndices), which also removes the lock index `${alias}.indexer-lock`.
+ */
+export function indexSample(
+  client: Client,
+  alias: string,
+  sourcePath: string = SAMPLE_PATH,
+): Promise<ReindexSummary> {
+  return reindex({ client, alias, source: sourcePath });
+}
