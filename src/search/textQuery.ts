@@ -1,8 +1,10 @@
-// Full-text relevance for `q`, kept apart so it can be tuned against the relevance suite without touching the
-// rest of the query. Documents hold folded copies of the text (indexer/document.ts); the query is folded the
-// same way, so "Sao Joao" meets "São João" without an asciifolding filter in Elasticsearch.
+// Full-text relevance for `q`, kept apart so it can be tuned against the relevance suite (npm run relevance,
+// bench/results/relevance-*.md) without touching the rest of the query. Documents hold folded copies of the text
+// (indexer/document.ts); the query is folded the same way, so "Sao Joao" meets "São João" without an
+// asciifolding filter in Elasticsearch.
 import type { estypes } from '@elastic/elasticsearch';
 import { foldText } from '../text/fold.js';
+import { droppedLetterSpellings } from '../text/typos.js';
 
 type Query = estypes.QueryDslQueryContainer;
 
@@ -15,56 +17,142 @@ export const TEXT_FIELDS = [
 ];
 /** No typo allowed under 5 letters, one from 5 (two from 8). */
 export const FUZZINESS = 'AUTO:5,8';
+/** A word matched through a typo counts this much of the word matched as typed. */
+export const TYPO_WEIGHT = 0.2;
+/** The whole query is the name's own phrase. */
 export const PHRASE_BOOST = 10;
+/** The name starts with the query, its last word still being typed. */
+export const PHRASE_PREFIX_BOOST = 5;
+/** The query is the whole project name (case, accents and spacing aside): those records first. */
+export const EXACT_NAME_BOOST = 100;
+/** The query is the whole project name but for one typo. */
+export const NAME_WITH_TYPO_BOOST = 50;
+/** A typed word that is a name word with one letter doubled or inserted ("Viitória"): above other typo matches. */
+export const EXTRA_LETTER_BOOST = 1;
 /** Large enough that an exact reference code outranks any combination of the other clauses. */
 export const REFERENCE_CODE_BOOST = 10_000;
-/** The cross-field clause: weaker than all words within one field, it only widens recall. */
-export const CROSS_FIELD_BOOST = 0.5;
+/** A dropped-letter match: a typo (TYPO_WEIGHT) in the name (field boost 3). */
+export const DROPPED_LETTER_BOOST = 0.6;
+/** Typed words looked up among the names' one-letter-dropped spellings: four letters or more (from five). */
+const DROPPED_LETTER_WORD = /^\p{L}{4,}$/u;
 
-export function buildTextQuery(q: string): Query {
-  const folded = foldText(q.trim());
-  const should: Query[] = [
-    { term: { 'reference_code.lc': { value: q.trim().toLowerCase(), boost: REFERENCE_CODE_BOOST } } },
-    { multi_match: { query: folded, type: 'phrase', fields: TEXT_FIELDS, boost: PHRASE_BOOST } },
+/**
+ * The parts of the query, each a step of the tuning log (bench/relevance/tuning-log.md). The API always uses all
+ * of them; the relevance bench can leave later steps out to re-measure earlier ones.
+ */
+export interface TextQueryParts {
+  /** The word as typed matches with its frequency blended over the fields (cross_fields), not per field. */
+  crossFields: boolean;
+  /** Typed words are looked up among the names' one-letter-dropped spellings (name_dropped_letter). */
+  droppedLetter: boolean;
+  /** Typed words with one letter taken out are looked up among the name's words. */
+  extraLetter: boolean;
+  /** The whole name, and the name's start (phrase prefix), rank higher. */
+  nameBonuses: boolean;
+  /** The whole name but for one typo ranks higher. */
+  nameWithTypo: boolean;
+  /** All words in the name itself (typos allowed) rank higher. */
+  allWordsInName: boolean;
+}
+
+export const ALL_PARTS: TextQueryParts = {
+  crossFields: true,
+  droppedLetter: true,
+  extraLetter: true,
+  nameBonuses: true,
+  nameWithTypo: true,
+  allWordsInName: true,
+};
+
+/**
+ * Every word must match somewhere in the four fields, as typed, with one typo (two from eight letters), or, for
+ * the last word, as a prefix; a word found only through a typo weighs TYPO_WEIGHT of one found as typed. On top
+ * of that, the whole name (even with one typo), its phrase and its start rank higher, and an exact reference code
+ * ranks first even when its words alone would not match.
+ */
+export function buildTextQuery(q: string, parts: TextQueryParts = ALL_PARTS): Query {
+  const trimmed = q.trim();
+  const folded = foldText(trimmed);
+  const referenceCode: Query = {
+    term: { 'reference_code.lc': { value: trimmed.toLowerCase(), boost: REFERENCE_CODE_BOOST } },
+  };
+  // Words without a letter or digit produce no token: they would match nothing and sink the whole query.
+  const words = folded.split(/\s+/u).filter((word) => /[\p{L}\p{N}]/u.test(word));
+  if (words.length === 0) return { bool: { should: [referenceCode], minimum_should_match: 1 } };
+
+  const phrase = words.join(' ');
+  const should: Query[] = [];
+  if (parts.nameBonuses) {
+    should.push({
+      constant_score: { filter: { term: { 'name_folded.exact': phrase } }, boost: EXACT_NAME_BOOST },
+    });
+  }
+  if (parts.nameWithTypo) {
+    // One typo in the whole name ("Kafuue Gorge South HFO Power Plant") still beats longer names with the same
+    // words ("… Power Plant South").
+    should.push({
+      constant_score: {
+        filter: { fuzzy: { 'name_folded.exact': { value: phrase, fuzziness: 1 } } },
+        boost: NAME_WITH_TYPO_BOOST,
+      },
+    });
+  }
+  if (parts.allWordsInName) {
+    // All the words in the name itself (typos allowed), rather than spread over name, developer and place.
+    should.push({ match: { name_folded: { query: phrase, operator: 'and', fuzziness: FUZZINESS } } });
+  }
+  should.push({ multi_match: { query: phrase, type: 'phrase', fields: TEXT_FIELDS, boost: PHRASE_BOOST } });
+  if (parts.nameBonuses) {
+    should.push({ match_phrase_prefix: { name_folded: { query: phrase, boost: PHRASE_PREFIX_BOOST } } });
+  }
+  const allWords: Query = {
+    bool: {
+      must: words.map((word, position) => wordQuery(word, position === words.length - 1, parts)),
+      should,
+    },
+  };
+  return { bool: { should: [referenceCode, allWords], minimum_should_match: 1 } };
+}
+
+/** One typed word: the best of its matches as typed, with a typo, and (last word) as a prefix. */
+function wordQuery(word: string, last: boolean, parts: TextQueryParts): Query {
+  const queries: Query[] = [
+    // cross_fields blends a word's frequency over the fields: "solar", common in names, would otherwise score
+    // higher in a developer's name (rare there) than in the project name, boost or not.
     {
       multi_match: {
-        query: folded,
-        type: 'best_fields',
+        query: word,
+        type: parts.crossFields ? 'cross_fields' : 'best_fields',
         fields: TEXT_FIELDS,
-        fuzziness: FUZZINESS,
         operator: 'and',
       },
     },
-    { multi_match: { query: folded, type: 'bool_prefix', fields: TEXT_FIELDS, operator: 'and' } },
-  ];
-  const crossField = buildCrossFieldQuery(folded);
-  if (crossField) should.push(crossField);
-  return { bool: { should, minimum_should_match: 1 } };
-}
-
-/**
- * Every word somewhere in the four fields ("kahone engie": name + developer), each word typo-tolerant and the
- * last one also a prefix. Words without a letter or digit produce no token and are left out: they would
- * otherwise match nothing and sink the whole clause.
- */
-function buildCrossFieldQuery(folded: string): Query | undefined {
-  const words = folded.split(/\s+/u).filter((word) => /[\p{L}\p{N}]/u.test(word));
-  if (words.length === 0) return undefined;
-  const must = words.map((word, position): Query => {
-    const fuzzy: Query = {
+    {
       multi_match: {
         query: word,
         type: 'best_fields',
         fields: TEXT_FIELDS,
         fuzziness: FUZZINESS,
         operator: 'and',
+        boost: TYPO_WEIGHT,
       },
-    };
-    if (position < words.length - 1) return fuzzy;
-    const prefix: Query = {
-      multi_match: { query: word, type: 'bool_prefix', fields: TEXT_FIELDS, operator: 'and' },
-    };
-    return { dis_max: { queries: [fuzzy, prefix] } };
-  });
-  return { bool: { must, boost: CROSS_FIELD_BOOST } };
+    },
+  ];
+  // A letter dropped from a five-letter word leaves four, too short for fuzziness ("Slar" for "Solar"): the
+  // indexer writes every name word of five letters or more with one letter (not the first) dropped.
+  if (parts.droppedLetter && DROPPED_LETTER_WORD.test(word)) {
+    queries.push({ term: { name_dropped_letter: { value: word, boost: DROPPED_LETTER_BOOST } } });
+  }
+  // The other way round: a letter doubled or inserted. Fuzziness finds "Vitória" and "Victoria" for "Viitória"
+  // alike (one edit each); only the first is the typed word with a letter taken out.
+  const withoutOneLetter = parts.extraLetter ? droppedLetterSpellings(word) : [];
+  if (withoutOneLetter.length > 0) {
+    queries.push({
+      match: { name_folded: { query: withoutOneLetter.join(' '), boost: EXTRA_LETTER_BOOST } },
+    });
+  }
+  if (last) {
+    queries.push({ multi_match: { query: word, type: 'bool_prefix', fields: TEXT_FIELDS, operator: 'and' } });
+  }
+  return { dis_max: { queries } };
 }

@@ -1,0 +1,121 @@
+// `npm run relevance`: builds the relevance corpus (generated records, real reindex under a unique alias), runs
+// every query class through the API's request path, prints the figures and writes bench/results/relevance-<date>.md.
+//
+//   npm run relevance -- [--count 12000] [--seed 20261122] [--query-seed 9] [--per-class 300]
+//                        [--alias name --reuse] [--keep] [--variant baseline] [--no-write]
+//
+// --keep leaves the index in place and --alias/--reuse runs against it again (for tuning the query only);
+// ES_URL picks the cluster (default http://127.0.0.1:9200).
+import { Client } from '@elastic/elasticsearch';
+import { Command } from 'commander';
+import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import { generateRecords } from '../indexer/generate/generateRecords.js';
+import { buildCorpus, DEFAULT_CORPUS, dropCorpus, relevanceAlias } from './relevance/corpus.js';
+import { isLive } from './relevance/queries.js';
+import { consoleTable, markdownReport, missExamples, targetLines } from './relevance/report.js';
+import { DEFAULT_SUITE, runSuite } from './relevance/suite.js';
+import { VARIANTS } from './relevance/variants.js';
+
+interface Options {
+  count: number;
+  seed: number;
+  querySeed: number;
+  perClass: number;
+  alias?: string;
+  reuse?: boolean;
+  keep?: boolean;
+  write: boolean;
+  variant: string;
+}
+
+const integer = (value: string): number => {
+  if (!/^\d+$/.test(value)) throw new Error(`expected a non-negative integer, got ${value}`);
+  return Number(value);
+};
+
+async function main(options: Options): Promise<number> {
+  const client = new Client({ node: process.env.ES_URL ?? 'http://127.0.0.1:9200', requestTimeout: 120_000 });
+  const alias = options.alias ?? relevanceAlias();
+  const corpusOptions = { seed: options.seed, count: options.count };
+  try {
+    let indexed: number;
+    let indexSeconds = 0;
+    let records;
+    if (options.reuse) {
+      records = [...generateRecords(corpusOptions)];
+      const count = await client.count({ index: alias });
+      indexed = count.count;
+      console.log(`reusing ${alias} (${indexed} documents)`);
+    } else {
+      console.log(`indexing ${options.count} generated records (seed ${options.seed}) under ${alias}…`);
+      const corpus = await buildCorpus(client, alias, corpusOptions);
+      ({ records, indexed, indexSeconds } = corpus);
+      console.log(`indexed ${indexed} documents in ${indexSeconds.toFixed(1)} s`);
+    }
+    const live = records.filter(isLive).length;
+
+    const textQuery = VARIANTS[options.variant];
+    if (!textQuery)
+      throw new Error(`unknown --variant ${options.variant} (${Object.keys(VARIANTS).join(', ')})`);
+    if (options.variant !== 'current') console.log(`text query: tuning step "${options.variant}"`);
+    const run = await runSuite(client, alias, records, {
+      seed: options.querySeed,
+      perClass: options.perClass,
+      ...(options.variant === 'current' ? {} : { textQuery }),
+    });
+    console.log(`\n${run.results.length} queries in ${run.querySeconds.toFixed(1)} s\n`);
+    console.log(consoleTable(run.figures));
+    console.log(`\n${targetLines(run.checks).join('\n')}`);
+    const misses = missExamples(run.results, 3);
+    if (misses.length > 0) console.log(`\nmisses:\n${misses.join('\n')}`);
+
+    if (options.write && options.variant === 'current') {
+      const date = new Date().toISOString().slice(0, 10);
+      const [method, tuningLog] = await Promise.all([
+        readFile(new URL('./relevance/method.md', import.meta.url), 'utf8'),
+        readFile(new URL('./relevance/tuning-log.md', import.meta.url), 'utf8'),
+      ]);
+      const report = markdownReport({
+        date,
+        figures: run.figures,
+        checks: run.checks,
+        results: run.results,
+        corpus: { ...corpusOptions, indexed, live, indexSeconds },
+        suite: { seed: options.querySeed, perClass: options.perClass, querySeconds: run.querySeconds },
+        method,
+        tuningLog,
+      });
+      const directory = new URL('./results/', import.meta.url);
+      await mkdir(directory, { recursive: true });
+      const file = new URL(`relevance-${date}.md`, directory);
+      await writeFile(file, report);
+      console.log(`\nwrote ${file.pathname}`);
+    }
+    return run.checks.every((check) => check.met) ? 0 : 1;
+  } finally {
+    if (!options.keep) await dropCorpus(client, alias);
+    else console.log(`kept ${alias}`);
+    await client.close();
+  }
+}
+
+const program = new Command()
+  .name('relevance')
+  .description('Measure the relevance of q over a generated corpus of 10k+ records')
+  .option('--count <n>', 'records to generate', integer, DEFAULT_CORPUS.count)
+  .option('--seed <n>', 'generator seed', integer, DEFAULT_CORPUS.seed)
+  .option('--query-seed <n>', 'query sampling seed', integer, DEFAULT_SUITE.seed)
+  .option('--per-class <n>', 'queries per class', integer, DEFAULT_SUITE.perClass)
+  .option('--alias <name>', 'alias to build (or, with --reuse, to run against)')
+  .option('--reuse', 'run against an alias built earlier with --keep (same --count and --seed)')
+  .option('--keep', 'keep the index after the run')
+  .option('--variant <name>', "text query: current (the API's) or an earlier tuning step", 'current')
+  .option('--no-write', 'do not write bench/results/relevance-<date>.md')
+  .action(async (options: Options) => {
+    process.exitCode = await main(options);
+  });
+
+program.parseAsync().catch((error: unknown) => {
+  console.error(`relevance: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  process.exitCode = 3;
+});

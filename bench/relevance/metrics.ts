@@ -1,0 +1,69 @@
+// Ranks and per-class figures. A query succeeds at k when a record it should find is among the first k hits,
+// where records with the same folded name as the expected one count as the expected one (see queries.ts).
+import type { QueryClass, RelevanceQuery } from './queries.js';
+
+export interface QueryResult {
+  query: RelevanceQuery;
+  /** 1-based rank of the first equivalent record among the hits read; null when not among them. */
+  rank: number | null;
+  /** meta.total of the list answer (hits.total). */
+  total: number;
+  /** The slugs of the first hits, for the report's examples. */
+  top: string[];
+  tookMs: number;
+}
+
+export interface ClassFigures {
+  queryClass: QueryClass;
+  queries: number;
+  success1: number;
+  success3: number;
+  mrr: number;
+  medianTotal: number;
+  p90Total: number;
+  maxTotal: number;
+  /** Gibberish: how many queries returned anything (must be 0). */
+  nonEmpty: number;
+  medianMs: number;
+}
+
+/** Rank of the first hit that is an acceptable answer; null when none of the hits is. */
+export function rankOf(hits: readonly string[], equivalent: readonly string[]): number | null {
+  const accepted = new Set(equivalent);
+  const index = hits.findIndex((slug) => accepted.has(slug));
+  return index < 0 ? null : index + 1;
+}
+
+/** Nearest-rank quantile (p90: the value 90 % of the queries do not exceed). */
+export function quantile(values: readonly number[], q: number): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)] ?? 0;
+}
+
+/** The usual median: the mean of the two middle values when the count is even. */
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return ((sorted[(sorted.length - 1) >> 1] ?? 0) + (sorted[sorted.length >> 1] ?? 0)) / 2;
+}
+
+export function classFigures(queryClass: QueryClass, results: readonly QueryResult[]): ClassFigures {
+  const n = results.length;
+  const share = (predicate: (result: QueryResult) => boolean): number =>
+    n === 0 ? 0 : results.filter(predicate).length / n;
+  const totals = results.map((result) => result.total);
+  const gibberish = queryClass === 'gibberish';
+  return {
+    queryClass,
+    queries: n,
+    success1: gibberish ? share((r) => r.total === 0) : share((r) => r.rank !== null && r.rank <= 1),
+    success3: gibberish ? share((r) => r.total === 0) : share((r) => r.rank !== null && r.rank <= 3),
+    mrr: gibberish ? 0 : n === 0 ? 0 : results.reduce((sum, r) => sum + (r.rank ? 1 / r.rank : 0), 0) / n,
+    medianTotal: median(totals),
+    p90Total: quantile(totals, 0.9),
+    maxTotal: Math.max(0, ...totals),
+    nonEmpty: results.filter((r) => r.total > 0).length,
+    medianMs: median(results.map((r) => r.tookMs)),
+  };
+}

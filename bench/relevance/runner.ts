@@ -1,0 +1,63 @@
+// Runs each query through the API's own request path: parseListQuery → buildListSearch → the search gateway
+// (one search on the alias), then reads the rank of the expected record and meta.total (hits.total).
+import type { estypes } from '@elastic/elasticsearch';
+import { parseListQuery } from '../../src/params/list.js';
+import type { ListSource } from '../../src/search/document.js';
+import type { SearchGateway } from '../../src/search/gateway.js';
+import { buildListSearch } from '../../src/search/listSearch.js';
+import { rankOf, type QueryResult } from './metrics.js';
+import type { RelevanceQuery } from './queries.js';
+import type { TextQueryBuilder } from './variants.js';
+
+/** Hits read per query (a page the API allows). Ranks past it count as misses (reciprocal rank 0). */
+export const HITS_READ = 50;
+
+export function totalOf(total: estypes.SearchTotalHits | number | undefined): number {
+  return typeof total === 'number' ? total : (total?.value ?? 0);
+}
+
+/**
+ * `textQuery` replaces the text clause of the list request (to re-measure an earlier step of the tuning log);
+ * without it the request is exactly the API's.
+ */
+export async function runQuery(
+  search: SearchGateway,
+  query: RelevanceQuery,
+  textQuery?: TextQueryBuilder,
+): Promise<QueryResult> {
+  const listQuery = parseListQuery(`q=${encodeURIComponent(query.q)}&per_page=${HITS_READ}`);
+  const request = buildListSearch(listQuery);
+  if (textQuery && listQuery.q !== undefined) {
+    request.query = { bool: { ...request.query?.bool, must: [textQuery(listQuery.q)] } };
+  }
+  const started = process.hrtime.bigint();
+  const response = await search.search<ListSource>(request);
+  const tookMs = Number(process.hrtime.bigint() - started) / 1e6;
+  const hits = response.hits.hits.map((hit) => hit._source?.slug ?? '');
+  return {
+    query,
+    rank: rankOf(hits, query.equivalent),
+    total: totalOf(response.hits.total),
+    top: hits.slice(0, 5),
+    tookMs,
+  };
+}
+
+/** Runs the queries with a little concurrency (the machine is shared), keeping the results in query order. */
+export async function runQueries(
+  search: SearchGateway,
+  queries: readonly RelevanceQuery[],
+  concurrency = 3,
+  textQuery?: TextQueryBuilder,
+): Promise<QueryResult[]> {
+  const results: QueryResult[] = new Array(queries.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < queries.length) {
+      const index = next++;
+      results[index] = await runQuery(search, queries[index] as RelevanceQuery, textQuery);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return results;
+}

@@ -1,0 +1,53 @@
+// The floors of issue 9, asserted by test/integration/relevance.test.ts and checked by `npm run relevance`.
+import type { ClassFigures } from './metrics.js';
+import type { QueryClass } from './queries.js';
+
+export interface Target {
+  queryClass: QueryClass;
+  metric: 'success1' | 'success3' | 'medianTotal' | 'nonEmpty';
+  /** success1/success3: at least this; medianTotal/nonEmpty: at most this. */
+  bound: number;
+}
+
+const atLeast = (queryClasses: QueryClass[], metric: 'success1' | 'success3', bound: number): Target[] =>
+  queryClasses.map((queryClass) => ({ queryClass, metric, bound }));
+
+export const TARGETS: readonly Target[] = [
+  ...atLeast(['exact', 'accents_stripped', 'capitals', 'padded'], 'success1', 0.99),
+  ...atLeast(['typo'], 'success1', 0.97),
+  ...atLeast(['typo'], 'success3', 0.99),
+  ...atLeast(['typing_prefix', 'word_place'], 'success3', 0.97),
+  // A reference code, exact or lowercased, is always the first hit.
+  ...atLeast(['code_exact', 'code_lower'], 'success1', 1),
+  { queryClass: 'gibberish', metric: 'nonEmpty', bound: 0 },
+  { queryClass: 'exact', metric: 'medianTotal', bound: 3 },
+];
+
+export function isUpperBound(target: Target): boolean {
+  return target.metric === 'medianTotal' || target.metric === 'nonEmpty';
+}
+
+export interface TargetCheck {
+  target: Target;
+  actual: number;
+  met: boolean;
+}
+
+export function checkTargets(figures: readonly ClassFigures[]): TargetCheck[] {
+  return TARGETS.map((target) => {
+    const row = figures.find((figure) => figure.queryClass === target.queryClass);
+    const actual = row ? row[target.metric] : Number.NaN;
+    const met = row !== undefined && (isUpperBound(target) ? actual <= target.bound : actual >= target.bound);
+    return { target, actual, met };
+  });
+}
+
+export function describeTarget({ queryClass, metric, bound }: Target): string {
+  const label = {
+    success1: 'success@1',
+    success3: 'success@3',
+    medianTotal: 'median total',
+    nonEmpty: 'queries with results',
+  }[metric];
+  return `${queryClass} ${label} ${metric === 'medianTotal' || metric === 'nonEmpty' ? '≤' : '≥'} ${bound}`;
+}

@@ -1,0 +1,89 @@
+// The steps of the tuning log (bench/relevance/tuning-log.md), so each can be re-measured on today's corpus:
+// `npm run relevance -- --variant <step>`. The API always uses src/search/textQuery.ts in full ("current").
+import type { estypes } from '@elastic/elasticsearch';
+import {
+  buildTextQuery,
+  FUZZINESS,
+  PHRASE_BOOST,
+  REFERENCE_CODE_BOOST,
+  TEXT_FIELDS,
+  type TextQueryParts,
+} from '../../src/search/textQuery.js';
+import { foldText } from '../../src/text/fold.js';
+
+type Query = estypes.QueryDslQueryContainer;
+export type TextQueryBuilder = (q: string) => Query;
+
+/** Step 0, the query before tuning: phrase + fuzzy best_fields (AND) + bool_prefix + a cross-field clause. */
+function baseline(q: string): Query {
+  const folded = foldText(q.trim());
+  const should: Query[] = [
+    { term: { 'reference_code.lc': { value: q.trim().toLowerCase(), boost: REFERENCE_CODE_BOOST } } },
+    { multi_match: { query: folded, type: 'phrase', fields: TEXT_FIELDS, boost: PHRASE_BOOST } },
+    {
+      multi_match: {
+        query: folded,
+        type: 'best_fields',
+        fields: TEXT_FIELDS,
+        fuzziness: FUZZINESS,
+        operator: 'and',
+      },
+    },
+    { multi_match: { query: folded, type: 'bool_prefix', fields: TEXT_FIELDS, operator: 'and' } },
+  ];
+  const words = folded.split(/\s+/u).filter((word) => /[\p{L}\p{N}]/u.test(word));
+  if (words.length > 0) {
+    const must = words.map((word, position): Query => {
+      const fuzzy: Query = {
+        multi_match: {
+          query: word,
+          type: 'best_fields',
+          fields: TEXT_FIELDS,
+          fuzziness: FUZZINESS,
+          operator: 'and',
+        },
+      };
+      if (position < words.length - 1) return fuzzy;
+      const prefix: Query = {
+        multi_match: { query: word, type: 'bool_prefix', fields: TEXT_FIELDS, operator: 'and' },
+      };
+      return { dis_max: { queries: [fuzzy, prefix] } };
+    });
+    should.push({ bool: { must, boost: 0.5 } });
+  }
+  return { bool: { should, minimum_should_match: 1 } };
+}
+
+const NONE: TextQueryParts = {
+  crossFields: false,
+  droppedLetter: false,
+  extraLetter: false,
+  nameBonuses: false,
+  nameWithTypo: false,
+  allWordsInName: false,
+};
+const step1 = NONE;
+const step2 = { ...step1, droppedLetter: true };
+const step3 = { ...step2, nameBonuses: true };
+const step4 = { ...step3, crossFields: true };
+const step5 = { ...step4, allWordsInName: true };
+const step6 = { ...step5, nameWithTypo: true, extraLetter: true };
+
+const withParts =
+  (parts: TextQueryParts): TextQueryBuilder =>
+  (q) =>
+    buildTextQuery(q, parts);
+
+/** In the order of the tuning log; the last step is the API's query (checked by the relevance test). */
+export const STEPS: Record<string, TextQueryBuilder> = {
+  baseline,
+  'per-word': withParts(step1),
+  'dropped-letter': withParts(step2),
+  'name-bonuses': withParts(step3),
+  'cross-fields': withParts(step4),
+  'all-words-in-name': withParts(step5),
+  'name-typo-extra-letter': withParts(step6),
+};
+export const LAST_STEP_PARTS: TextQueryParts = step6;
+
+export const VARIANTS: Record<string, TextQueryBuilder> = { ...STEPS, current: (q) => buildTextQuery(q) };

@@ -1,0 +1,56 @@
+// The relevance suite of issue 9 (bench/relevance/**) as a test: 12,000 generated records indexed with the real
+// reindex, ten query classes run through the API's request path, and the floors of bench/relevance/targets.ts
+// asserted class by class. `npm run relevance` runs the same suite and writes the report.
+import { expect } from 'chai';
+import { buildCorpus, DEFAULT_CORPUS, dropCorpus, relevanceAlias } from '../../bench/relevance/corpus.js';
+import type { ClassFigures } from '../../bench/relevance/metrics.js';
+import { consoleTable, missExamples } from '../../bench/relevance/report.js';
+import { DEFAULT_SUITE, runSuite, type SuiteRun } from '../../bench/relevance/suite.js';
+import { describeTarget, TARGETS } from '../../bench/relevance/targets.js';
+import { LAST_STEP_PARTS } from '../../bench/relevance/variants.js';
+import { ALL_PARTS } from '../../src/search/textQuery.js';
+import { testEsClient } from '../support/services.js';
+
+describe('relevance of q over 10k+ generated records (issue 9)', function () {
+  this.timeout(180_000);
+  const client = testEsClient();
+  const alias = relevanceAlias();
+  let run: SuiteRun;
+
+  before(async () => {
+    const corpus = await buildCorpus(client, alias, DEFAULT_CORPUS);
+    expect(corpus.indexed).to.be.at.least(10_000);
+    run = await runSuite(client, alias, corpus.records, DEFAULT_SUITE);
+    console.log(`${consoleTable(run.figures)}\n${missExamples(run.results, 2).join('\n')}`);
+  });
+
+  after(async () => {
+    await dropCorpus(client, alias);
+    await client.close();
+  });
+
+  const figuresOf = (queryClass: string): ClassFigures => {
+    const figures = run.figures.find((row) => row.queryClass === queryClass);
+    if (!figures) throw new Error(`no figures for ${queryClass}`);
+    return figures;
+  };
+
+  it("measures the API's own text query as the last step of the tuning log", () => {
+    expect(LAST_STEP_PARTS).to.deep.equal(ALL_PARTS);
+  });
+
+  it('asks a few hundred queries of every class', () => {
+    for (const figures of run.figures) expect(figures.queries, figures.queryClass).to.be.at.least(200);
+  });
+
+  for (const target of TARGETS) {
+    it(describeTarget(target), () => {
+      const actual = figuresOf(target.queryClass)[target.metric];
+      if (target.metric === 'medianTotal' || target.metric === 'nonEmpty') {
+        expect(actual).to.be.at.most(target.bound);
+      } else {
+        expect(actual).to.be.at.least(target.bound);
+      }
+    });
+  }
+});
