@@ -50,6 +50,24 @@ async function main(): Promise<void> {
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
 
+  // Handlers first: a signal that arrives as soon as we listen must already mean a graceful stop.
+  let stopping = false;
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      logger.warn({ signal }, 'second signal: exiting now');
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
+    void stop(server, logger).then(async (forced) => {
+      await Promise.allSettled([search.close(), limiter.close()]);
+      logger.info({ forced }, 'stopped');
+      process.exit(forced ? 1 : 0);
+    });
+  };
+  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
+
   server.listen(config.port, config.host);
   await once(server, 'listening');
   const { address, port } = server.address() as AddressInfo;
@@ -67,23 +85,6 @@ async function main(): Promise<void> {
   void search.ready().then((readiness) => {
     if (!readiness.cluster || !readiness.alias) logger.warn({ readiness }, 'search not ready yet');
   });
-
-  let stopping = false;
-  const shutdown = (signal: NodeJS.Signals) => {
-    if (stopping) {
-      logger.warn({ signal }, 'second signal: exiting now');
-      process.exit(1);
-    }
-    stopping = true;
-    logger.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
-    void stop(server, logger).then(async (forced) => {
-      await Promise.allSettled([search.close(), limiter.close()]);
-      logger.info({ forced }, 'stopped');
-      process.exit(forced ? 1 : 0);
-    });
-  };
-  process.on('SIGTERM', shutdown);
-  process.on('SIGINT', shutdown);
 }
 
 /** Stops accepting, drops idle keep-alive connections as they appear, and waits for the busy ones. */

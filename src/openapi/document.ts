@@ -51,9 +51,24 @@ const headers = {
     "The request id: the client's own when it matches ^[A-Za-z0-9._-]{1,128}$, else a UUID.",
   ),
   Allow: header('The methods allowed: GET, HEAD, OPTIONS.'),
+  'Access-Control-Allow-Origin': header(
+    'Always `*`: any origin may read any answer (no credentials are used).',
+  ),
+  'Access-Control-Expose-Headers': header(
+    'The headers a browser page may read: the rate-limit headers, Retry-After, Link, ETag and X-Request-Id.',
+  ),
+  'X-Content-Type-Options': header('Always `nosniff`.'),
 };
 
 type HeaderName = keyof typeof headers;
+
+/** Sent on every answer, whatever the path or status. */
+const EVERY_ANSWER: HeaderName[] = [
+  'X-Request-Id',
+  'Access-Control-Allow-Origin',
+  'Access-Control-Expose-Headers',
+  'X-Content-Type-Options',
+];
 
 const RATE_LIMIT_HEADERS: HeaderName[] = [
   'RateLimit-Policy',
@@ -76,7 +91,7 @@ const problem = (
   rateLimited = true,
 ): OpenApiResponse => ({
   description,
-  headers: headerRefs([...(rateLimited ? RATE_LIMIT_HEADERS : []), 'X-Request-Id', ...extraHeaders]),
+  headers: headerRefs([...(rateLimited ? RATE_LIMIT_HEADERS : []), ...EVERY_ANSWER, ...extraHeaders]),
   content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
 });
 
@@ -93,12 +108,12 @@ function apiResponses(
   return {
     '200': {
       description: ok.description,
-      headers: headerRefs([...RATE_LIMIT_HEADERS, 'X-Request-Id', ...cacheHeaders]),
+      headers: headerRefs([...RATE_LIMIT_HEADERS, ...EVERY_ANSWER, ...cacheHeaders]),
       content: json(ok.schema),
     },
     '304': {
       description: 'Not modified: If-None-Match named the current ETag. No body.',
-      headers: headerRefs([...RATE_LIMIT_HEADERS, 'X-Request-Id', ...cacheHeaders]),
+      headers: headerRefs([...RATE_LIMIT_HEADERS, ...EVERY_ANSWER, ...cacheHeaders]),
     },
     ...extra,
     '405': problem('Method not allowed (this API is read-only).', ['Allow']),
@@ -113,6 +128,16 @@ const ifNoneMatch = {
   in: 'header',
   required: false,
   description: 'An ETag from an earlier answer: when it is still current the answer is 304 without a body.',
+  schema: { type: 'string' },
+};
+
+const requestIdHeader = {
+  name: 'X-Request-Id',
+  in: 'header',
+  required: false,
+  description:
+    'Your own id for this request: echoed back (and logged) when it matches ^[A-Za-z0-9._-]{1,128}$; ' +
+    'otherwise the answer carries a new UUID.',
   schema: { type: 'string' },
 };
 
@@ -169,7 +194,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
           'Filters combine with AND. Without sort: relevance with q, recent without. Every ordering ends with slug ' +
           `ascending. per_page is at most ${MAX_PER_PAGE}; page × per_page may not exceed ${MAX_RESULT_WINDOW}. ` +
           'A page past the last is 200 with an empty data array.',
-        parameters: [...listParameters, ifNoneMatch],
+        parameters: [...listParameters, ifNoneMatch, requestIdHeader],
         responses: apiResponses(
           { description: 'A page of PPAs with paging links.', schema: 'PpaList', link: true },
           { '400': badRequest },
@@ -182,7 +207,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
         description:
           'Accepts the list filters and describes only the matching PPAs; page, per_page and sort are not ' +
           'statistics parameters (400). Capacities are MW rounded to 0.1, shares 0..1 rounded to 0.0001.',
-        parameters: [...statisticsParameters, ifNoneMatch],
+        parameters: [...statisticsParameters, ifNoneMatch, requestIdHeader],
         responses: apiResponses(
           { description: 'Statistics of the matching PPAs.', schema: 'Statistics' },
           { '400': badRequest },
@@ -202,6 +227,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
             schema: slugPathSchema(),
           },
           ifNoneMatch,
+          requestIdHeader,
         ],
         responses: apiResponses(
           { description: 'The PPA with procurement, versions and documents.', schema: 'PpaDetailResponse' },
@@ -215,17 +241,22 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
         operationId: 'openApiDocument',
         tags: ['meta'],
         summary: 'This OpenAPI 3.1 document',
-        parameters: [ifNoneMatch],
-        responses: apiResponses({ description: 'The OpenAPI document.', schema: 'OpenApiDocument' }),
+        description: 'Takes no query parameters (any is 400).',
+        parameters: [ifNoneMatch, requestIdHeader],
+        responses: apiResponses(
+          { description: 'The OpenAPI document.', schema: 'OpenApiDocument' },
+          { '400': badRequest },
+        ),
       }),
       '/health/live': withHead({
         operationId: 'liveness',
         tags: ['meta'],
         summary: 'Liveness: 200 while the process runs (not rate limited)',
+        parameters: [requestIdHeader],
         responses: {
           '200': {
             description: 'The process is up.',
-            headers: headerRefs(['X-Request-Id']),
+            headers: headerRefs(EVERY_ANSWER),
             content: json('Liveness'),
           },
           '405': problem('Method not allowed.', ['Allow'], false),
@@ -235,15 +266,16 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
         operationId: 'readiness',
         tags: ['meta'],
         summary: 'Readiness: the search cluster answers and the alias exists (not rate limited)',
+        parameters: [requestIdHeader],
         description:
           'The rate limiter is reported but never makes the instance unready: degraded means Redis is away and ' +
           'this instance limits in memory.',
         responses: {
-          '200': { description: 'Ready.', headers: headerRefs(['X-Request-Id']), content: json('Readiness') },
+          '200': { description: 'Ready.', headers: headerRefs(EVERY_ANSWER), content: json('Readiness') },
           '405': problem('Method not allowed.', ['Allow'], false),
           '503': {
             description: 'Not ready: the search cluster is unreachable or the alias is missing.',
-            headers: headerRefs(['X-Request-Id', 'Retry-After']),
+            headers: headerRefs([...EVERY_ANSWER, 'Retry-After']),
             content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/NotReady' } } },
           },
         },

@@ -1,6 +1,6 @@
 // GET /api/v1/ppas/{slug}: no query parameters; the slug follows the record's pattern.
-import { BadRequestError, NotFoundError } from '../http/problem.js';
-import { readQueryString } from './querystring.js';
+import { NotFoundError } from '../http/problem.js';
+import { refuseAnyParameter } from './querystring.js';
 
 export const SLUG_PATTERN = '^[a-z0-9]+(?:-[a-z0-9]+)*$';
 export const SLUG_MAX_LENGTH = 120;
@@ -23,10 +23,7 @@ export const detailParameters: never[] = [];
  * exactly like an unknown one (a client cannot tell them apart, and no lookup is needed to say so).
  */
 export function parseDetailRequest(slug: string, querystring: string): string {
-  const { names } = readQueryString(querystring);
-  if (names.size > 0) {
-    throw new BadRequestError([...names].map((name) => ({ name, reason: 'unknown parameter' })));
-  }
+  refuseAnyParameter(querystring);
   if (!isWellFormedSlug(slug)) throw new NotFoundError();
   return slug;
 }

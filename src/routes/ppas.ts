@@ -2,6 +2,7 @@
 // Headers other than Link (ETag, caching, CORS, rate limit) and error rendering belong to the app's middleware.
 import { Router } from '@koa/router';
 import type { Context } from 'koa';
+import { originOf } from '../http/origin.js';
 import { NotFoundError } from '../http/problem.js';
 import { parseDetailRequest } from '../params/detail.js';
 import { parseListQuery } from '../params/list.js';
@@ -27,7 +28,7 @@ export interface PpasRouterDeps {
 export function ppasRouter(deps: PpasRouterDeps): Router {
   const router = new Router({ prefix: API_PREFIX });
   // Koa 3's ctx.origin is the Origin request header; the request's own origin is protocol + host.
-  const baseOf = (ctx: Context) => deps.publicBaseUrl ?? `${ctx.protocol}://${ctx.host}`;
+  const baseOf = (ctx: Context) => deps.publicBaseUrl ?? originOf(ctx);
 
   router.get('/ppas', async (ctx) => {
     const query = parseListQuery(ctx.querystring);

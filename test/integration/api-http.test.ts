@@ -1,6 +1,7 @@
 // The app shell over HTTP on a real Elasticsearch holding the sample data: headers on every answer, request ids,
 // caching and 304s, HEAD, 405/404/500 as problem+json, CORS preflight, health, and the OpenAPI shapes.
 import { expect } from 'chai';
+import { connect } from 'node:net';
 import { createRateLimiter } from '../../src/rateLimit/index.js';
 import type { SearchGateway } from '../../src/search/gateway.js';
 import { buildTestApp, type TestApp } from '../support/app.js';
@@ -388,6 +389,48 @@ describe('api http: the app shell on a real Elasticsearch', function () {
         await limiter.close();
       }
     });
+  });
+
+  describe("links on the request's own origin (no PUBLIC_BASE_URL)", () => {
+    /** A raw HTTP exchange, so the request line and the Host header are exactly what a client may send. */
+    async function raw(request: string): Promise<{ head: string; body: Record<string, unknown> }> {
+      const { port } = new URL(api.url);
+      const socket = connect(Number(port), '127.0.0.1');
+      // Not end(): the server would take the half-close for an aborted request. Connection: close ends it.
+      socket.write(request);
+      const chunks: Buffer[] = [];
+      for await (const chunk of socket) chunks.push(chunk as Buffer);
+      const text = Buffer.concat(chunks).toString('utf8');
+      const [head = '', body = ''] = text.split('\r\n\r\n');
+      return { head, body: JSON.parse(body) as Record<string, unknown> };
+    }
+
+    it('uses the Host header the client sent', async () => {
+      const answer = await call(api.url, '/api/v1/ppas?per_page=1');
+      const links = (answer.body as { links: Record<string, string> }).links;
+      expect(links.self).to.equal(`${api.url}/api/v1/ppas?per_page=1&page=1`);
+    });
+
+    for (const [label, hostLine] of [
+      ['no Host header (HTTP/1.0)', ''],
+      ['a Host that is no host name', 'Host: a b\r\n'],
+      ['a Host carrying a path, query and fragment', 'Host: evil.example/x?y#\r\n'],
+    ] as const) {
+      it(`stays absolute with ${label}: the address the client connected to`, async () => {
+        const { head, body } = await raw(
+          `GET /api/v1/ppas?per_page=1 HTTP/1.0\r\n${hostLine}Connection: close\r\n\r\n`,
+        );
+        expect(head).to.match(/^HTTP\/1\.1 200 /);
+        const links = body.links as Record<string, string>;
+        const item = (body.data as { url: string }[])[0];
+        const origin = new URL(api.url).origin;
+        expect(links.self).to.equal(`${origin}/api/v1/ppas?per_page=1&page=1`);
+        expect(item?.url).to.match(new RegExp(`^${origin}/api/v1/ppas/[a-z0-9-]+$`));
+        for (const link of Object.values(links).filter((value) => value !== null)) {
+          expect(new URL(link).origin, link).to.equal(origin);
+        }
+      });
+    }
   });
 
   describe('health', () => {

@@ -207,6 +207,26 @@ describe('api openapi: the document stays true', function () {
     }
   });
 
+  it('documents the headers sent on every answer (CORS, nosniff, request id) on every response, and X-Request-Id as a request header', () => {
+    for (const [path, operations] of Object.entries(openApiDocument.paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        for (const [status, response] of Object.entries(operation.responses)) {
+          expect(Object.keys(response.headers ?? {}), `${method} ${path} ${status}`).to.include.members([
+            'X-Request-Id',
+            'Access-Control-Allow-Origin',
+            'Access-Control-Expose-Headers',
+            'X-Content-Type-Options',
+          ]);
+        }
+        const headerParams = ((operation.parameters ?? []) as Json[]).filter((p) => p.in === 'header');
+        expect(
+          headerParams.map((p) => p.name),
+          `${method} ${path}`,
+        ).to.include('X-Request-Id');
+      }
+    }
+  });
+
   it('takes the query parameters from the parameter modules’ schemas', () => {
     const queryParams = (path: string) =>
       ((openApiDocument.paths[path]?.get?.parameters ?? []) as Json[]).filter(
@@ -281,6 +301,13 @@ describe('api openapi: the document stays true', function () {
     expect((bad.body as { invalid_params: unknown[] }).invalid_params.length).to.be.greaterThan(1);
     expect((await get('/api/v1/ppas/statistics?page=2')).status).to.equal(400);
     expect((await get(`/api/v1/ppas/${slug}?x=1`)).status).to.equal(400);
+    // "An unknown parameter ... gets 400 naming the parameter (on every /api/v1 endpoint)": the document too.
+    const unknown = await get('/api/v1/openapi.json?format=yaml&x=');
+    expect(unknown.status).to.equal(400);
+    expect((unknown.body as { invalid_params: unknown[] }).invalid_params).to.deep.equal([
+      { name: 'format', reason: 'unknown parameter' },
+      { name: 'x', reason: 'unknown parameter' },
+    ]);
     expect((await get('/api/v1/ppas/this-slug-does-not-exist')).status).to.equal(404);
     expect((await get('/api/v1/ppas/statistics', 'POST')).status).to.equal(405);
     expect((await get('/health/ready', 'DELETE')).status).to.equal(405);

@@ -82,6 +82,25 @@ export class RedisServer {
     }
   }
 
+  /** How many script calls (EVAL + EVALSHA: one per rate-limit decision) the server has executed. */
+  async scriptCalls(): Promise<number> {
+    const admin = new Redis(this.url, {
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
+    try {
+      await admin.connect();
+      const stats = String(await admin.call('INFO', 'commandstats'));
+      let calls = 0;
+      for (const match of stats.matchAll(/^cmdstat_(?:eval|evalsha):calls=(\d+)/gm))
+        calls += Number(match[1]);
+      return calls;
+    } finally {
+      admin.disconnect();
+    }
+  }
+
   async #waitUntilAnswering(timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {

@@ -2,6 +2,7 @@
 import { errors } from '@elastic/elasticsearch';
 import { expect } from 'chai';
 import { entityTag, ifNoneMatchMatches } from '../../src/http/conditionalGet.js';
+import { requestOrigin } from '../../src/http/origin.js';
 import {
   BadRequestError,
   MethodNotAllowedError,
@@ -112,5 +113,38 @@ describe('app http: errors to problems', () => {
 
   it('answers 405 with Allow: GET, HEAD, OPTIONS', () => {
     expect(new MethodNotAllowedError('POST').headers).to.deep.equal({ Allow: 'GET, HEAD, OPTIONS' });
+  });
+});
+
+describe('app http: the request origin for absolute links', () => {
+  it('is the scheme and the Host the client sent', () => {
+    expect(requestOrigin('http', 'api.example.org', '10.0.0.5:3000')).to.equal('http://api.example.org');
+    expect(requestOrigin('https', 'API.example.org:8443', '10.0.0.5:3000')).to.equal(
+      'https://API.example.org:8443',
+    );
+    expect(requestOrigin('http', '127.0.0.1:3999', '10.0.0.5:3000')).to.equal('http://127.0.0.1:3999');
+    expect(requestOrigin('http', '[::1]:3000', '10.0.0.5:3000')).to.equal('http://[::1]:3000');
+    expect(requestOrigin('http', 'api_1:3000', '10.0.0.5:3000')).to.equal('http://api_1:3000');
+  });
+
+  it('is the address the client connected to when the Host is missing or no host at all', () => {
+    for (const host of [
+      '',
+      'a b',
+      'evil.example/x?y#',
+      'user@evil.example',
+      'x:99999',
+      'x:',
+      '[zz]',
+      'a\tb',
+    ]) {
+      expect(requestOrigin('http', host, '10.0.0.5:3000'), JSON.stringify(host)).to.equal(
+        'http://10.0.0.5:3000',
+      );
+    }
+  });
+
+  it('only ever uses http or https', () => {
+    expect(requestOrigin('javascript', 'x.org', '10.0.0.5:3000')).to.equal('http://x.org');
   });
 });
