@@ -1,6 +1,6 @@
 // A page of search hits → the list body (data, meta, links) and the RFC 8288 Link header with the same links.
 import type { estypes } from '@elastic/elasticsearch';
-import type { ListQuery, SortOrder } from '../params/list.js';
+import { MAX_RESULT_WINDOW, type ListQuery, type SortOrder } from '../params/list.js';
 import type { ListSource } from '../search/document.js';
 import { PPAS_PATH, presentListItem, trimSlash, type PpaListItem } from './ppa.js';
 
@@ -64,16 +64,20 @@ function totalHits(total: estypes.SearchTotalHits | number | undefined): number 
   return total?.value ?? 0;
 }
 
-/** prev/next are null at the ends; first is page 1 and last is page max(total_pages, 1). */
+/**
+ * prev/next are null at the ends; first is page 1 and last is page max(total_pages, 1). The end for `next` is
+ * also the deep-paging window: a client that follows `next` must never be led to a page that answers 400.
+ */
 export function buildListLinks(request: ListRequest, totalPages: number): ListLinks {
-  const { page } = request.query;
+  const { page, perPage } = request.query;
   const last = Math.max(totalPages, 1);
+  const nextIsPageable = (page + 1) * perPage <= MAX_RESULT_WINDOW;
   const at = (target: number) => pageUrl(request, target);
   return {
     self: at(page),
     first: at(1),
     prev: page > 1 ? at(page - 1) : null,
-    next: page < totalPages ? at(page + 1) : null,
+    next: page < totalPages && nextIsPageable ? at(page + 1) : null,
     last: at(last),
   };
 }

@@ -164,6 +164,15 @@ describe('api present: list, meta and links', () => {
     );
   });
 
+  it('next is null at the edge of the 10,000-result paging window, so following next never meets a 400', () => {
+    const edge = presentList(listResponse(50_000, []), request('per_page=100&page=100')).body;
+    expect(edge.meta.total_pages).to.equal(500);
+    expect(edge.links.next).to.equal(null);
+    expect(edge.links.last).to.equal(`${BASE}/api/v1/ppas?per_page=100&page=500`);
+    const before = presentList(listResponse(50_000, []), request('per_page=100&page=99')).body;
+    expect(before.links.next).to.equal(`${BASE}/api/v1/ppas?per_page=100&page=100`);
+  });
+
   it('prev and next are null at the ends; empty results have total_pages 0 and last = page 1', () => {
     const first = presentList(listResponse(30, []), request('per_page=10')).body;
     expect(first.links.prev).to.equal(null);
