@@ -1,10 +1,16 @@
 // Sends documents to one index in bulk batches, a few requests in flight. Items refused with 429 (queue full)
 // are retried with exponential backoff; any other refusal, or a 429 that outlives the retries, fails the load.
-import type { Client, estypes } from '@elastic/elasticsearch';
+//
+// Memory: each document is serialised once, straight into the UTF-8 NDJSON body of its batch (a Buffer
+// outside the JS heap, reused from batch to batch), so no per-document string outlives the moment it is
+// written, and neither the client's joined NDJSON string (two bytes a character once the text holds one
+// non-Latin-1 character) nor a copy of it is ever made. Responses are filtered down to what is read.
+import type { Client } from '@elastic/elasticsearch';
 import { BulkRejectedError, InterruptedError } from './errors.js';
 
 export interface BulkLoadOptions {
   batchSize?: number;
+  /** A batch is sent once its body reaches this many bytes, even short of batchSize documents. */
   maxBatchBytes?: number;
   /** Bulk requests in flight at once: 2 lets this process prepare a batch while Elasticsearch indexes one. */
   concurrency?: number;
@@ -21,11 +27,84 @@ export interface LoadableDocument {
   body: object;
 }
 
-/** A document serialised once: its bulk action line and its source line. */
-interface BulkPair {
-  id: string;
-  action: string;
-  source: string;
+/** Just what sendBatch reads of a bulk response (the request's filter_path asks for nothing else). */
+interface FilteredBulkResponse {
+  errors: boolean;
+  items?: Partial<
+    Record<'create' | 'index', { status: number; error?: { type: string; reason?: string | null } }>
+  >[];
+}
+
+const FILTER_PATH = 'errors,items.*.status,items.*.error.type,items.*.error.reason';
+// The most UTF-8 bytes one UTF-16 code unit can take: what a string of n units may need, before measuring it.
+const MAX_UTF8_BYTES_PER_UNIT = 3;
+const INITIAL_CAPACITY = 1024 * 1024;
+
+/**
+ * One batch's NDJSON body: a `create` action line and a source line per document, written as UTF-8 into a
+ * Buffer that grows by doubling and is reused for later batches once its request has finished. Nothing per
+ * document is kept on the JS heap (a document's id is read back from its action line if it is refused).
+ */
+class BulkBatch {
+  private buffer = Buffer.allocUnsafe(INITIAL_CAPACITY);
+  /** Where each document's two lines end in the body (document i spans ends[i-1] to ends[i]). */
+  private ends = new Float64Array(1024);
+  /** Bytes written so far. */
+  length = 0;
+  /** Documents written so far. */
+  size = 0;
+
+  add(id: string, source: string): void {
+    // `create`, not `index`: a second document with the same slug is an error, never a silent overwrite.
+    // The index is in the request path, so the action names only the id.
+    this.writeLine(`{"create":{"_id":${JSON.stringify(id)}}}`);
+    this.writeLine(source);
+    if (this.size === this.ends.length) {
+      const grown = new Float64Array(this.ends.length * 2);
+      grown.set(this.ends);
+      this.ends = grown;
+    }
+    this.ends[this.size++] = this.length;
+  }
+
+  /** The body to send: a view of the bytes written (valid until the batch is reset). */
+  body(): Buffer {
+    return this.buffer.subarray(0, this.length);
+  }
+
+  /** The body of only some documents (the ones to retry), as a new Buffer. */
+  bodyOf(positions: number[]): Buffer {
+    return Buffer.concat(
+      positions.map((position) => this.buffer.subarray(this.start(position), this.ends[position])),
+    );
+  }
+
+  /** The id of a document, from its action line. */
+  idAt(position: number): string {
+    const start = this.start(position);
+    const action = this.buffer.toString('utf8', start, this.buffer.indexOf(0x0a, start));
+    return (JSON.parse(action) as { create: { _id: string } }).create._id;
+  }
+
+  reset(): void {
+    this.length = 0;
+    this.size = 0;
+  }
+
+  private start(position: number): number {
+    return position === 0 ? 0 : this.ends[position - 1]!;
+  }
+
+  private writeLine(text: string): void {
+    const worstCase = text.length * MAX_UTF8_BYTES_PER_UNIT + 1;
+    if (this.length + worstCase > this.buffer.length) {
+      const grown = Buffer.allocUnsafe(Math.max(this.buffer.length * 2, this.length + worstCase));
+      this.buffer.copy(grown, 0, 0, this.length);
+      this.buffer = grown;
+    }
+    this.length += this.buffer.write(text, this.length, 'utf8');
+    this.buffer[this.length++] = 0x0a; // \n
+  }
 }
 
 const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
@@ -52,19 +131,22 @@ export async function bulkLoad(
   options: BulkLoadOptions = {},
 ): Promise<number> {
   const batchSize = options.batchSize ?? 1000;
-  const maxBatchBytes = options.maxBatchBytes ?? 8 * 1024 * 1024;
+  const maxBatchBytes = options.maxBatchBytes ?? 5 * 1024 * 1024;
   const concurrency = options.concurrency ?? 2;
   let indexed = 0;
-  let batch: BulkPair[] = [];
-  let batchBytes = 0;
+  // Batches whose requests have finished, ready to be filled again: at most concurrency + 1 buffers ever exist.
+  const spare: BulkBatch[] = [];
+  let batch = new BulkBatch();
   const inFlight = new Set<Promise<void>>();
   let failure: unknown = null;
 
-  const send = (pairs: BulkPair[]): void => {
-    const request = sendBatch(client, pairs, options)
+  const send = (full: BulkBatch): void => {
+    const request = sendBatch(client, index, full, options)
       .then((count) => {
         indexed += count;
         options.onBatch?.(indexed);
+        full.reset();
+        spare.push(full);
       })
       .catch((error: unknown) => {
         failure ??= error;
@@ -74,27 +156,20 @@ export async function bulkLoad(
   };
 
   const flush = async (): Promise<void> => {
-    if (batch.length === 0) return;
+    if (batch.size === 0) return;
     throwIfAborted(options.signal);
     options.checkpoint?.();
     while (inFlight.size >= concurrency) await Promise.race(inFlight);
     if (failure) throw failure;
     send(batch);
-    batch = [];
-    batchBytes = 0;
+    batch = spare.pop() ?? new BulkBatch();
   };
 
   try {
     for await (const document of documents) {
       if (failure) throw failure;
-      const pair: BulkPair = {
-        id: document.id,
-        action: JSON.stringify({ create: { _index: index, _id: document.id } }),
-        source: JSON.stringify(document.body),
-      };
-      batch.push(pair);
-      batchBytes += pair.action.length + pair.source.length + 2;
-      if (batch.length >= batchSize || batchBytes >= maxBatchBytes) await flush();
+      batch.add(document.id, JSON.stringify(document.body));
+      if (batch.size >= batchSize || batch.length >= maxBatchBytes) await flush();
     }
     await flush();
   } finally {
@@ -105,17 +180,30 @@ export async function bulkLoad(
   return indexed;
 }
 
-async function sendBatch(client: Client, batch: BulkPair[], options: BulkLoadOptions): Promise<number> {
+async function sendBatch(
+  client: Client,
+  index: string,
+  batch: BulkBatch,
+  options: BulkLoadOptions,
+): Promise<number> {
   const maxRetries = options.maxRetries ?? 6;
   const retryBaseMs = options.retryBaseMs ?? 250;
-  let pending = batch;
+  // Positions (in the batch) of the documents still to send, and their body.
+  let pending: number[] | null = null;
+  let body = batch.body();
   for (let attempt = 0; ; attempt++) {
-    // `create`, not `index`: a second document with the same slug is an error, never a silent overwrite.
-    const operations = pending.flatMap((pair) => [pair.action, pair.source]);
-    let response: estypes.BulkResponse;
+    let response: FilteredBulkResponse;
     try {
-      response = await client.bulk(
-        { operations, refresh: false },
+      // The client's bulk() takes only an array of operations, which it would serialise again; the transport
+      // takes the ready body as it is (and still retries connection failures, picks nodes, authenticates).
+      response = await client.transport.request<FilteredBulkResponse>(
+        {
+          method: 'POST',
+          path: `/${encodeURIComponent(index)}/_bulk`,
+          querystring: { refresh: 'false', filter_path: FILTER_PATH },
+          bulkBody: body,
+          meta: { name: 'bulk', pathParts: { index } },
+        },
         options.signal ? { signal: options.signal } : {},
       );
     } catch (error) {
@@ -125,23 +213,24 @@ async function sendBatch(client: Client, batch: BulkPair[], options: BulkLoadOpt
       await sleep(retryBaseMs * 2 ** attempt, options.signal);
       continue;
     }
-    if (!response.errors) return batch.length;
+    if (!response.errors) return batch.size;
 
-    const retry: BulkPair[] = [];
-    response.items.forEach((item, position) => {
+    const retry: number[] = [];
+    (response.items ?? []).forEach((item, offset) => {
       const result = item.create ?? item.index;
       if (!result?.error) return;
-      const pair = pending[position]!;
-      if (result.status === 429 && attempt < maxRetries) retry.push(pair);
+      const position = pending ? pending[offset]! : offset;
+      if (result.status === 429 && attempt < maxRetries) retry.push(position);
       else {
         throw new BulkRejectedError(
-          `Elasticsearch refused document ${pair.id} (status ${result.status}): ` +
+          `Elasticsearch refused document ${batch.idAt(position)} (status ${result.status}): ` +
             `${result.error.type}: ${result.error.reason ?? ''}`,
         );
       }
     });
-    if (retry.length === 0) return batch.length;
+    if (retry.length === 0) return batch.size;
     pending = retry;
+    body = batch.bodyOf(retry);
     await sleep(retryBaseMs * 2 ** attempt, options.signal);
   }
 }

@@ -3,7 +3,6 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { StringDecoder } from 'node:string_decoder';
 import StreamArray from 'stream-json/streamers/StreamArray.js';
 
 export type SourceFormat = 'ndjson' | 'json-array';
@@ -65,19 +64,29 @@ export async function* readSource(
 /**
  * Lines of a stream, pulled one chunk at a time: the file is read only as fast as records are consumed, so a
  * slow bulk load never lets the source pile up in memory (readline's 'line' events would keep coming).
+ *
+ * Lines are cut in the bytes and each one is decoded on its own (a `\n` byte is never part of a multi-byte
+ * UTF-8 character), so no string ever holds a whole chunk: once the text has one character beyond Latin-1, a
+ * decoded 64 KiB chunk is a 128 KiB two-byte string, which V8 puts in its large-object space, where every
+ * one that lives through a scavenge goes straight to the old generation and stays until the next full GC.
  */
 async function* readLines(stream: Readable, onBytes?: (bytesRead: number) => void): AsyncGenerator<string> {
-  const decoder = new StringDecoder('utf8');
   let bytesRead = 0;
-  let rest = '';
+  let rest: Buffer[] = []; // the bytes of a line that began in an earlier chunk (copied: chunks are not kept)
   for await (const chunk of stream as AsyncIterable<Buffer>) {
     onBytes?.((bytesRead += chunk.length));
-    const lines = (rest + decoder.write(chunk)).split('\n');
-    rest = lines.pop() ?? '';
-    yield* lines;
+    let start = 0;
+    for (let end = chunk.indexOf(0x0a); end !== -1; end = chunk.indexOf(0x0a, start)) {
+      if (rest.length > 0) {
+        rest.push(chunk.subarray(0, end));
+        yield Buffer.concat(rest).toString('utf8');
+        rest = [];
+      } else yield chunk.toString('utf8', start, end);
+      start = end + 1;
+    }
+    if (start < chunk.length) rest.push(Buffer.from(chunk.subarray(start)));
   }
-  rest += decoder.end();
-  if (rest !== '') yield rest;
+  if (rest.length > 0) yield Buffer.concat(rest).toString('utf8'); // a last line without a newline
 }
 
 async function* readNdjson(

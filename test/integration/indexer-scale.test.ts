@@ -1,20 +1,71 @@
-// 100k generated records through the real CLI: the count is right, the summary prints docs/s, and memory stays
-// flat (5x the source costs almost no extra memory: nothing is held per record while loading).
+// 100k generated records through the real CLI as operators run it: `node bin/ppa-indexer.js reindex` over the
+// compiled build (a fresh one, made for this test in a temporary directory laid out like the image, so neither
+// tsx nor a stale dist/ of the checkout is what gets measured). The count is right, the summary prints docs/s,
+// and the acceptance holds: the process's peak RSS (its own getrusage, in the summary) stays well under the size
+// of the source file, because nothing is held per record while loading.
 import { expect } from 'chai';
-import { createWriteStream } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, createWriteStream, existsSync, mkdirSync, symlinkSync } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { generateRecords } from '../../indexer/generate/generateRecords.js';
 import { writeNdjson } from '../../indexer/generate/writeNdjson.js';
-import { runCli, summaryOf } from './indexerCliProcess.js';
-import { deleteIndices, testEsClient, uniqueName } from '../support/services.js';
+import { summaryOf, type CliResult } from './indexerCliProcess.js';
+import { deleteIndices, ES_URL, testEsClient, uniqueName } from '../support/services.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const RECORDS = 100_000;
+/** "Well under the size of the source file": at most three quarters of it (the 100k source is ~161 MB). */
+const MAX_RSS_SHARE_OF_SOURCE = 0.75;
 
 async function generateFile(path: string, count: number): Promise<number> {
   const output = createWriteStream(path);
   await writeNdjson(generateRecords({ seed: 424242, count }), output);
   await new Promise((resolve) => output.end(resolve));
   return (await stat(path)).size;
+}
+
+/** The image's layout (Dockerfile: dist/, mappings/, bin/, package.json, node_modules/) from a fresh build. */
+function buildProductionCopy(dir: string): string {
+  const tsc = spawnSync(
+    process.execPath,
+    [
+      join(root, 'node_modules/typescript/bin/tsc'),
+      '-p',
+      join(root, 'tsconfig.build.json'),
+      '--outDir',
+      join(dir, 'dist'),
+    ],
+    { encoding: 'utf8' },
+  );
+  // What is measured is the emitted JavaScript; a type error elsewhere in the tree (tsc still emits) is for
+  // `npm run typecheck` to report, not a reason to skip this measurement.
+  const cli = join(dir, 'dist/indexer/cli.js');
+  if (!existsSync(cli))
+    throw new Error(`tsc emitted no ${cli} (exit ${tsc.status}):\n${tsc.stdout}${tsc.stderr}`);
+  mkdirSync(join(dir, 'bin'));
+  cpSync(join(root, 'bin/ppa-indexer.js'), join(dir, 'bin/ppa-indexer.js'));
+  cpSync(join(root, 'mappings'), join(dir, 'mappings'), { recursive: true });
+  cpSync(join(root, 'package.json'), join(dir, 'package.json'));
+  symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  return join(dir, 'bin/ppa-indexer.js');
+}
+
+function runBin(bin: string, args: string[]): Promise<CliResult> {
+  const child = spawn(process.execPath, [bin, ...args], {
+    // NODE_OPTIONS from the test runner (mocha's tsx loader) would not be there in production.
+    env: { ...process.env, NODE_OPTIONS: '', ES_URL, LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  return new Promise((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })),
+  );
 }
 
 describe('indexer: 100k records at scale', function () {
@@ -30,32 +81,28 @@ describe('indexer: 100k records at scale', function () {
     await client.close();
   });
 
-  it('indexes 100k records, reports docs/s, and peak RSS does not grow with the source', async () => {
-    const smallPath = join(workDir, 'small.ndjson');
-    const largePath = join(workDir, 'large.ndjson');
-    const smallBytes = await generateFile(smallPath, 20_000);
-    const largeBytes = await generateFile(largePath, 100_000);
+  it('indexes 100k records with the compiled CLI, reports docs/s, and peak RSS stays well under the source size', async () => {
+    const sourcePath = join(workDir, 'source.ndjson');
+    const sourceBytes = await generateFile(sourcePath, RECORDS);
+    const bin = buildProductionCopy(join(workDir, 'app'));
 
-    const small = summaryOf(
-      await runCli(['reindex', '--source', smallPath, '--alias', alias, '--keep', '1']),
-    );
-    const largeRun = await runCli(['reindex', '--source', largePath, '--alias', alias, '--keep', '1']);
-    expect(largeRun.code, largeRun.stderr).to.equal(0);
-    const large = summaryOf(largeRun);
+    const run = await runBin(bin, ['reindex', '--source', sourcePath, '--alias', alias, '--keep', '1']);
+    expect(run.code, run.stderr).to.equal(0);
+    const summary = summaryOf(run);
 
-    expect(large.read).to.equal(100_000);
-    expect(large.indexed).to.equal(large.published);
-    expect((await client.count({ index: alias })).count).to.equal(large.published);
-    expect(largeRun.stderr).to.match(/\d+ docs\/s, peak RSS \d+ MB/);
+    expect(summary.read).to.equal(RECORDS);
+    expect(summary.indexed).to.equal(summary.published);
+    expect((await client.count({ index: alias })).count).to.equal(summary.published);
+    expect(run.stderr).to.match(/\d+ docs\/s, peak RSS \d+ MB/);
 
-    const mb = (bytes: number): number => Math.round(bytes / 1024 / 1024);
-    const growthMb = (large.maxRssMb as number) - (small.maxRssMb as number);
+    const sourceMb = sourceBytes / 1024 / 1024;
+    const maxRssMb = summary.maxRssMb as number;
     console.log(
-      `      100k: ${large.docsPerSecond} docs/s in ${large.seconds}s; peak RSS ${large.maxRssMb} MB ` +
-        `(20k: ${small.maxRssMb} MB) for sources of ${mb(largeBytes)} MB (20k: ${mb(smallBytes)} MB)`,
+      `      ${RECORDS / 1000}k: ${summary.docsPerSecond} docs/s in ${summary.seconds}s; ` +
+        `peak RSS ${maxRssMb} MB for a source of ${Math.round(sourceMb)} MB`,
     );
-    // Holding records or documents would cost at least the extra source size; allow half of it (duplicate-detection keys and GC timing noise).
-    expect(growthMb).to.be.lessThan(mb(largeBytes - smallBytes) / 2);
-    expect(large.seconds).to.be.lessThan(120);
+    expect(maxRssMb).to.be.greaterThan(0);
+    expect(maxRssMb, 'peak RSS (MB)').to.be.lessThan(sourceMb * MAX_RSS_SHARE_OF_SOURCE);
+    expect(summary.seconds).to.be.lessThan(120);
   });
 });
