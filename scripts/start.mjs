@@ -2,7 +2,8 @@
 // `npm start`: the quick start. Finds (or starts) Elasticsearch, indexes the sample data when the alias is
 // missing, then runs the API and prints where to try it. Signals go to the API, whose exit code this returns.
 //
-//   ES_URL unset      → use the Elasticsearch answering on 127.0.0.1:9200, else `scripts/elasticsearch.sh start`
+//   ES_URL unset      → use the Elasticsearch answering on 127.0.0.1:$ES_PORT (default 9200), else start one there
+//                       with `scripts/elasticsearch.sh start`
 //   alias (ES_INDEX)  → missing: `node bin/ppa-indexer.js reindex --source data/sample-ppas.ndjson`
 //   the API           → dist/src/server.js when built, else src/server.ts through tsx
 //   REDIS_URL unset   → the API limits requests in memory (one instance)
@@ -12,7 +13,6 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const LOCAL_ES = 'http://127.0.0.1:9200';
 const SAMPLE = 'data/sample-ppas.ndjson';
 
 const say = (message) => process.stderr.write(`start: ${message}\n`);
@@ -66,17 +66,19 @@ async function findElasticsearch(env) {
     if (!(await esAnswers(first, env))) fail(`Elasticsearch does not answer at ES_URL=${first}`);
     return env.ES_URL;
   }
+  const localPort = env.ES_PORT?.trim() || '9200';
+  const LOCAL_ES = `http://127.0.0.1:${localPort}`;
   if (await esAnswers(LOCAL_ES, env)) {
     say(`using the Elasticsearch answering at ${LOCAL_ES}`);
     return LOCAL_ES;
   }
   say(
-    'ES_URL is unset and nothing answers on 127.0.0.1:9200: starting a local Elasticsearch (scripts/elasticsearch.sh)',
+    `ES_URL is unset and nothing answers on ${LOCAL_ES}: starting a local Elasticsearch (scripts/elasticsearch.sh)`,
   );
   const { code, stdout } = await run(
     'bash',
     ['scripts/elasticsearch.sh', 'start'],
-    { ...env, ES_PORT: '9200' },
+    { ...env, ES_PORT: localPort },
     { captureStdout: true },
   );
   if (code !== 0) fail('could not start a local Elasticsearch (see above)', code);
