@@ -1,0 +1,156 @@
+// The API under test runs in its own process, so its CPU and memory are its own: compiled (`tsc` into a temp
+// directory, then `node dist/src/server.js`, as the Docker image runs it) or straight from the sources through
+// tsx's loader (`node --import tsx src/server.ts`, quicker to start). Either way the pid is the API's own node
+// process, whose peak RSS (VmHWM) is read from /proc before it is stopped.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export type ApiMode = 'dist' | 'tsx';
+
+export interface ApiBuild {
+  mode: ApiMode;
+  /** The entry point node runs. */
+  entry: string;
+  cleanup(): Promise<void>;
+}
+
+/** `tsc -p tsconfig.build.json` into a temp directory (the shared checkout's dist/ is left alone). */
+export async function buildApi(mode: ApiMode): Promise<ApiBuild> {
+  if (mode === 'tsx') {
+    return { mode, entry: join(REPO_ROOT, 'src/server.ts'), cleanup: async () => undefined };
+  }
+  const root = await mkdtemp(join(tmpdir(), 'bench-api-'));
+  const outDir = join(root, 'dist');
+  const tsc = spawn(
+    process.execPath,
+    [join(REPO_ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', outDir],
+    { cwd: REPO_ROOT, stdio: ['ignore', 'inherit', 'inherit'] },
+  );
+  const [code] = (await once(tsc, 'exit')) as [number | null];
+  if (code !== 0) {
+    await rm(root, { recursive: true, force: true });
+    throw new Error(`tsc -p tsconfig.build.json failed (exit ${code})`);
+  }
+  // What the compiled tree expects around it: ESM package scope, node_modules, and dist/mappings (Dockerfile).
+  await writeFile(join(root, 'package.json'), '{ "type": "module" }\n');
+  await symlink(join(REPO_ROOT, 'node_modules'), join(root, 'node_modules'), 'dir');
+  await mkdir(outDir, { recursive: true });
+  await symlink(join(REPO_ROOT, 'mappings'), join(outDir, 'mappings'), 'dir');
+  return {
+    mode,
+    entry: join(outDir, 'src/server.js'),
+    cleanup: () => rm(root, { recursive: true, force: true }),
+  };
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface ApiProcessOptions {
+  build: ApiBuild;
+  alias: string;
+  esUrl: string;
+  logLevel: string;
+  /** Write a V8 CPU profile into this directory when the process exits. */
+  cpuProfileDir?: string;
+}
+
+export interface ApiProcess {
+  url: string;
+  pid: number;
+  /** Peak resident set so far (VmHWM), in MiB. */
+  peakRssMb(): Promise<number>;
+  /** SIGTERM (the API's graceful shutdown), then waits for the exit. */
+  stop(): Promise<void>;
+}
+
+const BENCH_ENV_DROPPED = ['REDIS_URL', 'PUBLIC_BASE_URL', 'PORT', 'HOST', 'ES_INDEX', 'LOG_LEVEL'];
+
+export async function startApi(options: ApiProcessOptions): Promise<ApiProcess> {
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of BENCH_ENV_DROPPED) delete env[name];
+  Object.assign(env, {
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    ES_URL: options.esUrl,
+    ES_INDEX: options.alias,
+    // The rate limit out of the way: in memory (no REDIS_URL), a million requests a second per client.
+    RATE_LIMIT_POINTS: '1000000',
+    RATE_LIMIT_WINDOW_S: '1',
+    // A loaded shared machine must not turn slow answers into 503s: the benchmark measures, it does not judge.
+    ES_REQUEST_TIMEOUT_MS: '30000',
+    LOG_LEVEL: options.logLevel,
+  });
+  const nodeArgs = [
+    ...(options.build.mode === 'tsx' ? ['--import', 'tsx'] : []),
+    ...(options.cpuProfileDir ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProfileDir] : []),
+    options.build.entry,
+  ];
+  // stdout (one log line per request at info) goes to /dev/null: written, as in production, but not read.
+  const child: ChildProcess = spawn(process.execPath, nodeArgs, {
+    cwd: REPO_ROOT,
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+  const exited = once(child, 'exit');
+  const url = `http://127.0.0.1:${port}`;
+
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the API exited (${child.exitCode}) on start: ${stderr}`);
+    try {
+      const response = await fetch(`${url}/health/ready`, { signal: AbortSignal.timeout(2000) });
+      if (response.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`the API was not ready within 60 s: ${stderr}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+
+  const pid = child.pid!;
+  return {
+    url,
+    pid,
+    async peakRssMb() {
+      const status = await readFile(`/proc/${pid}/status`, 'utf8');
+      const kb = Number(/^VmHWM:\s+(\d+)\s+kB/m.exec(status)?.[1] ?? NaN);
+      return kb / 1024;
+    },
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** The newest .cpuprofile in a directory. */
+export async function newestProfile(directory: string): Promise<string | undefined> {
+  const names = (await readdir(directory)).filter((name) => name.endsWith('.cpuprofile')).sort();
+  return names.length > 0 ? join(directory, names[names.length - 1]!) : undefined;
+}

@@ -1,0 +1,143 @@
+// One load run with autocannon: a fixed number of connections cycling through the mix for a fixed time. Every
+// connection starts at its own place in the mix (so they do not send the same request in step), and every
+// response time is kept at full resolution (autocannon's own histogram rounds to whole milliseconds, too coarse
+// for a 1 ms overhead target) and by kind of request.
+import autocannon from 'autocannon';
+import { CLIENT_CONTENT_HEADERS, type EsTarget } from './elasticsearch.js';
+import type { MixRequest, RequestKind } from './mix.js';
+
+export type Side = 'api' | 'raw';
+
+interface TaggedRequest extends autocannon.Request {
+  kind: RequestKind;
+}
+
+export interface LoadTarget {
+  side: Side;
+  url: string;
+  requests: TaggedRequest[];
+}
+
+export function apiTarget(apiUrl: string, mix: MixRequest[]): LoadTarget {
+  return {
+    side: 'api',
+    url: apiUrl,
+    requests: mix.map((request) => ({ kind: request.kind, method: 'GET', path: request.apiPath })),
+  };
+}
+
+/** `POST /<alias>/_search` with the API's body and the headers its Elasticsearch client sends. */
+export function rawTarget(es: EsTarget, alias: string, mix: MixRequest[]): LoadTarget {
+  const headers = { ...es.headers, ...CLIENT_CONTENT_HEADERS };
+  return {
+    side: 'raw',
+    url: es.url,
+    requests: mix.map((request) => ({
+      kind: request.kind,
+      method: 'POST',
+      path: `/${alias}/_search`,
+      headers,
+      body: request.esBody,
+    })),
+  };
+}
+
+export interface LoadResult {
+  side: Side;
+  seconds: number;
+  connections: number;
+  /** 2xx answers. */
+  ok: number;
+  /** Other answers and transport errors (timeouts, resets). */
+  errors: number;
+  statuses: Record<string, number>;
+  requestsPerSecond: number;
+  /** Sorted response times (ms) of the 2xx answers, all and by kind. */
+  latencies: number[];
+  latenciesByKind: Partial<Record<RequestKind, number[]>>;
+}
+
+export interface LoadOptions {
+  connections: number;
+  durationSeconds: number;
+  /** Per-request timeout, seconds. */
+  timeoutSeconds?: number;
+}
+
+/** The client's request iterator is not in autocannon's types; the request just answered is its current one. */
+interface ClientInternals {
+  requestIterator?: { currentRequest?: { kind?: RequestKind } };
+}
+
+function rotated<T>(items: T[], by: number): T[] {
+  const shift = items.length === 0 ? 0 : by % items.length;
+  return [...items.slice(shift), ...items.slice(0, shift)];
+}
+
+export async function runLoad(target: LoadTarget, options: LoadOptions): Promise<LoadResult> {
+  const latencies: number[] = [];
+  const latenciesByKind: Partial<Record<RequestKind, number[]>> = {};
+  const statuses: Record<string, number> = {};
+  let ok = 0;
+  let errors = 0;
+  let clients = 0;
+  const spacing = Math.max(1, Math.floor(target.requests.length / options.connections));
+
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url: target.url,
+        connections: options.connections,
+        duration: options.durationSeconds,
+        timeout: options.timeoutSeconds ?? 30,
+        requests: target.requests,
+        setupClient: (client) => client.setRequests(rotated(target.requests, spacing * clients++)),
+      },
+      (error, finished) =>
+        error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(finished),
+    );
+    instance.on('response', (client, statusCode, _bytes, responseTime) => {
+      statuses[statusCode] = (statuses[statusCode] ?? 0) + 1;
+      if (statusCode < 200 || statusCode >= 300) {
+        errors++;
+        return;
+      }
+      ok++;
+      latencies.push(responseTime);
+      const kind = (client as unknown as ClientInternals).requestIterator?.currentRequest?.kind;
+      if (kind) (latenciesByKind[kind] ??= []).push(responseTime);
+    });
+    instance.on('reqError', () => {
+      errors++;
+      statuses.error = (statuses.error ?? 0) + 1;
+    });
+  });
+  const seconds = result.duration || options.durationSeconds;
+  latencies.sort((a, b) => a - b);
+  for (const values of Object.values(latenciesByKind)) values.sort((a, b) => a - b);
+  return {
+    side: target.side,
+    seconds,
+    connections: options.connections,
+    ok,
+    errors,
+    statuses,
+    requestsPerSecond: ok / seconds,
+    latencies,
+    latenciesByKind,
+  };
+}
+
+/** The q-quantile of sorted values (nearest rank); NaN when there are none. */
+export function quantile(sorted: number[], q: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
+  return sorted[rank]!;
+}
+
+export function median(values: number[]): number {
+  return quantile(
+    [...values].sort((a, b) => a - b),
+    0.5,
+  );
+}

@@ -1,0 +1,216 @@
+// The request mix of the load benchmark: what a public search API plausibly serves (the first page, text
+// searches, filter combinations, sorts, detail lookups, statistics), drawn with a seeded PRNG from a sample of the
+// live records so that searches find something. Each request carries both forms: the API path, and the exact
+// Elasticsearch `_search` body the API sends for it, built with the API's own pure builders from the same query
+// string (parse → build), so the raw side runs the same queries.
+import { Random } from '../../indexer/generate/random.js';
+import type { PpaRecord } from '../../indexer/record.js';
+import { parseDetailRequest } from '../../src/params/detail.js';
+import { parseListQuery } from '../../src/params/list.js';
+import { parseStatisticsQuery } from '../../src/params/statistics.js';
+import { buildDetailSearch } from '../../src/search/detailSearch.js';
+import type { SearchRequestBody } from '../../src/search/document.js';
+import { buildListSearch } from '../../src/search/listSearch.js';
+import { buildStatisticsSearch } from '../../src/search/statisticsSearch.js';
+
+export const REQUEST_KINDS = [
+  'list_plain',
+  'list_q',
+  'list_filter',
+  'list_sort',
+  'detail',
+  'statistics',
+] as const;
+export type RequestKind = (typeof REQUEST_KINDS)[number];
+
+/** Share of each kind in the mix (percent). */
+export const MIX_WEIGHTS: Record<RequestKind, number> = {
+  list_plain: 10,
+  list_q: 30,
+  list_filter: 20,
+  list_sort: 10,
+  detail: 20,
+  statistics: 10,
+};
+
+export interface MixRequest {
+  kind: RequestKind;
+  /** Path and query string on the API, e.g. `/api/v1/ppas?q=solar`. */
+  apiPath: string;
+  /** The `_search` body the API sends for it, serialised. */
+  esBody: string;
+  /** The record a detail request asks for. */
+  slug?: string;
+}
+
+const API = '/api/v1/ppas';
+
+/** The request for one API query string (list or statistics) or one slug (detail), with its `_search` body. */
+export function mixRequest(kind: RequestKind, querystringOrSlug: string): MixRequest {
+  let body: SearchRequestBody;
+  let apiPath: string;
+  if (kind === 'detail') {
+    body = buildDetailSearch(parseDetailRequest(querystringOrSlug, ''));
+    apiPath = `${API}/${querystringOrSlug}`;
+    return { kind, apiPath, esBody: JSON.stringify(body), slug: querystringOrSlug };
+  }
+  if (kind === 'statistics') {
+    body = buildStatisticsSearch(parseStatisticsQuery(querystringOrSlug));
+    apiPath = `${API}/statistics${querystringOrSlug ? `?${querystringOrSlug}` : ''}`;
+  } else {
+    body = buildListSearch(parseListQuery(querystringOrSlug));
+    apiPath = `${API}${querystringOrSlug ? `?${querystringOrSlug}` : ''}`;
+  }
+  return { kind, apiPath, esBody: JSON.stringify(body) };
+}
+
+/** The live records' values the mix draws from. */
+interface Vocabulary {
+  records: PpaRecord[];
+  technologies: string[];
+  tariffs: string[];
+  riskFeatures: string[];
+  years: number[];
+  developers: string[];
+}
+
+function vocabularyOf(records: PpaRecord[]): Vocabulary {
+  const distinct = <T>(values: T[]): T[] => [...new Set(values)].sort();
+  return {
+    records,
+    technologies: distinct(records.map((record) => record.technology)),
+    tariffs: distinct(records.map((record) => record.tariff)),
+    riskFeatures: distinct(records.flatMap((record) => record.risk_features ?? [])),
+    years: distinct(records.flatMap((record) => record.financial_close_year ?? [])),
+    developers: distinct(records.map((record) => record.developer)),
+  };
+}
+
+const query = (params: [string, string | number][]): string =>
+  params.map(([name, value]) => `${name}=${encodeURIComponent(String(value))}`).join('&');
+
+function words(text: string): string[] {
+  return text.split(/[\s,/()]+/u).filter((word) => /\p{L}{3,}/u.test(word));
+}
+
+/** A word of three letters or more from the text (the whole text when it has none). */
+function pickWord(random: Random, text: string): string {
+  const candidates = words(text);
+  return candidates.length > 0 ? random.pick(candidates) : text;
+}
+
+/** One typo (two adjacent letters swapped, never the first) in the first word of five letters or more. */
+function withTypo(random: Random, text: string): string {
+  const parts = text.split(' ');
+  const index = parts.findIndex((word) => word.length >= 5 && /^\p{L}+$/u.test(word));
+  if (index < 0) return text;
+  const word = parts[index]!;
+  const at = random.int(1, word.length - 2);
+  parts[index] = word.slice(0, at) + word[at + 1] + word[at] + word.slice(at + 2);
+  return parts.join(' ');
+}
+
+function pageParams(random: Random): [string, string | number][] {
+  if (random.chance(0.75)) return [];
+  return random.chance(0.5) ? [['page', random.int(2, 5)]] : [['per_page', random.pick([10, 50, 100])]];
+}
+
+function plainList(random: Random): string {
+  return query(random.pick([[], [], [['page', 2]], [['page', random.int(3, 40)]], [['per_page', 50]]]));
+}
+
+function textSearch(random: Random, vocabulary: Vocabulary): string {
+  const record = random.pick(vocabulary.records);
+  const name = record.project_name;
+  const draw = random.next();
+  let q: string;
+  if (draw < 0.25) q = name;
+  else if (draw < 0.4) q = withTypo(random, name);
+  else if (draw < 0.55)
+    q = name.slice(0, Math.max(3, Math.ceil(name.length * 0.6))).trim(); // typing
+  else if (draw < 0.7) q = pickWord(random, record.location);
+  else if (draw < 0.8) q = record.reference_code;
+  else if (draw < 0.9) q = `${words(name)[0] ?? name} ${words(record.developer)[0] ?? ''}`.trim();
+  else q = pickWord(random, record.developer);
+  return query([['q', q], ...pageParams(random)]);
+}
+
+function filterParams(random: Random, vocabulary: Vocabulary): [string, string | number][] {
+  const params: [string, string | number][] = [];
+  const filters = random.sample(
+    ['technology', 'tariff', 'year', 'risk', 'capacity', 'developer'],
+    random.chance(0.5) ? 1 : random.int(2, 3),
+  );
+  for (const filter of filters) {
+    if (filter === 'technology') {
+      params.push(['technology', random.sample(vocabulary.technologies, random.int(1, 2)).join(',')]);
+    } else if (filter === 'tariff') params.push(['tariff', random.pick(vocabulary.tariffs)]);
+    else if (filter === 'year') params.push(['year', random.pick(vocabulary.years)]);
+    else if (filter === 'risk') {
+      for (const feature of random.sample(vocabulary.riskFeatures, random.int(1, 2))) {
+        params.push(['risk_features[]', feature]);
+      }
+    } else if (filter === 'capacity') {
+      const min = random.pick([0, 1, 5, 10, 50, 100]);
+      if (random.chance(0.5)) params.push(['min_capacity', min]);
+      if (random.chance(0.7)) params.push(['max_capacity', min + random.pick([10, 50, 200, 1000])]);
+      else if (!params.some(([name]) => name === 'min_capacity')) params.push(['min_capacity', min]);
+    } else {
+      const developer = pickWord(random, random.pick(vocabulary.developers));
+      params.push(['developer', developer.slice(0, Math.max(3, random.int(3, developer.length)))]);
+    }
+  }
+  return params;
+}
+
+function filteredList(random: Random, vocabulary: Vocabulary): string {
+  return query([...filterParams(random, vocabulary), ...pageParams(random)]);
+}
+
+function sortedList(random: Random, vocabulary: Vocabulary): string {
+  const sort = random.pick(['name_asc', 'name_desc', 'capacity_desc', 'capacity_asc', 'oldest', 'recent']);
+  const params: [string, string | number][] = random.chance(0.5) ? filterParams(random, vocabulary) : [];
+  if (random.chance(0.2)) params.push(['q', pickWord(random, random.pick(vocabulary.records).location)]);
+  return query([...params, ['sort', sort], ...pageParams(random)]);
+}
+
+function statistics(random: Random, vocabulary: Vocabulary): string {
+  if (random.chance(0.3)) return '';
+  if (random.chance(0.2)) return query([['q', pickWord(random, random.pick(vocabulary.records).location)]]);
+  return query(filterParams(random, vocabulary));
+}
+
+export interface MixOptions {
+  seed: number;
+  /** Distinct requests in the mix (the load cycles through them). */
+  size: number;
+}
+
+/**
+ * `size` requests in a seeded shuffled order, the kinds in MIX_WEIGHTS proportions. `records` are live records
+ * (published and active); detail lookups use them too.
+ */
+export function buildMix(records: PpaRecord[], options: MixOptions): MixRequest[] {
+  if (records.length === 0) throw new Error('the mix needs at least one live record');
+  const random = new Random(options.seed);
+  const vocabulary = vocabularyOf(records);
+  const total = Object.values(MIX_WEIGHTS).reduce((sum, weight) => sum + weight, 0);
+  const mix: MixRequest[] = [];
+  for (const kind of REQUEST_KINDS) {
+    const count = Math.max(1, Math.round((options.size * MIX_WEIGHTS[kind]) / total));
+    for (let index = 0; index < count; index++) {
+      if (kind === 'detail') mix.push(mixRequest(kind, random.pick(records).slug));
+      else if (kind === 'list_plain') mix.push(mixRequest(kind, plainList(random)));
+      else if (kind === 'list_q') mix.push(mixRequest(kind, textSearch(random, vocabulary)));
+      else if (kind === 'list_filter') mix.push(mixRequest(kind, filteredList(random, vocabulary)));
+      else if (kind === 'list_sort') mix.push(mixRequest(kind, sortedList(random, vocabulary)));
+      else mix.push(mixRequest(kind, statistics(random, vocabulary)));
+    }
+  }
+  // Fisher–Yates with the same PRNG: kinds interleave, and the order is the same on every run.
+  for (let index = mix.length - 1; index > 0; index--) {
+    const other = random.int(0, index);
+    [mix[index], mix[other]] = [mix[other]!, mix[index]!];
+  }
+  return mix;
+}

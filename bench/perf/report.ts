@@ -1,0 +1,282 @@
+// The benchmark's tables: the same Markdown is printed and written to bench/results/<date>.md.
+import type { MachineInfo } from './machine.js';
+import { REQUEST_KINDS, MIX_WEIGHTS } from './mix.js';
+import { profileLines } from './profile.js';
+import { targetChecks, type CountFigures } from './summary.js';
+
+export interface RunSettings {
+  seed: number;
+  connections: number;
+  rounds: number;
+  durationSeconds: number;
+  warmupSeconds: number;
+  probeSeconds: number;
+  mixSize: number;
+  apiMode: string;
+  logLevel: string;
+  quick: boolean;
+}
+
+export interface RunContext {
+  date: string;
+  machine: MachineInfo;
+  esVersion: string;
+  esHeap: string;
+  esUrl: string;
+  settings: RunSettings;
+  totalSeconds: number;
+}
+
+const ms = (value: number): string => (Number.isFinite(value) ? value.toFixed(1) : '–');
+const ms2 = (value: number): string => (Number.isFinite(value) ? value.toFixed(2) : '–');
+const int = (value: number): string =>
+  Number.isFinite(value) ? Math.round(value).toLocaleString('en-US') : '–';
+const ratio = (value: number): string => (Number.isFinite(value) ? `${value.toFixed(2)}×` : '–');
+const records = (count: number): string =>
+  count >= 1_000_000 && count % 1_000_000 === 0
+    ? `${count / 1_000_000}M`
+    : count >= 1000 && count % 1000 === 0
+      ? `${count / 1000}k`
+      : String(count);
+
+function table(header: string[], align: string[], rows: string[][]): string[] {
+  return [
+    `| ${header.join(' | ')} |`,
+    `|${align.join('|')}|`,
+    ...rows.map((row) => `| ${row.join(' | ')} |`),
+  ];
+}
+
+export function resultTables(all: CountFigures[], settings: RunSettings): string[] {
+  const lines: string[] = [];
+  lines.push(
+    `### Load: the mix, ${settings.connections} connections, ${settings.rounds} × ${settings.durationSeconds} s per side, A/B interleaved`,
+    '',
+    ...table(
+      [
+        'records',
+        'API req/s',
+        'raw req/s',
+        'API/raw',
+        'API p50',
+        'raw p50',
+        'Δ p50',
+        'API p99',
+        'raw p99',
+        'API errors',
+      ],
+      ['---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:'],
+      all.map((f) => [
+        records(f.count),
+        int(f.load.api.requestsPerSecond),
+        int(f.load.raw.requestsPerSecond),
+        ratio(f.load.ratio),
+        ms2(f.load.api.p50),
+        ms2(f.load.raw.p50),
+        ms2(f.load.api.p50 - f.load.raw.p50),
+        ms(f.load.api.p99),
+        ms(f.load.raw.p99),
+        String(f.load.api.errors),
+      ]),
+    ),
+    '',
+    'Latencies in ms. req/s: median of the rounds; API/raw: median of the per-round ratios; p50/p99 pooled over the rounds.',
+    '',
+    `### Unloaded (1 connection, ${settings.probeSeconds} s per side) and statistics`,
+    '',
+    ...table(
+      [
+        'records',
+        'API p50',
+        'raw p50',
+        'Δ p50',
+        'API p99',
+        'raw p99',
+        'stats p50 API (mix)',
+        'stats p50 raw (mix)',
+        'stats p50 API uncached',
+        'stats p50 raw uncached',
+      ],
+      ['---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:'],
+      all.map((f) => [
+        records(f.count),
+        ms2(f.unloaded.api.p50),
+        ms2(f.unloaded.raw.p50),
+        ms2(f.unloaded.api.p50 - f.unloaded.raw.p50),
+        ms(f.unloaded.api.p99),
+        ms(f.unloaded.raw.p99),
+        ms(f.load.api.p50ByKind.statistics ?? Number.NaN),
+        ms(f.load.raw.p50ByKind.statistics ?? Number.NaN),
+        ms(f.statisticsUncached.api.p50),
+        ms(f.statisticsUncached.raw.p50),
+      ]),
+    ),
+    '',
+    '"(mix)": statistics answers inside the loaded mix, where Elasticsearch\'s shard request cache serves repeated ' +
+      'size-0 searches. "uncached": statistics requests only, 1 connection, with `index.requests.cache.enable: false`.',
+    '',
+    '### Indexing and the API process',
+    '',
+    ...table(
+      [
+        'records',
+        'indexed',
+        'indexer docs/s',
+        'raw _bulk docs/s',
+        'indexer/raw',
+        'indexer s',
+        'raw s',
+        'API peak RSS',
+      ],
+      ['---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:'],
+      all.map((f) => [
+        records(f.count),
+        int(f.indexing.indexer.docs),
+        int(f.indexing.indexer.docsPerSecond),
+        int(f.indexing.raw.docsPerSecond),
+        ratio(f.indexing.ratio),
+        ms(f.indexing.indexer.seconds),
+        ms(f.indexing.raw.seconds),
+        `${int(f.apiPeakRssMb)} MiB`,
+      ]),
+    ),
+    '',
+    'Indexer: the real `reindex` (validate, build, bulk, refresh, count check, alias swap), wall time. Raw: the same ' +
+      'documents as prepared NDJSON, same batch size and requests in flight, same mapping and settings, ' +
+      'plus refresh.',
+    '',
+    ...table(
+      [
+        'records',
+        'indexer: validate pass',
+        'lock + create index',
+        'build + bulk',
+        'settle + swap',
+        'raw _bulk total',
+      ],
+      ['---:', '---:', '---:', '---:', '---:', '---:'],
+      all.map((f) => [
+        records(f.count),
+        `${ms2(f.indexing.indexer.phases.validate)} s`,
+        `${ms2(f.indexing.indexer.phases.prepare)} s`,
+        `${ms2(f.indexing.indexer.phases.load)} s`,
+        `${ms2(f.indexing.indexer.phases.finish)} s`,
+        `${ms2(f.indexing.raw.seconds)} s`,
+      ]),
+    ),
+    '',
+    'Where the indexer\'s wall time went (from its progress events); "settle + swap" is live settings, refresh, ' +
+      'count check, alias swap, retention and lock release.',
+    '',
+    '### CPU per answered request in the load rounds (ms, user + system)',
+    '',
+    ...table(
+      ['records', 'side', 'API process', 'Elasticsearch', 'load generator', 'total', 'cores busy'],
+      ['---:', '---', '---:', '---:', '---:', '---:', '---:'],
+      all.flatMap((f) =>
+        (['api', 'raw'] as const).map((side) => {
+          const cpu = f.cpu[side];
+          const total = cpu.apiMs + (cpu.esMs ?? 0) + cpu.loadGeneratorMs;
+          return [
+            records(f.count),
+            side,
+            ms2(cpu.apiMs),
+            cpu.esMs === undefined ? 'n/a' : ms2(cpu.esMs),
+            ms2(cpu.loadGeneratorMs),
+            ms2(total),
+            cpu.coresBusy.toFixed(2),
+          ];
+        }),
+      ),
+    ),
+    '',
+    ...all.map((f) => {
+      const total = (cpu: (typeof f.cpu)['api']) =>
+        cpu.apiMs + (cpu.esMs ?? Number.NaN) + cpu.loadGeneratorMs;
+      return (
+        `${records(f.count)}: CPU per request, raw ÷ API side = ${ratio(total(f.cpu.raw) / total(f.cpu.api))} ` +
+        `(the throughput ratio to expect when the machine's cores are the limit; measured ${ratio(f.load.ratio)}).`
+      );
+    }),
+    '',
+    'Elasticsearch CPU is the whole JVM (a shared cluster also serves others); "cores busy" is the three ' +
+      "processes' CPU seconds per second of load, out of the machine's cores.",
+    '',
+  );
+
+  const largest = all[all.length - 1];
+  if (largest) {
+    lines.push(
+      `### p50 by kind of request under load, ${records(largest.count)} records (ms)`,
+      '',
+      ...table(
+        ['kind', 'share', 'API p50', 'raw p50', 'Δ'],
+        ['---', '---:', '---:', '---:', '---:'],
+        REQUEST_KINDS.map((kind) => {
+          const api = largest.load.api.p50ByKind[kind] ?? Number.NaN;
+          const raw = largest.load.raw.p50ByKind[kind] ?? Number.NaN;
+          return [kind, `${MIX_WEIGHTS[kind]} %`, ms2(api), ms2(raw), ms2(api - raw)];
+        }),
+      ),
+      '',
+      `Rounds (req/s), API: ${largest.load.api.rounds.map(int).join(', ')}; raw: ${largest.load.raw.rounds.map(int).join(', ')}.`,
+      '',
+      `### Targets at ${records(largest.count)} records (goals, not assertions)`,
+      '',
+      ...table(
+        ['target', 'goal', 'measured', ''],
+        ['---', '---', '---:', '---'],
+        targetChecks(largest).map((check) => [
+          check.name,
+          check.goal,
+          check.actual,
+          check.met ? 'met' : 'MISSED',
+        ]),
+      ),
+      '',
+    );
+  }
+  return lines;
+}
+
+export function profileSections(all: CountFigures[]): string[] {
+  const lines: string[] = [];
+  for (const f of all) {
+    if (f.apiProfile) {
+      lines.push(`### CPU profile of the API process, one mix round at ${records(f.count)} records`, '');
+      lines.push(...profileLines(f.apiProfile), '');
+    }
+    if (f.indexerProfile) {
+      lines.push(
+        `### CPU profile of the indexer (reindex in the bench process), ${records(f.count)} records`,
+        '',
+      );
+      lines.push(...profileLines(f.indexerProfile), '');
+    }
+  }
+  return lines;
+}
+
+export function markdownReport(all: CountFigures[], context: RunContext, notes: string): string {
+  const { machine, settings } = context;
+  const lines = [
+    `# Benchmark results, ${context.date}`,
+    '',
+    'Generated by `npm run bench` (bench/run.ts); see bench/README.md for what is measured and how.',
+    '',
+    `- Machine: ${machine.cores} cores (${machine.cpuModel}), ${machine.memoryGiB.toFixed(1)} GiB memory, ${machine.platform}; load average at the end ${machine.loadAverage}`,
+    `- Node ${machine.node}; Elasticsearch ${context.esVersion} (from \`_nodes/_local\`, heap ${context.esHeap}) at ${context.esUrl}`,
+    `- Records: ${all.map((f) => `${records(f.count)} generated (${int(f.published)} published, ${int(f.live)} live)`).join('; ')}; seed ${settings.seed}`,
+    `- Mix: ${settings.mixSize} distinct requests (${REQUEST_KINDS.map((kind) => `${kind} ${MIX_WEIGHTS[kind]} %`).join(', ')}); ` +
+      `verified before the load: ${all.map((f) => `${f.verify.checked} checked, ${f.verify.mismatches} mismatches, ${f.verify.empty} empty`).join('; ')}`,
+    `- API: ${settings.apiMode === 'dist' ? 'compiled (`node dist/src/server.js`)' : '`node --import tsx src/server.ts`'}, own process, ` +
+      `LOG_LEVEL=${settings.logLevel} (stdout to /dev/null), in-memory rate limit raised to 1,000,000/s; ` +
+      `warm-up ${settings.warmupSeconds} s per side before the rounds`,
+    `- Whole run: ${(context.totalSeconds / 60).toFixed(1)} min`,
+    '',
+    ...resultTables(all, settings),
+    ...profileSections(all),
+  ];
+  if (notes.trim()) lines.push('## Findings', '', notes.trim(), '');
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,113 @@
+// Figures of one record count, from the raw load runs: medians over the rounds for throughput, pooled response
+// times for percentiles, and the targets of issue 7 judged on them (goals to report, never assertions).
+import type { IndexingTiming, ReindexTiming } from './indexing.js';
+import { median, quantile, type LoadResult } from './load.js';
+import type { RequestKind } from './mix.js';
+import type { ProfileSummary } from './profile.js';
+
+export interface SideFigures {
+  requestsPerSecond: number;
+  /** Each round's req/s. */
+  rounds: number[];
+  p50: number;
+  p99: number;
+  ok: number;
+  errors: number;
+  p50ByKind: Partial<Record<RequestKind, number>>;
+}
+
+export interface CpuFigures {
+  /** The API process (0 on the raw side: it idles). */
+  apiMs: number;
+  /** The Elasticsearch JVM, when it runs on this machine (it may serve others too). */
+  esMs: number | undefined;
+  /** This process: autocannon. */
+  loadGeneratorMs: number;
+  /** API + Elasticsearch + load generator CPU seconds per second of load: how many cores they kept busy. */
+  coresBusy: number;
+}
+
+export interface CountFigures {
+  count: number;
+  published: number;
+  live: number;
+  load: { api: SideFigures; raw: SideFigures; ratio: number; roundRatios: number[] };
+  unloaded: { api: SideFigures; raw: SideFigures };
+  statisticsUncached: { api: SideFigures; raw: SideFigures };
+  indexing: { indexer: ReindexTiming; raw: IndexingTiming; ratio: number };
+  apiPeakRssMb: number;
+  /** CPU per answered request during the load rounds, by process, for each side. */
+  cpu: { api: CpuFigures; raw: CpuFigures };
+  verify: { checked: number; mismatches: number; empty: number };
+  apiProfile?: ProfileSummary;
+  indexerProfile?: ProfileSummary;
+}
+
+function merged(sortedLists: number[][]): number[] {
+  return sortedLists.flat().sort((a, b) => a - b);
+}
+
+export function sideFigures(results: LoadResult[]): SideFigures {
+  const latencies = merged(results.map((result) => result.latencies));
+  const kinds = new Set(results.flatMap((result) => Object.keys(result.latenciesByKind) as RequestKind[]));
+  const p50ByKind: Partial<Record<RequestKind, number>> = {};
+  for (const kind of kinds) {
+    p50ByKind[kind] = quantile(merged(results.map((result) => result.latenciesByKind[kind] ?? [])), 0.5);
+  }
+  const rounds = results.map((result) => result.requestsPerSecond);
+  return {
+    requestsPerSecond: median(rounds),
+    rounds,
+    p50: quantile(latencies, 0.5),
+    p99: quantile(latencies, 0.99),
+    ok: results.reduce((sum, result) => sum + result.ok, 0),
+    errors: results.reduce((sum, result) => sum + result.errors, 0),
+    p50ByKind,
+  };
+}
+
+export interface TargetCheck {
+  name: string;
+  goal: string;
+  actual: string;
+  met: boolean;
+}
+
+/** Issue 7's targets. The indexer and statistics targets are stated at 100k records; shown at every count. */
+export function targetChecks(figures: CountFigures): TargetCheck[] {
+  const overhead = figures.load.api.p50 - figures.load.raw.p50;
+  const unloadedOverhead = figures.unloaded.api.p50 - figures.unloaded.raw.p50;
+  const statisticsP50 = figures.statisticsUncached.api.p50;
+  return [
+    {
+      name: 'API throughput vs raw Elasticsearch (same mix and connections)',
+      goal: '≥ 0.85×',
+      actual: `${figures.load.ratio.toFixed(2)}×`,
+      met: figures.load.ratio >= 0.85,
+    },
+    {
+      name: 'API p50 overhead under load (API p50 − raw p50)',
+      goal: '≤ 1 ms',
+      actual: `${overhead.toFixed(2)} ms`,
+      met: overhead <= 1,
+    },
+    {
+      name: 'API p50 overhead unloaded (1 connection)',
+      goal: '≤ 1 ms',
+      actual: `${unloadedOverhead.toFixed(2)} ms`,
+      met: unloadedOverhead <= 1,
+    },
+    {
+      name: 'Indexer vs raw _bulk docs/s',
+      goal: '≥ 0.8×',
+      actual: `${figures.indexing.ratio.toFixed(2)}×`,
+      met: figures.indexing.ratio >= 0.8,
+    },
+    {
+      name: 'Statistics p50 (API, 1 connection, request cache off)',
+      goal: '≤ 20 ms',
+      actual: `${statisticsP50.toFixed(1)} ms`,
+      met: statisticsP50 <= 20,
+    },
+  ];
+}

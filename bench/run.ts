@@ -1,0 +1,498 @@
+// `npm run bench`: the performance benchmark (issue 7). For each record count it generates the records, times the
+// real indexer against a plain `_bulk` of the same documents, then drives the same request mix with autocannon
+// at fixed concurrency against the API (its own process) and against raw Elasticsearch `_search` with exactly
+// the bodies the API sends, in interleaved A/B rounds. Prints the tables and writes bench/results/<date>.md.
+//
+//   npm run bench                                   # 100k records (about 6 minutes on 2 cores)
+//   npm run bench -- --count 10000,100000           # growth: the same mix at each count, one results file
+//   npm run bench -- --count 1000000                # 1M: manual (generating and indexing take a while)
+//   npm run bench -- --quick                        # 2k records, seconds per side, no results file (npm test)
+//
+// Options: --seed, --connections, --rounds, --duration (s per round), --warmup (s), --probe (s at 1 connection),
+// --mix-size, --api dist|tsx, --log-level, --profile (CPU profiles of the API and the indexer), --out <file>,
+// --no-write. ES_URL (and ES_API_KEY or ES_USERNAME/ES_PASSWORD) pick the cluster; everything the run creates
+// is named bench-<time>-<random>… and deleted at the end, also on Ctrl-C.
+import { Session } from 'node:inspector/promises';
+import { Command, InvalidArgumentError } from 'commander';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createEsClient, readEsConfig } from '../indexer/esClient.js';
+import {
+  buildApi,
+  newestProfile,
+  REPO_ROOT,
+  startApi,
+  type ApiBuild,
+  type ApiMode,
+} from './perf/apiProcess.js';
+import { generateCorpus } from './perf/corpus.js';
+import {
+  benchAlias,
+  deleteIndicesWithPrefix,
+  esTargetFromEnv,
+  localNodeInfo,
+  setRequestCache,
+  type EsTarget,
+} from './perf/elasticsearch.js';
+import { timeRawBulk, timeReindex } from './perf/indexing.js';
+import { apiTarget, rawTarget, runLoad, type LoadResult, type LoadTarget } from './perf/load.js';
+import { cpuSecondsIfLocal, machineInfo, processCpuSeconds } from './perf/machine.js';
+import { buildMix, type MixRequest } from './perf/mix.js';
+import {
+  profileClockMicros,
+  summariseProfile,
+  summariseProfileFile,
+  type CpuProfile,
+} from './perf/profile.js';
+import {
+  markdownReport,
+  profileSections,
+  resultTables,
+  type RunContext,
+  type RunSettings,
+} from './perf/report.js';
+import { sideFigures, targetChecks, type CountFigures, type CpuFigures } from './perf/summary.js';
+import { verifyMix } from './perf/verify.js';
+
+interface CliOptions {
+  quick?: boolean;
+  count?: number[];
+  seed: number;
+  connections: number;
+  rounds?: number;
+  duration?: number;
+  warmup?: number;
+  probe?: number;
+  mixSize?: number;
+  api?: ApiMode;
+  logLevel: string;
+  profile?: boolean;
+  out?: string;
+  write: boolean;
+  render?: string;
+}
+
+/** Beyond this share of failed requests a load run counts as broken (the API or the cluster is failing). */
+const MAX_ERROR_SHARE = 0.01;
+
+class BreakageError extends Error {}
+
+const positiveInteger = (value: string): number => {
+  if (!/^\d+$/.test(value) || Number(value) < 1)
+    throw new InvalidArgumentError('expected a positive integer');
+  return Number(value);
+};
+const counts = (value: string): number[] => value.split(',').map((part) => positiveInteger(part.trim()));
+
+const log = (message: string): void => {
+  process.stderr.write(`bench: ${message}\n`);
+};
+
+/** Cleanups run in reverse order on the way out, also after Ctrl-C (once, whoever asks first). */
+const cleanups: (() => Promise<unknown>)[] = [];
+let cleaning: Promise<void> | undefined;
+function runCleanups(): Promise<void> {
+  cleaning ??= (async () => {
+    while (cleanups.length > 0) {
+      await cleanups.pop()!().catch((error: unknown) => log(`cleanup failed: ${String(error)}`));
+    }
+  })();
+  return cleaning;
+}
+
+async function withCpuProfile<T>(work: () => Promise<T>): Promise<{ result: T; profile: CpuProfile }> {
+  const session = new Session();
+  session.connect();
+  try {
+    await session.post('Profiler.enable');
+    await session.post('Profiler.setSamplingInterval', { interval: 1000 });
+    await session.post('Profiler.start');
+    const result = await work();
+    const { profile } = await session.post('Profiler.stop');
+    return { result, profile: profile as unknown as CpuProfile };
+  } finally {
+    session.disconnect();
+  }
+}
+
+function checkLoad(result: LoadResult, what: string): void {
+  const total = result.ok + result.errors;
+  if (result.ok === 0 || result.errors / Math.max(1, total) > MAX_ERROR_SHARE) {
+    throw new BreakageError(
+      `${what}: ${result.ok} answers of ${total} were 2xx (statuses ${JSON.stringify(result.statuses)})`,
+    );
+  }
+}
+
+interface CountSettings extends RunSettings {
+  profile: boolean;
+}
+
+interface CpuTotals {
+  api: number;
+  es: number | undefined;
+  bench: number;
+  seconds: number;
+}
+
+interface CpuSnapshot {
+  api: number;
+  es: number | undefined;
+  bench: number;
+}
+
+const emptyCpu = (): CpuTotals => ({ api: 0, es: 0, bench: 0, seconds: 0 });
+
+async function cpuSnapshot(apiPid: number, esPid: number | undefined): Promise<CpuSnapshot> {
+  const usage = process.cpuUsage();
+  return {
+    api: await processCpuSeconds(apiPid),
+    es: await cpuSecondsIfLocal(esPid),
+    bench: (usage.user + usage.system) / 1e6,
+  };
+}
+
+function addCpu(totals: CpuTotals, before: CpuSnapshot, after: CpuSnapshot, seconds: number): void {
+  totals.api += after.api - before.api;
+  totals.es =
+    totals.es === undefined || after.es === undefined ? undefined : totals.es + after.es - (before.es ?? 0);
+  totals.bench += after.bench - before.bench;
+  totals.seconds += seconds;
+}
+
+function cpuPerRequest(totals: CpuTotals, results: LoadResult[]): CpuFigures {
+  const answered = Math.max(
+    1,
+    results.reduce((sum, result) => sum + result.ok, 0),
+  );
+  const perRequest = (seconds: number) => (seconds * 1000) / answered;
+  const used = totals.api + (totals.es ?? 0) + totals.bench;
+  return {
+    apiMs: perRequest(totals.api),
+    esMs: totals.es === undefined ? undefined : perRequest(totals.es),
+    loadGeneratorMs: perRequest(totals.bench),
+    coresBusy: used / Math.max(0.001, totals.seconds),
+  };
+}
+
+async function benchmarkCount(
+  count: number,
+  settings: CountSettings,
+  es: EsTarget,
+  esPid: number | undefined,
+  build: ApiBuild,
+  workDir: string,
+): Promise<CountFigures> {
+  const alias = benchAlias();
+  const removeIndices = async () => {
+    const deleted = await deleteIndicesWithPrefix(es, alias);
+    if (deleted.length > 0) log(`deleted ${deleted.join(', ')}`);
+  };
+  cleanups.push(removeIndices);
+  const client = createEsClient(readEsConfig({ ...process.env, ES_INDEX: alias }));
+  cleanups.push(() => client.close());
+
+  log(`${count} records: generating (seed ${settings.seed})…`);
+  const sourcePath = join(workDir, `${alias}.ndjson`);
+  const corpus = await generateCorpus(sourcePath, {
+    count,
+    seed: settings.seed,
+    sampleSize: Math.max(500, settings.mixSize),
+  });
+  log(
+    `${corpus.records} records (${corpus.published} published, ${corpus.live} live) in ${corpus.seconds.toFixed(1)} s`,
+  );
+
+  // Raw _bulk first, then the indexer, so the index the API reads is the freshest thing on the disk.
+  log('plain _bulk of the same documents…');
+  const rawIndex = `${alias}-rawbulk`;
+  const rawBulk = await timeRawBulk(es, sourcePath, rawIndex, join(workDir, `${alias}.bulk`));
+  await deleteIndicesWithPrefix(es, rawIndex);
+  await rm(join(workDir, `${alias}.bulk`), { force: true });
+  log(
+    `raw _bulk: ${rawBulk.docs} docs in ${rawBulk.seconds.toFixed(1)} s (${Math.round(rawBulk.docsPerSecond)}/s)`,
+  );
+
+  log('reindex (the real indexer)…');
+  const indexer = await timeReindex(client, alias, sourcePath);
+  log(
+    `indexer: ${indexer.docs} docs in ${indexer.seconds.toFixed(1)} s (${Math.round(indexer.docsPerSecond)}/s)`,
+  );
+
+  const mix: MixRequest[] = buildMix(corpus.sample, { seed: settings.seed, size: settings.mixSize });
+  const api = await startApi({ build, alias, esUrl: es.url, logLevel: settings.logLevel });
+  let apiStopped = false;
+  cleanups.push(async () => {
+    if (!apiStopped) await api.stop();
+  });
+  log(`API (${build.mode}) on ${api.url}, pid ${api.pid}`);
+
+  const verify = await verifyMix(mix, api.url, es, alias, settings.quick ? mix.length : 300);
+  log(`verified ${verify.checked} requests: ${verify.mismatches.length} mismatches, ${verify.empty} empty`);
+  if (verify.mismatches.length > 0) {
+    for (const { request, problem } of verify.mismatches.slice(0, 5)) log(`  ${request.apiPath}: ${problem}`);
+    throw new BreakageError('the API and raw Elasticsearch disagree on the mix');
+  }
+
+  const targets: Record<'api' | 'raw', LoadTarget> = {
+    api: apiTarget(api.url, mix),
+    raw: rawTarget(es, alias, mix),
+  };
+  const load = { connections: settings.connections };
+
+  log(`warm-up ${settings.warmupSeconds} s per side…`);
+  for (const side of ['api', 'raw'] as const) {
+    await runLoad(targets[side], { ...load, durationSeconds: settings.warmupSeconds });
+  }
+
+  const rounds: Record<'api' | 'raw', LoadResult[]> = { api: [], raw: [] };
+  const cpu: Record<'api' | 'raw', CpuTotals> = { api: emptyCpu(), raw: emptyCpu() };
+  for (let round = 0; round < settings.rounds; round++) {
+    // ABBA…: the order flips every round so a steady drift of the machine weighs on both sides alike.
+    const order = round % 2 === 0 ? (['api', 'raw'] as const) : (['raw', 'api'] as const);
+    for (const side of order) {
+      const before = await cpuSnapshot(api.pid, esPid);
+      const result = await runLoad(targets[side], { ...load, durationSeconds: settings.durationSeconds });
+      addCpu(cpu[side], before, await cpuSnapshot(api.pid, esPid), result.seconds);
+      checkLoad(result, `round ${round + 1} ${side}`);
+      rounds[side].push(result);
+      log(
+        `round ${round + 1} ${side}: ${Math.round(result.requestsPerSecond)} req/s, ${result.ok} ok, ${result.errors} errors`,
+      );
+    }
+  }
+
+  log(`unloaded probe: 1 connection, ${settings.probeSeconds} s per side…`);
+  const unloaded: Record<'api' | 'raw', LoadResult[]> = { api: [], raw: [] };
+  for (const side of ['api', 'raw', 'raw', 'api'] as const) {
+    const result = await runLoad(targets[side], {
+      connections: 1,
+      durationSeconds: settings.probeSeconds / 2,
+    });
+    checkLoad(result, `unloaded ${side}`);
+    unloaded[side].push(result);
+  }
+
+  log('statistics with the request cache off: 1 connection…');
+  const statisticsMix = mix.filter((request) => request.kind === 'statistics');
+  const statisticsTargets = {
+    api: apiTarget(api.url, statisticsMix),
+    raw: rawTarget(es, alias, statisticsMix),
+  };
+  const statistics: Record<'api' | 'raw', LoadResult[]> = { api: [], raw: [] };
+  await setRequestCache(es, alias, false);
+  try {
+    for (const side of ['api', 'raw', 'raw', 'api'] as const) {
+      const result = await runLoad(statisticsTargets[side], {
+        connections: 1,
+        durationSeconds: settings.probeSeconds / 2,
+      });
+      checkLoad(result, `statistics ${side}`);
+      statistics[side].push(result);
+    }
+  } finally {
+    await setRequestCache(es, alias, true);
+  }
+
+  const apiPeakRssMb = await api.peakRssMb();
+  await api.stop();
+  apiStopped = true;
+
+  const figures: CountFigures = {
+    count,
+    published: corpus.published,
+    live: corpus.live,
+    load: {
+      api: sideFigures(rounds.api),
+      raw: sideFigures(rounds.raw),
+      ratio: 0,
+      roundRatios: rounds.api.map(
+        (result, index) => result.requestsPerSecond / rounds.raw[index]!.requestsPerSecond,
+      ),
+    },
+    unloaded: { api: sideFigures(unloaded.api), raw: sideFigures(unloaded.raw) },
+    statisticsUncached: { api: sideFigures(statistics.api), raw: sideFigures(statistics.raw) },
+    indexing: { indexer, raw: rawBulk, ratio: indexer.docsPerSecond / rawBulk.docsPerSecond },
+    apiPeakRssMb,
+    cpu: {
+      api: cpuPerRequest(cpu.api, rounds.api),
+      raw: cpuPerRequest(cpu.raw, rounds.raw),
+    },
+    verify: { checked: verify.checked, mismatches: verify.mismatches.length, empty: verify.empty },
+  };
+  figures.load.ratio = [...figures.load.roundRatios].sort((a, b) => a - b)[
+    Math.floor((figures.load.roundRatios.length - 1) / 2)
+  ]!;
+
+  if (settings.profile) {
+    const profileDir = await mkdtemp(join(workDir, 'api-profile-'));
+    log(`profiling the API: one mix round (${settings.durationSeconds} s) under node --cpu-prof…`);
+    const profiled = await startApi({
+      build,
+      alias,
+      esUrl: es.url,
+      logLevel: settings.logLevel,
+      cpuProfileDir: profileDir,
+    });
+    let since = 0;
+    try {
+      const profiledTarget = apiTarget(profiled.url, mix);
+      await runLoad(profiledTarget, { ...load, durationSeconds: settings.warmupSeconds });
+      since = profileClockMicros(); // start-up and warm-up stay out of the summary
+      await runLoad(profiledTarget, { ...load, durationSeconds: settings.durationSeconds });
+    } finally {
+      await profiled.stop();
+    }
+    const file = await newestProfile(profileDir);
+    if (file) figures.apiProfile = await summariseProfileFile(file, 15, since);
+
+    log('profiling the indexer: a second reindex under the inspector…');
+    const { profile } = await withCpuProfile(() => timeReindex(client, alias, sourcePath));
+    figures.indexerProfile = summariseProfile(profile);
+  }
+
+  await rm(sourcePath, { force: true });
+  await removeIndices();
+  return figures;
+}
+
+async function localEsPid(pid: number | undefined): Promise<number | undefined> {
+  if (pid === undefined) return undefined;
+  const commandLine = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+  return commandLine.includes('elasticsearch') ? pid : undefined;
+}
+
+async function main(options: CliOptions): Promise<void> {
+  const started = performance.now();
+  const quick = Boolean(options.quick);
+  const settings: CountSettings = {
+    quick,
+    seed: options.seed,
+    connections: options.connections,
+    rounds: options.rounds ?? (quick ? 1 : 3),
+    durationSeconds: options.duration ?? (quick ? 2 : 10),
+    warmupSeconds: options.warmup ?? (quick ? 1 : 3),
+    probeSeconds: options.probe ?? (quick ? 1 : 6),
+    mixSize: options.mixSize ?? (quick ? 200 : 1000),
+    apiMode: options.api ?? (quick ? 'tsx' : 'dist'),
+    logLevel: options.logLevel,
+    profile: Boolean(options.profile),
+  };
+  const recordCounts = options.count ?? [quick ? 2000 : 100_000];
+  const es = esTargetFromEnv();
+  const node = await localNodeInfo(es);
+  const machine = machineInfo();
+  log(
+    `Elasticsearch ${node.version} at ${es.url}; ${machine.cores} cores, ${machine.memoryGiB.toFixed(1)} GiB; Node ${machine.node}`,
+  );
+
+  const workDir = await mkdtemp(join(tmpdir(), 'bench-'));
+  cleanups.push(() => rm(workDir, { recursive: true, force: true }));
+  if (settings.apiMode === 'dist')
+    log('compiling the API (tsc -p tsconfig.build.json into a temp directory)…');
+  const build = await buildApi(settings.apiMode as ApiMode);
+  cleanups.push(() => build.cleanup());
+
+  const all: CountFigures[] = [];
+  // Elasticsearch's CPU time is read from /proc when the node runs here (the pid it reports is a java process).
+  const esPid = await localEsPid(node.pid);
+  for (const count of recordCounts)
+    all.push(await benchmarkCount(count, settings, es, esPid, build, workDir));
+
+  const totalSeconds = (performance.now() - started) / 1000;
+  console.log(`\n${[...resultTables(all, settings), ...profileSections(all)].join('\n')}`);
+  for (const figures of all) {
+    const missed = targetChecks(figures).filter((check) => !check.met);
+    if (missed.length > 0 && !quick) {
+      log(`${figures.count} records: targets missed: ${missed.map((check) => check.name).join('; ')}`);
+    }
+  }
+  log(`done in ${totalSeconds.toFixed(1)} s`);
+
+  // --quick writes a results file only where --out says (npm test must not leave one behind).
+  if (!options.write || (quick && !options.out)) return;
+  const date = new Date().toISOString().slice(0, 10);
+  const context: RunContext = {
+    date,
+    machine: machineInfo(),
+    esVersion: node.version,
+    esHeap: node.heap,
+    esUrl: es.url,
+    settings,
+    totalSeconds,
+  };
+  const out = options.out ?? join(REPO_ROOT, 'bench/results', `${date}.md`);
+  await mkdir(join(out, '..'), { recursive: true });
+  // The figures as JSON beside the Markdown: `--render` rebuilds the file (after editing bench/findings.md).
+  const saved: SavedRun = { context, figures: all };
+  await writeFile(out.replace(/(\.md)?$/, '.json'), `${JSON.stringify(saved, null, 1)}\n`);
+  await writeReport(out, saved);
+}
+
+interface SavedRun {
+  context: RunContext;
+  figures: CountFigures[];
+}
+
+async function writeReport(out: string, saved: SavedRun): Promise<void> {
+  const notes = await readFile(new URL('./findings.md', import.meta.url), 'utf8').catch(() => '');
+  await writeFile(out, markdownReport(saved.figures, saved.context, notes));
+  log(`wrote ${out}`);
+}
+
+/** `--render <file.json>`: the Markdown again from a saved run, with the current bench/findings.md. */
+async function render(jsonPath: string): Promise<void> {
+  const saved = JSON.parse(await readFile(jsonPath, 'utf8')) as SavedRun;
+  await writeReport(jsonPath.replace(/\.json$/, '.md'), saved);
+}
+
+const program = new Command()
+  .name('bench')
+  .description('Load and indexing benchmark: the API against raw Elasticsearch on the same request mix')
+  .option('--quick', 'smoke run: 2k records, 1 short round per side, no results file (npm test runs it)')
+  .option('--count <n[,n…]>', 'record counts to benchmark, comma-separated (default 100000)', counts)
+  .option('--seed <n>', 'generator and mix seed', positiveInteger, 20261122)
+  .option('--connections <n>', 'concurrent connections of the load rounds', positiveInteger, 8)
+  .option('--rounds <n>', 'A/B rounds per side (default 3; quick 1)', positiveInteger)
+  .option('--duration <s>', 'seconds per round and side (default 10; quick 2)', positiveInteger)
+  .option('--warmup <s>', 'warm-up seconds per side (default 3; quick 1)', positiveInteger)
+  .option('--probe <s>', 'seconds at 1 connection per side (default 6; quick 1)', positiveInteger)
+  .option('--mix-size <n>', 'distinct requests in the mix (default 1000; quick 200)', positiveInteger)
+  .option('--api <mode>', 'dist: compiled (default); tsx: from the sources (quick)', (value: string) => {
+    if (value !== 'dist' && value !== 'tsx') throw new InvalidArgumentError('dist or tsx');
+    return value;
+  })
+  .option('--log-level <level>', "the API's LOG_LEVEL", 'info')
+  .option(
+    '--profile',
+    'also record CPU profiles of the API (one extra round) and the indexer (one extra reindex)',
+  )
+  .option('--out <file>', 'results file (default bench/results/<YYYY-MM-DD>.md)')
+  .option('--no-write', 'print the tables only')
+  .option('--render <json>', 'rewrite the results Markdown from its saved .json (no benchmark)')
+  .action((options: CliOptions) => (options.render ? render(options.render) : main(options)));
+
+let signalled = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (signalled) process.exit(130);
+    signalled = true;
+    log(`${signal}: cleaning up…`);
+    void runCleanups().then(() => process.exit(130));
+  });
+}
+
+try {
+  await program.parseAsync();
+  await runCleanups();
+} catch (error) {
+  await runCleanups();
+  if (signalled) process.exit(130); // the signal handler is finishing up; the error is only its echo
+  log(
+    error instanceof BreakageError
+      ? `BROKEN: ${error.message}`
+      : `failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+  );
+  process.exitCode = 1;
+}
