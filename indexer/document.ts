@@ -1,5 +1,6 @@
 // Record → index document: exactly the fields of mappings/ppas.json. Pure, so it is unit-tested without a server.
 import { foldText, nameSortKey } from '../src/text/fold.js';
+import { canonicalUtc } from '../src/text/timestamp.js';
 import { droppedLetterSpellings } from '../src/text/typos.js';
 import type { Contract, Fiscal, Offtaker, PpaDocument, PpaRecord, Procurement, Version } from './record.js';
 
@@ -35,9 +36,9 @@ export interface IndexDocument {
 
 /** ISO 8601 UTC with `Z`; milliseconds only when the source had them ("2024-03-01T12:00:00Z"). */
 export function toUtcTimestamp(timestamp: string): string {
-  const date = new Date(timestamp);
-  if (Number.isNaN(date.getTime())) throw new Error(`not a timestamp: ${JSON.stringify(timestamp)}`);
-  return date.toISOString().replace('.000Z', 'Z');
+  const canonical = canonicalUtc(timestamp);
+  if (canonical === null) throw new Error(`not a timestamp: ${JSON.stringify(timestamp)}`);
+  return canonical;
 }
 
 // The detail endpoint shows every key of these objects; a source may omit keys, so fill them with null here.

@@ -46,3 +46,10 @@ export class InterruptedError extends Error {
 
 /** A document that Elasticsearch refused (after retries for 429). */
 export class BulkRejectedError extends Error {}
+
+/** The source file was written to between the validation pass and the end of the load (exit 3, alias kept). */
+export class SourceChangedError extends Error {
+  constructor(path: string) {
+    super(`the source changed during the run (${path}): what was loaded is not what was validated`);
+  }
+}

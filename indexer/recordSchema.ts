@@ -1,12 +1,9 @@
 // Validates source records against mappings/record.schema.json (the one file that holds the record contract).
 import { Ajv, type ErrorObject } from 'ajv';
-import addFormatsModule from 'ajv-formats';
 import { readFileSync } from 'node:fs';
 import { projectFile } from './projectFile.js';
+import { RECORD_FORMATS } from './recordFormats.js';
 import type { PpaRecord } from './record.js';
-
-// ajv-formats ships CommonJS with a default export; under NodeNext the callable is on `.default` for types only.
-const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 
 export const RECORD_SCHEMA_URL = projectFile('mappings/record.schema.json');
 
@@ -17,7 +14,7 @@ export interface FieldProblem {
 }
 
 const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
-addFormats(ajv);
+for (const [name, check] of Object.entries(RECORD_FORMATS)) ajv.addFormat(name, check);
 const validate = ajv.compile<PpaRecord>(JSON.parse(readFileSync(RECORD_SCHEMA_URL, 'utf8')));
 
 function fieldOf(error: ErrorObject): string {

@@ -1,6 +1,7 @@
 // Index document → API JSON for one PPA: the list item and the detail. Every key of the shape is always
 // present (unknown: null, empty collections: []), timestamps are ISO 8601 UTC with `Z`.
 import type { DetailSource, ListSource } from '../search/document.js';
+import { canonicalUtc } from '../text/timestamp.js';
 
 export const PPAS_PATH = '/api/v1/ppas';
 
@@ -128,8 +129,5 @@ export function newestFirst(a: VersionLike, b: VersionLike): number {
 
 /** ISO 8601 UTC with `Z`, milliseconds only when there are some (as the indexer writes them). */
 export function utcTimestamp(value: string | null | undefined): string | null {
-  if (value === null || value === undefined) return null;
-  const date = new Date(value);
-  if (Number.isNaN(date.getTime())) return null;
-  return date.toISOString().replace('.000Z', 'Z');
+  return value === null || value === undefined ? null : canonicalUtc(value);
 }

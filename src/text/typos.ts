@@ -3,17 +3,27 @@
 // typo of a dropped letter in a five-letter word ("Slar" for "Solar") needs this.
 import { foldText } from './fold.js';
 
+const WORD_SEPARATORS = /[^\p{L}\p{N}]+/u;
+const FIVE_LETTERS_OR_MORE = /^\p{L}{5,}$/u;
+const SURROGATE = /[\ud800-\udfff]/;
+
 /**
  * Every folded word of five letters or more, each with one letter but the first dropped:
  * "Solar Park" → slar, soar, solr, sola. Words with digits or punctuation are left alone.
  */
 export function droppedLetterSpellings(text: string): string[] {
   const spellings = new Set<string>();
-  for (const word of foldText(text).split(/[^\p{L}\p{N}]+/u)) {
-    if (!/^\p{L}{5,}$/u.test(word)) continue;
-    const letters = [...word];
-    for (let dropped = 1; dropped < letters.length; dropped++) {
-      spellings.add([...letters.slice(0, dropped), ...letters.slice(dropped + 1)].join(''));
+  for (const word of foldText(text).split(WORD_SEPARATORS)) {
+    if (!FIVE_LETTERS_OR_MORE.test(word)) continue;
+    // Slicing the string is exact when every letter is one UTF-16 unit; otherwise drop whole code points.
+    const letters = SURROGATE.test(word) ? [...word] : null;
+    const length = letters ? letters.length : word.length;
+    for (let dropped = 1; dropped < length; dropped++) {
+      spellings.add(
+        letters
+          ? letters.slice(0, dropped).join('') + letters.slice(dropped + 1).join('')
+          : word.slice(0, dropped) + word.slice(dropped + 1),
+      );
     }
   }
   return [...spellings];

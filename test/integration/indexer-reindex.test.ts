@@ -2,7 +2,7 @@
 import type { Client } from '@elastic/elasticsearch';
 import { expect } from 'chai';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { aliasTarget, dataIndices } from '../../indexer/aliases.js';
@@ -11,6 +11,7 @@ import {
   EmptySourceError,
   InvalidSourceError,
   LockedError,
+  SourceChangedError,
 } from '../../indexer/errors.js';
 import { generateRecords } from '../../indexer/generate/generateRecords.js';
 import { parseIndexBuiltAt } from '../../indexer/indexName.js';
@@ -202,6 +203,29 @@ describe('indexer: reindex against Elasticsearch', function () {
     expect(await slugsIn(client, alias)).to.deep.equal(publishedSlugs);
     expect((await dataIndices(client, alias)).map((index) => index.index)).to.deep.equal([first.index]);
     expect((await aliasStatus(client, alias)).lock).to.equal(null);
+  });
+
+  it('a source rewritten during the load fails the run before the swap; alias and old docs stay', async () => {
+    const first = await indexSample(client, alias);
+    const source = join(workDir, 'changing.ndjson');
+    await writeFile(source, readFileSync(SAMPLE_PATH));
+    let sent = 0;
+    const error = await reindex({
+      client,
+      alias,
+      source,
+      batchSize: 50,
+      // Pass 2 no longer re-validates records; the file's size, mtime and inode are checked before going live.
+      transformDocument: (document) => {
+        if (++sent === 100) appendFileSync(source, '\n'); // a blank line: pass 2 skips it, only the check sees it
+        return document;
+      },
+    }).catch((caught: unknown) => caught);
+    expect(error).to.be.instanceOf(SourceChangedError);
+    expect((error as Error).message).to.include(source);
+    expect(await aliasTarget(client, alias)).to.equal(first.index);
+    expect(await slugsIn(client, alias)).to.deep.equal(publishedSlugs);
+    expect((await dataIndices(client, alias)).map((index) => index.index)).to.deep.equal([first.index]);
   });
 
   it('refuses a concurrent second reindex of the same alias, and the first one completes', async () => {
