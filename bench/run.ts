@@ -7,9 +7,11 @@
 //   npm run bench -- --count 10000,100000           # growth: the same mix at each count, one results file
 //   npm run bench -- --count 1000000                # 1M: manual (generating and indexing take a while)
 //   npm run bench -- --quick                        # 2k records, seconds per side, no results file (npm test)
+//   npm run bench -- --cpu-split                    # Elasticsearch on CPU 0, everything else on CPU 1
 //
 // Options: --seed, --connections, --rounds, --duration (s per round), --warmup (s), --probe (s at 1 connection),
-// --mix-size, --api dist|tsx, --log-level, --profile (CPU profiles of the API and the indexer), --out <file>,
+// --mix-size, --api dist|tsx, --log-level, --profile (CPU profiles of the API and the indexer), --cpu-split
+// (Elasticsearch's JVM pinned to CPU 0, the API, autocannon and the indexer to CPU 1), --out <file>,
 // --no-write. ES_URL (and ES_API_KEY or ES_USERNAME/ES_PASSWORD) pick the cluster; everything the run creates
 // is named bench-<time>-<random>… and deleted at the end, also on Ctrl-C.
 import { Session } from 'node:inspector/promises';
@@ -27,10 +29,12 @@ import {
   type ApiMode,
 } from './perf/apiProcess.js';
 import { generateCorpus } from './perf/corpus.js';
+import { applyCpuSplit, assertPinned, BENCH_CPU, cpuSplitProblem, type CpuSplit } from './perf/cpuSplit.js';
 import {
   benchAlias,
   deleteIndicesWithPrefix,
   esTargetFromEnv,
+  localNodeHttpPort,
   localNodeInfo,
   setRequestCache,
   type EsTarget,
@@ -68,6 +72,7 @@ interface CliOptions {
   api?: ApiMode;
   logLevel: string;
   profile?: boolean;
+  cpuSplit?: boolean;
   out?: string;
   write: boolean;
   render?: string;
@@ -77,6 +82,8 @@ interface CliOptions {
 const MAX_ERROR_SHARE = 0.01;
 
 class BreakageError extends Error {}
+/** --cpu-split cannot run on this machine: said as it is, without a stack. */
+class CpuSplitRefused extends Error {}
 
 const positiveInteger = (value: string): number => {
   if (!/^\d+$/.test(value) || Number(value) < 1)
@@ -161,19 +168,25 @@ function addCpu(totals: CpuTotals, before: CpuSnapshot, after: CpuSnapshot, seco
   totals.seconds += seconds;
 }
 
-function cpuPerRequest(totals: CpuTotals, results: LoadResult[]): CpuFigures {
+function cpuPerRequest(totals: CpuTotals, results: LoadResult[], split?: CpuSplit): CpuFigures {
   const answered = Math.max(
     1,
     results.reduce((sum, result) => sum + result.ok, 0),
   );
   const perRequest = (seconds: number) => (seconds * 1000) / answered;
   const used = totals.api + (totals.es ?? 0) + totals.bench;
-  return {
+  const figures: CpuFigures = {
     apiMs: perRequest(totals.api),
     esMs: totals.es === undefined ? undefined : perRequest(totals.es),
     loadGeneratorMs: perRequest(totals.bench),
     coresBusy: used / Math.max(0.001, totals.seconds),
   };
+  if (split) {
+    // Each core on its own: CPU 0 is Elasticsearch's alone, CPU 1 the API's and the load generator's.
+    if (totals.es !== undefined) figures.esCoreBusy = totals.es / Math.max(0.001, totals.seconds);
+    figures.benchCoreBusy = (totals.api + totals.bench) / Math.max(0.001, totals.seconds);
+  }
+  return figures;
 }
 
 async function benchmarkCount(
@@ -183,6 +196,7 @@ async function benchmarkCount(
   esPid: number | undefined,
   build: ApiBuild,
   workDir: string,
+  split: CpuSplit | undefined,
 ): Promise<CountFigures> {
   const alias = benchAlias();
   const removeIndices = async () => {
@@ -221,12 +235,25 @@ async function benchmarkCount(
   );
 
   const mix: MixRequest[] = buildMix(corpus.sample, { seed: settings.seed, size: settings.mixSize });
-  const api = await startApi({ build, alias, esUrl: es.url, logLevel: settings.logLevel });
+  const api = await startApi({
+    build,
+    alias,
+    esUrl: es.url,
+    logLevel: settings.logLevel,
+    ...(split ? { cpu: BENCH_CPU } : {}),
+  });
   let apiStopped = false;
   cleanups.push(async () => {
     if (!apiStopped) await api.stop();
   });
   log(`API (${build.mode}) on ${api.url}, pid ${api.pid}`);
+  if (split) {
+    await assertPinned(api.pid, BENCH_CPU, 'the API process');
+    await split.check();
+    log(
+      `--cpu-split: the API (pid ${api.pid}) is on CPU ${BENCH_CPU}; Elasticsearch and this process as set`,
+    );
+  }
 
   const verify = await verifyMix(mix, api.url, es, alias, settings.quick ? mix.length : 300);
   log(`verified ${verify.checked} requests: ${verify.mismatches.length} mismatches, ${verify.empty} empty`);
@@ -295,6 +322,11 @@ async function benchmarkCount(
     await setRequestCache(es, alias, true);
   }
 
+  // Still pinned as at the start (nobody reset Elasticsearch's affinity, it was not restarted)?
+  if (split) {
+    await split.check();
+    await assertPinned(api.pid, BENCH_CPU, 'the API process');
+  }
   const apiPeakRssMb = await api.peakRssMb();
   await api.stop();
   apiStopped = true;
@@ -316,8 +348,8 @@ async function benchmarkCount(
     indexing: { indexer, raw: rawBulk, ratio: indexer.docsPerSecond / rawBulk.docsPerSecond },
     apiPeakRssMb,
     cpu: {
-      api: cpuPerRequest(cpu.api, rounds.api),
-      raw: cpuPerRequest(cpu.raw, rounds.raw),
+      api: cpuPerRequest(cpu.api, rounds.api, split),
+      raw: cpuPerRequest(cpu.raw, rounds.raw, split),
     },
     verify: { checked: verify.checked, mismatches: verify.mismatches.length, empty: verify.empty },
   };
@@ -334,6 +366,7 @@ async function benchmarkCount(
       esUrl: es.url,
       logLevel: settings.logLevel,
       cpuProfileDir: profileDir,
+      ...(split ? { cpu: BENCH_CPU } : {}),
     });
     let since = 0;
     try {
@@ -350,6 +383,7 @@ async function benchmarkCount(
     log('profiling the indexer: a second reindex under the inspector…');
     const { profile } = await withCpuProfile(() => timeReindex(client, alias, sourcePath));
     figures.indexerProfile = summariseProfile(profile);
+    if (split) await split.check();
   }
 
   await rm(sourcePath, { force: true });
@@ -386,6 +420,12 @@ async function main(options: CliOptions): Promise<void> {
   log(
     `Elasticsearch ${node.version} at ${es.url}; ${machine.cores} cores, ${machine.memoryGiB.toFixed(1)} GiB; Node ${machine.node}`,
   );
+  // Elasticsearch's CPU time is read from /proc when the node runs here (the pid it reports is a java process).
+  const esPid = await localEsPid(node.pid);
+  if (options.cpuSplit) {
+    const problem = await cpuSplitProblem(esPid, node.pid, await localNodeHttpPort(es));
+    if (problem) throw new CpuSplitRefused(`--cpu-split is not possible here: ${problem}.`);
+  }
 
   const workDir = await mkdtemp(join(tmpdir(), 'bench-'));
   cleanups.push(() => rm(workDir, { recursive: true, force: true }));
@@ -394,11 +434,24 @@ async function main(options: CliOptions): Promise<void> {
   const build = await buildApi(settings.apiMode as ApiMode);
   cleanups.push(() => build.cleanup());
 
+  let split: CpuSplit | undefined;
+  if (options.cpuSplit) {
+    // After the compile (it need not run on one core); before anything measured.
+    split = await applyCpuSplit(esPid!, log, (changing) => {
+      // The way back is set up before the first change: the normal end, Ctrl-C and failures go through the
+      // cleanups; a second Ctrl-C or an uncaught error through process 'exit' (synchronous).
+      cleanups.push(() => changing.restore());
+      process.on('exit', () => changing.restoreSync());
+      process.on('SIGHUP', () => handleSignal('SIGHUP'));
+    });
+    settings.cpuSplit = split.settings;
+  }
+
   const all: CountFigures[] = [];
-  // Elasticsearch's CPU time is read from /proc when the node runs here (the pid it reports is a java process).
-  const esPid = await localEsPid(node.pid);
   for (const count of recordCounts)
-    all.push(await benchmarkCount(count, settings, es, esPid, build, workDir));
+    all.push(await benchmarkCount(count, settings, es, esPid, build, workDir, split));
+  // Measuring is over: Elasticsearch gets its cores back now, not after the rest of the cleanup.
+  await split?.restore();
 
   const totalSeconds = (performance.now() - started) / 1000;
   console.log(`\n${[...resultTables(all, settings), ...profileSections(all)].join('\n')}`);
@@ -422,7 +475,9 @@ async function main(options: CliOptions): Promise<void> {
     settings,
     totalSeconds,
   };
-  const out = options.out ?? join(REPO_ROOT, 'bench/results', `${date}.md`);
+  // A core-split run never overwrites (or reads as) the day's shared-core results.
+  const out =
+    options.out ?? join(REPO_ROOT, 'bench/results', `${date}${settings.cpuSplit ? '-cpu-split' : ''}.md`);
   await mkdir(join(out, '..'), { recursive: true });
   // The figures as JSON beside the Markdown: `--render` rebuilds the file (after editing bench/findings.md).
   const saved: SavedRun = { context, figures: all };
@@ -468,20 +523,27 @@ const program = new Command()
     '--profile',
     'also record CPU profiles of the API (one extra round) and the indexer (one extra reindex)',
   )
-  .option('--out <file>', 'results file (default bench/results/<YYYY-MM-DD>.md)')
+  .option(
+    '--cpu-split',
+    "production shape on one machine: Elasticsearch's JVM pinned to CPU 0, the API, the load generator and " +
+      'the indexer to CPU 1, for both sides (needs a local Elasticsearch, taskset and 2 CPUs)',
+  )
+  .option(
+    '--out <file>',
+    'results file (default bench/results/<YYYY-MM-DD>.md; with --cpu-split <YYYY-MM-DD>-cpu-split.md)',
+  )
   .option('--no-write', 'print the tables only')
   .option('--render <json>', 'rewrite the results Markdown from its saved .json (no benchmark)')
   .action((options: CliOptions) => (options.render ? render(options.render) : main(options)));
 
 let signalled = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    if (signalled) process.exit(130);
-    signalled = true;
-    log(`${signal}: cleaning up…`);
-    void runCleanups().then(() => process.exit(130));
-  });
+function handleSignal(signal: NodeJS.Signals): void {
+  if (signalled) process.exit(130);
+  signalled = true;
+  log(`${signal}: cleaning up…`);
+  void runCleanups().then(() => process.exit(130));
 }
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => handleSignal(signal));
 
 try {
   await program.parseAsync();
@@ -492,7 +554,9 @@ try {
   log(
     error instanceof BreakageError
       ? `BROKEN: ${error.message}`
-      : `failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      : error instanceof CpuSplitRefused
+        ? error.message
+        : `failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
   );
   process.exitCode = 1;
 }

@@ -69,6 +69,8 @@ export interface ApiProcessOptions {
   logLevel: string;
   /** Write a V8 CPU profile into this directory when the process exits. */
   cpuProfileDir?: string;
+  /** --cpu-split: start it under `taskset -c <cpu>` (taskset execs node, so the pid is still node's). */
+  cpu?: number;
 }
 
 export interface ApiProcess {
@@ -104,7 +106,11 @@ export async function startApi(options: ApiProcessOptions): Promise<ApiProcess> 
     options.build.entry,
   ];
   // stdout (one log line per request at info) goes to /dev/null: written, as in production, but not read.
-  const child: ChildProcess = spawn(process.execPath, nodeArgs, {
+  const [command, args] =
+    options.cpu === undefined
+      ? [process.execPath, nodeArgs]
+      : ['taskset', ['-c', String(options.cpu), process.execPath, ...nodeArgs]];
+  const child: ChildProcess = spawn(command, args, {
     cwd: REPO_ROOT,
     env,
     stdio: ['ignore', 'ignore', 'pipe'],

@@ -99,3 +99,15 @@ export async function setRequestCache(target: EsTarget, index: string, enabled: 
   );
   await esRequest(target, 'POST', `/${encodeURIComponent(index)}/_cache/clear?request=true`);
 }
+
+/** The HTTP port the node ES_URL reaches publishes (`_nodes/_local/http`), when it says (for --cpu-split). */
+export async function localNodeHttpPort(target: EsTarget): Promise<number | undefined> {
+  const response = await esRequest<{ nodes?: Record<string, { http?: { publish_address?: string } }> }>(
+    target,
+    'GET',
+    '/_nodes/_local/http?filter_path=nodes.*.http.publish_address',
+  );
+  const address = Object.values(response.nodes ?? {})[0]?.http?.publish_address;
+  const port = address === undefined ? undefined : /:(\d+)$/.exec(address)?.[1];
+  return port === undefined ? undefined : Number(port);
+}

@@ -1,8 +1,9 @@
 // The benchmark's tables: the same Markdown is printed and written to bench/results/<date>.md.
+import { cpuSplitLine, type CpuSplitSettings } from './cpuSplit.js';
 import type { MachineInfo } from './machine.js';
 import { REQUEST_KINDS, MIX_WEIGHTS } from './mix.js';
 import { profileLines } from './profile.js';
-import { targetChecks, type CountFigures } from './summary.js';
+import { targetChecks, type CountFigures, type CpuFigures } from './summary.js';
 
 export interface RunSettings {
   seed: number;
@@ -15,6 +16,8 @@ export interface RunSettings {
   apiMode: string;
   logLevel: string;
   quick: boolean;
+  /** Set only by --cpu-split runs (absent from shared-core runs and their JSON). */
+  cpuSplit?: CpuSplitSettings;
 }
 
 export interface RunContext {
@@ -49,6 +52,8 @@ function table(header: string[], align: string[], rows: string[][]): string[] {
 
 export function resultTables(all: CountFigures[], settings: RunSettings): string[] {
   const lines: string[] = [];
+  const split = settings.cpuSplit;
+  if (split) lines.push(`**${cpuSplitLine(split)}**`, '');
   lines.push(
     `### Load: the mix, ${settings.connections} connections, ${settings.rounds} × ${settings.durationSeconds} s per side, A/B interleaved`,
     '',
@@ -170,38 +175,7 @@ export function resultTables(all: CountFigures[], settings: RunSettings): string
     '',
     '### CPU per answered request in the load rounds (ms, user + system)',
     '',
-    ...table(
-      ['records', 'side', 'API process', 'Elasticsearch', 'load generator', 'total', 'cores busy'],
-      ['---:', '---', '---:', '---:', '---:', '---:', '---:'],
-      all.flatMap((f) =>
-        (['api', 'raw'] as const).map((side) => {
-          const cpu = f.cpu[side];
-          const total = cpu.apiMs + (cpu.esMs ?? 0) + cpu.loadGeneratorMs;
-          return [
-            records(f.count),
-            side,
-            ms2(cpu.apiMs),
-            cpu.esMs === undefined ? 'n/a' : ms2(cpu.esMs),
-            ms2(cpu.loadGeneratorMs),
-            ms2(total),
-            cpu.coresBusy.toFixed(2),
-          ];
-        }),
-      ),
-    ),
-    '',
-    ...all.map((f) => {
-      const total = (cpu: (typeof f.cpu)['api']) =>
-        cpu.apiMs + (cpu.esMs ?? Number.NaN) + cpu.loadGeneratorMs;
-      return (
-        `${records(f.count)}: CPU per request, raw ÷ API side = ${ratio(total(f.cpu.raw) / total(f.cpu.api))} ` +
-        `(the throughput ratio to expect when the machine's cores are the limit; measured ${ratio(f.load.ratio)}).`
-      );
-    }),
-    '',
-    'Elasticsearch CPU is the whole JVM (a shared cluster also serves others); "cores busy" is the three ' +
-      "processes' CPU seconds per second of load, out of the machine's cores.",
-    '',
+    ...(split ? splitCpuLines(all, split) : sharedCpuLines(all)),
   );
 
   const largest = all[all.length - 1];
@@ -239,6 +213,102 @@ export function resultTables(all: CountFigures[], settings: RunSettings): string
   return lines;
 }
 
+function sharedCpuLines(all: CountFigures[]): string[] {
+  return [
+    ...table(
+      ['records', 'side', 'API process', 'Elasticsearch', 'load generator', 'total', 'cores busy'],
+      ['---:', '---', '---:', '---:', '---:', '---:', '---:'],
+      all.flatMap((f) =>
+        (['api', 'raw'] as const).map((side) => {
+          const cpu = f.cpu[side];
+          const total = cpu.apiMs + (cpu.esMs ?? 0) + cpu.loadGeneratorMs;
+          return [
+            records(f.count),
+            side,
+            ms2(cpu.apiMs),
+            cpu.esMs === undefined ? 'n/a' : ms2(cpu.esMs),
+            ms2(cpu.loadGeneratorMs),
+            ms2(total),
+            cpu.coresBusy.toFixed(2),
+          ];
+        }),
+      ),
+    ),
+    '',
+    ...all.map((f) => {
+      const total = (cpu: (typeof f.cpu)['api']) =>
+        cpu.apiMs + (cpu.esMs ?? Number.NaN) + cpu.loadGeneratorMs;
+      return (
+        `${records(f.count)}: CPU per request, raw ÷ API side = ${ratio(total(f.cpu.raw) / total(f.cpu.api))} ` +
+        `(the throughput ratio to expect when the machine's cores are the limit; measured ${ratio(f.load.ratio)}).`
+      );
+    }),
+    '',
+    'Elasticsearch CPU is the whole JVM (a shared cluster also serves others); "cores busy" is the three ' +
+      "processes' CPU seconds per second of load, out of the machine's cores.",
+    '',
+  ];
+}
+
+/**
+ * --cpu-split: each side is limited by its busier core, CPU 0 (Elasticsearch, ms per request) or CPU 1 (API +
+ * load generator), so the expected ratio is the ratio of those maxima, not of the CPU totals.
+ */
+function splitCpuLines(all: CountFigures[], split: CpuSplitSettings): string[] {
+  const esCore = (cpu: CpuFigures): number => cpu.esMs ?? Number.NaN;
+  const benchCore = (cpu: CpuFigures): number => cpu.apiMs + cpu.loadGeneratorMs;
+  const busiest = (cpu: CpuFigures): number => Math.max(esCore(cpu), benchCore(cpu));
+  const busy = (value: number | undefined): string =>
+    value !== undefined && Number.isFinite(value) ? value.toFixed(2) : '–';
+  return [
+    ...table(
+      [
+        'records',
+        'side',
+        'API process',
+        'Elasticsearch',
+        'load generator',
+        'total',
+        'cores busy',
+        `CPU ${split.esCpu} busy (ES)`,
+        `CPU ${split.benchCpu} busy (API + load gen.)`,
+      ],
+      ['---:', '---', '---:', '---:', '---:', '---:', '---:', '---:', '---:'],
+      all.flatMap((f) =>
+        (['api', 'raw'] as const).map((side) => {
+          const cpu = f.cpu[side];
+          const total = cpu.apiMs + (cpu.esMs ?? 0) + cpu.loadGeneratorMs;
+          return [
+            records(f.count),
+            side,
+            ms2(cpu.apiMs),
+            cpu.esMs === undefined ? 'n/a' : ms2(cpu.esMs),
+            ms2(cpu.loadGeneratorMs),
+            ms2(total),
+            cpu.coresBusy.toFixed(2),
+            busy(cpu.esCoreBusy),
+            busy(cpu.benchCoreBusy),
+          ];
+        }),
+      ),
+    ),
+    '',
+    ...all.map(
+      (f) =>
+        `${records(f.count)}: CPU per request on the busier core, raw ÷ API side = ` +
+        `${ratio(busiest(f.cpu.raw) / busiest(f.cpu.api))} (API side: CPU ${split.esCpu} ${ms2(esCore(f.cpu.api))} ms, ` +
+        `CPU ${split.benchCpu} ${ms2(benchCore(f.cpu.api))} ms; raw side: CPU ${split.esCpu} ${ms2(esCore(f.cpu.raw))} ms, ` +
+        `CPU ${split.benchCpu} ${ms2(benchCore(f.cpu.raw))} ms): the throughput ratio to expect when a core is the ` +
+        `limit; measured ${ratio(f.load.ratio)}.`,
+    ),
+    '',
+    `Core split: CPU ${split.esCpu} runs only Elasticsearch's JVM, CPU ${split.benchCpu} the API process and the ` +
+      `load generator (the bench process). "CPU n busy" is that core's share used by those processes (out of 1); ` +
+      'other work on the machine is not pinned and can take either core. Elasticsearch CPU is the whole JVM.',
+    '',
+  ];
+}
+
 export function profileSections(all: CountFigures[]): string[] {
   const lines: string[] = [];
   for (const f of all) {
@@ -260,10 +330,11 @@ export function profileSections(all: CountFigures[]): string[] {
 export function markdownReport(all: CountFigures[], context: RunContext, notes: string): string {
   const { machine, settings } = context;
   const lines = [
-    `# Benchmark results, ${context.date}`,
+    `# Benchmark results, ${context.date}${settings.cpuSplit ? ' (CPU split)' : ''}`,
     '',
     'Generated by `npm run bench` (bench/run.ts); see bench/README.md for what is measured and how.',
     '',
+    ...(settings.cpuSplit ? [`- **${cpuSplitLine(settings.cpuSplit)}**`] : []),
     `- Machine: ${machine.cores} cores (${machine.cpuModel}), ${machine.memoryGiB.toFixed(1)} GiB memory, ${machine.platform}; load average at the end ${machine.loadAverage}`,
     `- Node ${machine.node}; Elasticsearch ${context.esVersion} (from \`_nodes/_local\`, heap ${context.esHeap}) at ${context.esUrl}`,
     `- Records: ${all.map((f) => `${records(f.count)} generated (${int(f.published)} published, ${int(f.live)} live)`).join('; ')}; seed ${settings.seed}`,

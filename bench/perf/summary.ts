@@ -25,6 +25,9 @@ export interface CpuFigures {
   loadGeneratorMs: number;
   /** API + Elasticsearch + load generator CPU seconds per second of load: how many cores they kept busy. */
   coresBusy: number;
+  /** --cpu-split only: CPU 0 (Elasticsearch) and CPU 1 (API + load generator) busy, out of 1 each. */
+  esCoreBusy?: number;
+  benchCoreBusy?: number;
 }
 
 export interface CountFigures {
