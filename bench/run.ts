@@ -3,7 +3,7 @@
 // at fixed concurrency against the API (its own process) and against raw Elasticsearch `_search` with exactly
 // the bodies the API sends, in interleaved A/B rounds. Prints the tables and writes bench/results/<date>.md.
 //
-//   npm run bench                                   # 100k records (about 6 minutes on 2 cores)
+//   npm run bench                                   # 100k records (about 2 minutes on 2 cores)
 //   npm run bench -- --count 10000,100000           # growth: the same mix at each count, one results file
 //   npm run bench -- --count 1000000                # 1M: manual (generating and indexing take a while)
 //   npm run bench -- --quick                        # 2k records, seconds per side, no results file (npm test)
