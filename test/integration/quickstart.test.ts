@@ -7,6 +7,9 @@ import { fileURLToPath } from 'node:url';
 import { ES_URL, deleteIndices, freePort, testEsClient, uniqueName } from '../support/services.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+// The Elasticsearch version the suite runs on (ES_VERSION=9.2.0 npm test): the fresh-machine path starts that one,
+// and stopping it must name the same version, or the stop would look for another server and leave this one running.
+const SUITE_ES: Record<string, string> = process.env.ES_VERSION ? { ES_VERSION: process.env.ES_VERSION } : {};
 
 interface Started {
   child: ChildProcess;
@@ -18,7 +21,13 @@ interface Started {
 function start(env: Record<string, string>): Started {
   const child = spawn(process.execPath, ['scripts/start.mjs'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      LOG_LEVEL: 'warn',
+      ...SUITE_ES,
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const stdout: string[] = [];
@@ -134,6 +143,9 @@ describe('quick start: npm start', function () {
       });
       await once(stopped, 'exit');
     }
+    // Nothing may outlive the suite: the server it started is gone.
+    const stillAnswering = await fetch(`http://127.0.0.1:${esPort}/_cluster/health`).catch(() => null);
+    expect(stillAnswering, `an Elasticsearch still answers on port ${esPort}`).to.equal(null);
   });
 
   it('stops with the message and code of an Elasticsearch that does not answer', async () => {
