@@ -213,26 +213,27 @@ export function resultTables(all: CountFigures[], settings: RunSettings): string
   return lines;
 }
 
+/** The CPU table's cells common to shared-core and core-split runs: one side of one record count. */
+function cpuCells(f: CountFigures, side: 'api' | 'raw'): string[] {
+  const cpu = f.cpu[side];
+  const total = cpu.apiMs + (cpu.esMs ?? 0) + cpu.loadGeneratorMs;
+  return [
+    records(f.count),
+    side,
+    ms2(cpu.apiMs),
+    cpu.esMs === undefined ? 'n/a' : ms2(cpu.esMs),
+    ms2(cpu.loadGeneratorMs),
+    ms2(total),
+    cpu.coresBusy.toFixed(2),
+  ];
+}
+
 function sharedCpuLines(all: CountFigures[]): string[] {
   return [
     ...table(
       ['records', 'side', 'API process', 'Elasticsearch', 'load generator', 'total', 'cores busy'],
       ['---:', '---', '---:', '---:', '---:', '---:', '---:'],
-      all.flatMap((f) =>
-        (['api', 'raw'] as const).map((side) => {
-          const cpu = f.cpu[side];
-          const total = cpu.apiMs + (cpu.esMs ?? 0) + cpu.loadGeneratorMs;
-          return [
-            records(f.count),
-            side,
-            ms2(cpu.apiMs),
-            cpu.esMs === undefined ? 'n/a' : ms2(cpu.esMs),
-            ms2(cpu.loadGeneratorMs),
-            ms2(total),
-            cpu.coresBusy.toFixed(2),
-          ];
-        }),
-      ),
+      all.flatMap((f) => (['api', 'raw'] as const).map((side) => cpuCells(f, side))),
     ),
     '',
     ...all.map((f) => {
@@ -275,21 +276,11 @@ function splitCpuLines(all: CountFigures[], split: CpuSplitSettings): string[] {
       ],
       ['---:', '---', '---:', '---:', '---:', '---:', '---:', '---:', '---:'],
       all.flatMap((f) =>
-        (['api', 'raw'] as const).map((side) => {
-          const cpu = f.cpu[side];
-          const total = cpu.apiMs + (cpu.esMs ?? 0) + cpu.loadGeneratorMs;
-          return [
-            records(f.count),
-            side,
-            ms2(cpu.apiMs),
-            cpu.esMs === undefined ? 'n/a' : ms2(cpu.esMs),
-            ms2(cpu.loadGeneratorMs),
-            ms2(total),
-            cpu.coresBusy.toFixed(2),
-            busy(cpu.esCoreBusy),
-            busy(cpu.benchCoreBusy),
-          ];
-        }),
+        (['api', 'raw'] as const).map((side) => [
+          ...cpuCells(f, side),
+          busy(f.cpu[side].esCoreBusy),
+          busy(f.cpu[side].benchCoreBusy),
+        ]),
       ),
     ),
     '',
