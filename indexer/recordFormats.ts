@@ -3,32 +3,23 @@
 // Stricter in one place: a leap second (":60") is refused, because neither JavaScript's Date nor Elasticsearch's
 // date fields accept one, and a record that passes validation must also load.
 
+import { isCalendarDay } from '../src/text/timestamp.js';
+
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+// ajv-formats' grammar (the offset's colon and minutes optional); the schema's timestamp pattern narrows it to RFC 3339.
 const DATE_TIME =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt ]([01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:[Zz]|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
+  /^(\d{4})-(\d{2})-(\d{2})[Tt ]([01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:[Zz]|[+-](?:[01]\d|2[0-3])(?::?[0-5]\d)?)$/;
 // Scheme, then no whitespace (ajv-formats' fast uri); the schema's own pattern also requires http(s)://.
 const URI = /^[a-z][a-z0-9+\-.]*:[^\s]*$/i;
 
-const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
-function isCalendarDay(year: string, month: string, day: string): boolean {
-  const monthNumber = Number(month);
-  const dayNumber = Number(day);
-  if (monthNumber < 1 || monthNumber > 12 || dayNumber < 1) return false;
-  if (dayNumber <= DAYS_IN_MONTH[monthNumber - 1]!) return true;
-  const yearNumber = Number(year);
-  const leap = yearNumber % 4 === 0 && (yearNumber % 100 !== 0 || yearNumber % 400 === 0);
-  return monthNumber === 2 && dayNumber === 29 && leap;
-}
-
 export function isDate(value: string): boolean {
   const parts = DATE.exec(value);
-  return parts !== null && isCalendarDay(parts[1]!, parts[2]!, parts[3]!);
+  return parts !== null && isCalendarDay(Number(parts[1]), Number(parts[2]), Number(parts[3]));
 }
 
 export function isDateTime(value: string): boolean {
   const parts = DATE_TIME.exec(value);
-  return parts !== null && isCalendarDay(parts[1]!, parts[2]!, parts[3]!);
+  return parts !== null && isCalendarDay(Number(parts[1]), Number(parts[2]), Number(parts[3]));
 }
 
 export function isUri(value: string): boolean {

@@ -102,7 +102,7 @@ async function* publishedDocuments(
   )) {
     if (report.invalidLines.has(item.line)) continue;
     // Pass 1 validated every record, and the file is checked for changes before the alias moves
-    // (unchangedSince), so validating again here would only double the CPU cost of a record.
+    // (assertUnchanged), so validating again here would only double the CPU cost of a record.
     if ('parseError' in item) throw new SourceChangedError(path);
     const record = item.value as PpaRecord;
     if (!record.published) continue;
