@@ -2,7 +2,10 @@
 # Local Elasticsearch for development and tests: the official test distribution from Maven Central,
 # run as a dedicated non-root user, single node on 127.0.0.1, security off.
 #
-#   scripts/elasticsearch.sh start|stop|status|url
+#   scripts/elasticsearch.sh start|stop [--purge]|status|url|fetch
+#
+# `stop --purge` also deletes the node's run directory (data, logs): what the test suite does with the throwaway
+# servers it starts on free ports, so that runs leave nothing behind. A plain `stop` keeps them for a look at the logs.
 #
 # Environment: ES_VERSION (default 8.19.9), ES_PORT (default 9200), ES_HEAP (default 512m),
 # ES_CACHE_DIR (unpacked distributions, keyed by version), ES_RUN_DIR (data, logs, pid; keyed by version and port),
@@ -203,9 +206,12 @@ status() {
 
 case "${1:-}" in
   start) start ;;
-  stop) stop ;;
+  stop)
+    stop
+    if [ "${2:-}" = "--purge" ]; then rm -rf "$ES_RUN_DIR"; say "deleted $ES_RUN_DIR"; fi
+    ;;
   status) status ;;
   url) echo "$URL" ;;
   fetch) find_java_home >/dev/null; fetch; say "ready in $ES_HOME" ;;
-  *) echo "usage: $0 start|stop|status|url|fetch" >&2; exit 2 ;;
+  *) echo "usage: $0 start|stop [--purge]|status|url|fetch" >&2; exit 2 ;;
 esac

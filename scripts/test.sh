@@ -13,7 +13,7 @@ started_redis_dir=""
 cleanup() {
   local code=$?
   trap - EXIT INT TERM
-  if [ -n "$started_es_port" ]; then ES_PORT="$started_es_port" bash scripts/elasticsearch.sh stop || true; fi
+  if [ -n "$started_es_port" ]; then ES_PORT="$started_es_port" bash scripts/elasticsearch.sh stop --purge || true; fi
   if [ -n "$started_redis_pid" ]; then
     kill "$started_redis_pid" 2>/dev/null || true
     rm -rf "$started_redis_dir"

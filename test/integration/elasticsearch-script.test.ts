@@ -43,6 +43,16 @@ describe('scripts/elasticsearch.sh failures name the missing piece', () => {
     }
   });
 
+  it('a download that fails (a version Maven Central does not have)', async function () {
+    this.timeout(60_000);
+    const port = await freePort();
+    const result = runScript({ ES_VERSION: '8.0.0-nonexistent', ES_PORT: String(port) }, 'start');
+    expect(result.status).to.equal(1);
+    expect(result.stderr).to.match(
+      /download of org\.elasticsearch\.distribution\.integ-test-zip:elasticsearch:8\.0\.0-nonexistent:zip failed/,
+    );
+  });
+
   it('no suitable JDK found', async () => {
     const port = await freePort();
     const result = runScript(

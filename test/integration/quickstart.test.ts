@@ -3,6 +3,9 @@
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ES_URL, deleteIndices, freePort, testEsClient, uniqueName } from '../support/services.js';
 
@@ -122,8 +125,16 @@ describe('quick start: npm start', function () {
   it('on a machine where no Elasticsearch answers, starts one itself (the fresh-machine path)', async () => {
     const esPort = String(await freePort());
     const port = await freePort();
+    const runParent = mkdtempSync(join(tmpdir(), 'quickstart-es-'));
+    const runDir = join(runParent, 'es'); // data, logs and pid of the server npm start brings up
     try {
-      running = start({ ES_PORT: esPort, ES_INDEX: 'ppas', PORT: String(port), HOST: '127.0.0.1' });
+      running = start({
+        ES_PORT: esPort,
+        ES_RUN_DIR: runDir,
+        ES_INDEX: 'ppas',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+      });
       await waitForOutput(running, 'Ctrl-C stops the API.', 170_000);
       expect(running.stderr.join('')).to.include(`nothing answers on http://127.0.0.1:${esPort}`);
       expect(running.stderr.join('')).to.include('indexing the sample data');
@@ -136,9 +147,9 @@ describe('quick start: npm start', function () {
         await running.exited;
       }
       // The Elasticsearch that npm start started outlives the API by design: stop it here.
-      const stopped = spawn('bash', ['scripts/elasticsearch.sh', 'stop'], {
+      const stopped = spawn('bash', ['scripts/elasticsearch.sh', 'stop', '--purge'], {
         cwd: ROOT,
-        env: { ...process.env, ES_PORT: esPort },
+        env: { ...process.env, ES_PORT: esPort, ES_RUN_DIR: runDir },
         stdio: 'ignore',
       });
       await once(stopped, 'exit');
@@ -146,6 +157,8 @@ describe('quick start: npm start', function () {
     // Nothing may outlive the suite: the server it started is gone.
     const stillAnswering = await fetch(`http://127.0.0.1:${esPort}/_cluster/health`).catch(() => null);
     expect(stillAnswering, `an Elasticsearch still answers on port ${esPort}`).to.equal(null);
+    expect(existsSync(runDir), `${runDir} is left behind`).to.equal(false);
+    rmSync(runParent, { recursive: true, force: true });
   });
 
   it('stops with the message and code of an Elasticsearch that does not answer', async () => {
