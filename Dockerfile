@@ -6,7 +6,7 @@
 
 ARG NODE_IMAGE=node:20-bookworm-slim
 
-# ---- build: every dependency, then the TypeScript compiler emits dist/src and dist/indexer ----
+# ---- build: every dependency, then the TypeScript compiler emits dist/src, dist/indexer, dist/indexContract and dist/settings ----
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -14,6 +14,8 @@ RUN --mount=type=cache,target=/root/.npm npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY indexer ./indexer
+COPY indexContract ./indexContract
+COPY settings ./settings
 COPY mappings ./mappings
 RUN npm run build
 

@@ -1,6 +1,15 @@
-// Flat config: typescript-eslint's recommended rules over every TypeScript file.
+// Flat config: typescript-eslint's recommended rules over every TypeScript file, and the import directions of
+// the layout (docs/architecture.md): src/ and indexer/ never import each other; indexContract/ and settings/
+// import neither.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+
+const forbid = (folders, why) => ({
+  'no-restricted-imports': [
+    'error',
+    { patterns: [{ group: folders.flatMap((folder) => [`**/${folder}/**`, `**/${folder}`]), message: why }] },
+  ],
+});
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'bench/results/', 'data/'] },
@@ -23,5 +32,20 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
     },
+  },
+  {
+    files: ['src/**/*.ts'],
+    rules: forbid(
+      ['indexer'],
+      'the API does not import the indexer: share through indexContract/ or settings/',
+    ),
+  },
+  {
+    files: ['indexer/**/*.ts'],
+    rules: forbid(['src'], 'the indexer does not import the API: share through indexContract/ or settings/'),
+  },
+  {
+    files: ['indexContract/**/*.ts', 'settings/**/*.ts'],
+    rules: forbid(['src', 'indexer'], 'the shared folders depend on neither program'),
   },
 );

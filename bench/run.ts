@@ -14,12 +14,14 @@
 // (Elasticsearch's JVM pinned to CPU 0, the API, autocannon and the indexer to CPU 1), --out <file>,
 // --no-write. ES_URL (and ES_API_KEY or ES_USERNAME/ES_PASSWORD) pick the cluster; everything the run creates
 // is named bench-<time>-<random>… and deleted at the end, also on Ctrl-C.
+import type { Client } from '@elastic/elasticsearch';
 import { Session } from 'node:inspector/promises';
 import { Command, InvalidArgumentError } from 'commander';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createEsClient, readEsConfig } from '../indexer/esClient.js';
+import { createIndexerClient, readIndexerEsSettings } from '../indexer/esClient.js';
+import { positiveInteger } from '../indexer/optionParsers.js';
 import {
   buildApi,
   newestProfile,
@@ -85,11 +87,6 @@ class BreakageError extends Error {}
 /** --cpu-split cannot run on this machine: said as it is, without a stack. */
 class CpuSplitRefused extends Error {}
 
-const positiveInteger = (value: string): number => {
-  if (!/^\d+$/.test(value) || Number(value) < 1)
-    throw new InvalidArgumentError('expected a positive integer');
-  return Number(value);
-};
 const counts = (value: string): number[] => value.split(',').map((part) => positiveInteger(part.trim()));
 
 const log = (message: string): void => {
@@ -189,24 +186,10 @@ function cpuPerRequest(totals: CpuTotals, results: LoadResult[], split?: CpuSpli
   return figures;
 }
 
-async function benchmarkCount(
-  count: number,
-  settings: CountSettings,
-  es: EsTarget,
-  esPid: number | undefined,
-  build: ApiBuild,
-  workDir: string,
-  split: CpuSplit | undefined,
-): Promise<CountFigures> {
-  const alias = benchAlias();
-  const removeIndices = async () => {
-    const deleted = await deleteIndicesWithPrefix(es, alias);
-    if (deleted.length > 0) log(`deleted ${deleted.join(', ')}`);
-  };
-  cleanups.push(removeIndices);
-  const client = createEsClient(readEsConfig({ ...process.env, ES_INDEX: alias }));
-  cleanups.push(() => client.close());
+type Sides<T> = Record<'api' | 'raw', T>;
 
+/** Step 1: the generated source file, and a sample of its records for the request mix. */
+async function generateSource(alias: string, count: number, settings: CountSettings, workDir: string) {
   log(`${count} records: generating (seed ${settings.seed})…`);
   const sourcePath = join(workDir, `${alias}.ndjson`);
   const corpus = await generateCorpus(sourcePath, {
@@ -217,7 +200,17 @@ async function benchmarkCount(
   log(
     `${corpus.records} records (${corpus.published} published, ${corpus.live} live) in ${corpus.seconds.toFixed(1)} s`,
   );
+  return { sourcePath, corpus };
+}
 
+/** Step 2: raw _bulk, then the real indexer, over the same documents. */
+async function measureIndexing(
+  es: EsTarget,
+  client: Client,
+  alias: string,
+  sourcePath: string,
+  workDir: string,
+) {
   // Raw _bulk first, then the indexer, so the index the API reads is the freshest thing on the disk.
   log('plain _bulk of the same documents…');
   const rawIndex = `${alias}-rawbulk`;
@@ -233,6 +226,155 @@ async function benchmarkCount(
   log(
     `indexer: ${indexer.docs} docs in ${indexer.seconds.toFixed(1)} s (${Math.round(indexer.docsPerSecond)}/s)`,
   );
+  return { indexer, rawBulk };
+}
+
+/** Step 3: the API and raw Elasticsearch give the same totals for the mix, before anything is timed. */
+async function verifyAgreement(
+  mix: MixRequest[],
+  apiUrl: string,
+  es: EsTarget,
+  alias: string,
+  quick: boolean,
+) {
+  const verify = await verifyMix(mix, apiUrl, es, alias, quick ? mix.length : 300);
+  log(`verified ${verify.checked} requests: ${verify.mismatches.length} mismatches, ${verify.empty} empty`);
+  if (verify.mismatches.length > 0) {
+    for (const { request, problem } of verify.mismatches.slice(0, 5)) log(`  ${request.apiPath}: ${problem}`);
+    throw new BreakageError('the API and raw Elasticsearch disagree on the mix');
+  }
+  return verify;
+}
+
+/** Step 4: the loaded rounds, API and raw alternating, with the CPU each side's rounds cost. */
+async function measureLoadRounds(
+  targets: Sides<LoadTarget>,
+  settings: CountSettings,
+  pids: { api: number; es: number | undefined },
+) {
+  const load = { connections: settings.connections };
+  log(`warm-up ${settings.warmupSeconds} s per side…`);
+  for (const side of ['api', 'raw'] as const) {
+    await runLoad(targets[side], { ...load, durationSeconds: settings.warmupSeconds });
+  }
+  const rounds: Sides<LoadResult[]> = { api: [], raw: [] };
+  const cpu: Sides<CpuTotals> = { api: emptyCpu(), raw: emptyCpu() };
+  for (let round = 0; round < settings.rounds; round++) {
+    // ABBA…: the order flips every round so a steady drift of the machine weighs on both sides alike.
+    const order = round % 2 === 0 ? (['api', 'raw'] as const) : (['raw', 'api'] as const);
+    for (const side of order) {
+      const before = await cpuSnapshot(pids.api, pids.es);
+      const result = await runLoad(targets[side], { ...load, durationSeconds: settings.durationSeconds });
+      addCpu(cpu[side], before, await cpuSnapshot(pids.api, pids.es), result.seconds);
+      checkLoad(result, `round ${round + 1} ${side}`);
+      rounds[side].push(result);
+      log(
+        `round ${round + 1} ${side}: ${Math.round(result.requestsPerSecond)} req/s, ${result.ok} ok, ${result.errors} errors`,
+      );
+    }
+  }
+  return { rounds, cpu };
+}
+
+/** Steps 5 and 6: one connection per side (latency without queueing), API, raw, raw, API. */
+async function measureOneConnection(targets: Sides<LoadTarget>, seconds: number, what: string) {
+  const results: Sides<LoadResult[]> = { api: [], raw: [] };
+  for (const side of ['api', 'raw', 'raw', 'api'] as const) {
+    const result = await runLoad(targets[side], { connections: 1, durationSeconds: seconds / 2 });
+    checkLoad(result, `${what} ${side}`);
+    results[side].push(result);
+  }
+  return results;
+}
+
+/** Statistics with Elasticsearch's request cache off, so each answer is really computed. */
+async function measureStatisticsUncached(
+  apiUrl: string,
+  es: EsTarget,
+  alias: string,
+  mix: MixRequest[],
+  seconds: number,
+) {
+  log('statistics with the request cache off: 1 connection…');
+  const statisticsMix = mix.filter((request) => request.kind === 'statistics');
+  await setRequestCache(es, alias, false);
+  try {
+    return await measureOneConnection(
+      { api: apiTarget(apiUrl, statisticsMix), raw: rawTarget(es, alias, statisticsMix) },
+      seconds,
+      'statistics',
+    );
+  } finally {
+    await setRequestCache(es, alias, true);
+  }
+}
+
+/** Optional step: CPU profiles of the API under the mix and of a second reindex. */
+async function profileRun(
+  figures: CountFigures,
+  options: { build: ApiBuild; alias: string; es: EsTarget; settings: CountSettings; workDir: string },
+  mix: MixRequest[],
+  reindexAgain: () => Promise<unknown>,
+  split: CpuSplit | undefined,
+): Promise<void> {
+  const { build, alias, es, settings, workDir } = options;
+  const load = { connections: settings.connections };
+  const profileDir = await mkdtemp(join(workDir, 'api-profile-'));
+  log(`profiling the API: one mix round (${settings.durationSeconds} s) under node --cpu-prof…`);
+  const profiled = await startApi({
+    build,
+    alias,
+    esUrl: es.url,
+    logLevel: settings.logLevel,
+    cpuProfileDir: profileDir,
+    ...(split ? { cpu: BENCH_CPU } : {}),
+  });
+  let since = 0;
+  try {
+    const profiledTarget = apiTarget(profiled.url, mix);
+    await runLoad(profiledTarget, { ...load, durationSeconds: settings.warmupSeconds });
+    since = profileClockMicros(); // start-up and warm-up stay out of the summary
+    await runLoad(profiledTarget, { ...load, durationSeconds: settings.durationSeconds });
+  } finally {
+    await profiled.stop();
+  }
+  const file = await newestProfile(profileDir);
+  if (file) figures.apiProfile = await summariseProfileFile(file, 15, since);
+
+  log('profiling the indexer: a second reindex under the inspector…');
+  const { profile } = await withCpuProfile(reindexAgain);
+  figures.indexerProfile = summariseProfile(profile);
+  if (split) await split.check();
+}
+
+/** The median of the per-round API/raw ratios: one slow round on either side does not decide it. */
+function medianRatio(api: LoadResult[], raw: LoadResult[]): { ratio: number; roundRatios: number[] } {
+  const roundRatios = api.map((result, index) => result.requestsPerSecond / raw[index]!.requestsPerSecond);
+  const sorted = [...roundRatios].sort((a, b) => a - b);
+  return { ratio: sorted[Math.floor((sorted.length - 1) / 2)]!, roundRatios };
+}
+
+/** One record count: generate, index (raw and indexer), verify, load rounds, probes, optional profiles. */
+async function benchmarkCount(
+  count: number,
+  settings: CountSettings,
+  es: EsTarget,
+  esPid: number | undefined,
+  build: ApiBuild,
+  workDir: string,
+  split: CpuSplit | undefined,
+): Promise<CountFigures> {
+  const alias = benchAlias();
+  const removeIndices = async () => {
+    const deleted = await deleteIndicesWithPrefix(es, alias);
+    if (deleted.length > 0) log(`deleted ${deleted.join(', ')}`);
+  };
+  cleanups.push(removeIndices);
+  const client = createIndexerClient(readIndexerEsSettings({ ...process.env, ES_INDEX: alias }));
+  cleanups.push(() => client.close());
+
+  const { sourcePath, corpus } = await generateSource(alias, count, settings, workDir);
+  const indexing = await measureIndexing(es, client, alias, sourcePath, workDir);
 
   const mix: MixRequest[] = buildMix(corpus.sample, { seed: settings.seed, size: settings.mixSize });
   const api = await startApi({
@@ -255,72 +397,12 @@ async function benchmarkCount(
     );
   }
 
-  const verify = await verifyMix(mix, api.url, es, alias, settings.quick ? mix.length : 300);
-  log(`verified ${verify.checked} requests: ${verify.mismatches.length} mismatches, ${verify.empty} empty`);
-  if (verify.mismatches.length > 0) {
-    for (const { request, problem } of verify.mismatches.slice(0, 5)) log(`  ${request.apiPath}: ${problem}`);
-    throw new BreakageError('the API and raw Elasticsearch disagree on the mix');
-  }
-
-  const targets: Record<'api' | 'raw', LoadTarget> = {
-    api: apiTarget(api.url, mix),
-    raw: rawTarget(es, alias, mix),
-  };
-  const load = { connections: settings.connections };
-
-  log(`warm-up ${settings.warmupSeconds} s per side…`);
-  for (const side of ['api', 'raw'] as const) {
-    await runLoad(targets[side], { ...load, durationSeconds: settings.warmupSeconds });
-  }
-
-  const rounds: Record<'api' | 'raw', LoadResult[]> = { api: [], raw: [] };
-  const cpu: Record<'api' | 'raw', CpuTotals> = { api: emptyCpu(), raw: emptyCpu() };
-  for (let round = 0; round < settings.rounds; round++) {
-    // ABBA…: the order flips every round so a steady drift of the machine weighs on both sides alike.
-    const order = round % 2 === 0 ? (['api', 'raw'] as const) : (['raw', 'api'] as const);
-    for (const side of order) {
-      const before = await cpuSnapshot(api.pid, esPid);
-      const result = await runLoad(targets[side], { ...load, durationSeconds: settings.durationSeconds });
-      addCpu(cpu[side], before, await cpuSnapshot(api.pid, esPid), result.seconds);
-      checkLoad(result, `round ${round + 1} ${side}`);
-      rounds[side].push(result);
-      log(
-        `round ${round + 1} ${side}: ${Math.round(result.requestsPerSecond)} req/s, ${result.ok} ok, ${result.errors} errors`,
-      );
-    }
-  }
-
+  const verify = await verifyAgreement(mix, api.url, es, alias, settings.quick);
+  const targets: Sides<LoadTarget> = { api: apiTarget(api.url, mix), raw: rawTarget(es, alias, mix) };
+  const { rounds, cpu } = await measureLoadRounds(targets, settings, { api: api.pid, es: esPid });
   log(`unloaded probe: 1 connection, ${settings.probeSeconds} s per side…`);
-  const unloaded: Record<'api' | 'raw', LoadResult[]> = { api: [], raw: [] };
-  for (const side of ['api', 'raw', 'raw', 'api'] as const) {
-    const result = await runLoad(targets[side], {
-      connections: 1,
-      durationSeconds: settings.probeSeconds / 2,
-    });
-    checkLoad(result, `unloaded ${side}`);
-    unloaded[side].push(result);
-  }
-
-  log('statistics with the request cache off: 1 connection…');
-  const statisticsMix = mix.filter((request) => request.kind === 'statistics');
-  const statisticsTargets = {
-    api: apiTarget(api.url, statisticsMix),
-    raw: rawTarget(es, alias, statisticsMix),
-  };
-  const statistics: Record<'api' | 'raw', LoadResult[]> = { api: [], raw: [] };
-  await setRequestCache(es, alias, false);
-  try {
-    for (const side of ['api', 'raw', 'raw', 'api'] as const) {
-      const result = await runLoad(statisticsTargets[side], {
-        connections: 1,
-        durationSeconds: settings.probeSeconds / 2,
-      });
-      checkLoad(result, `statistics ${side}`);
-      statistics[side].push(result);
-    }
-  } finally {
-    await setRequestCache(es, alias, true);
-  }
+  const unloaded = await measureOneConnection(targets, settings.probeSeconds, 'unloaded');
+  const statistics = await measureStatisticsUncached(api.url, es, alias, mix, settings.probeSeconds);
 
   // Still pinned as at the start (nobody reset Elasticsearch's affinity, it was not restarted)?
   if (split) {
@@ -338,52 +420,22 @@ async function benchmarkCount(
     load: {
       api: sideFigures(rounds.api),
       raw: sideFigures(rounds.raw),
-      ratio: 0,
-      roundRatios: rounds.api.map(
-        (result, index) => result.requestsPerSecond / rounds.raw[index]!.requestsPerSecond,
-      ),
+      ...medianRatio(rounds.api, rounds.raw),
     },
     unloaded: { api: sideFigures(unloaded.api), raw: sideFigures(unloaded.raw) },
     statisticsUncached: { api: sideFigures(statistics.api), raw: sideFigures(statistics.raw) },
-    indexing: { indexer, raw: rawBulk, ratio: indexer.docsPerSecond / rawBulk.docsPerSecond },
-    apiPeakRssMb,
-    cpu: {
-      api: cpuPerRequest(cpu.api, rounds.api, split),
-      raw: cpuPerRequest(cpu.raw, rounds.raw, split),
+    indexing: {
+      indexer: indexing.indexer,
+      raw: indexing.rawBulk,
+      ratio: indexing.indexer.docsPerSecond / indexing.rawBulk.docsPerSecond,
     },
+    apiPeakRssMb,
+    cpu: { api: cpuPerRequest(cpu.api, rounds.api, split), raw: cpuPerRequest(cpu.raw, rounds.raw, split) },
     verify: { checked: verify.checked, mismatches: verify.mismatches.length, empty: verify.empty },
   };
-  figures.load.ratio = [...figures.load.roundRatios].sort((a, b) => a - b)[
-    Math.floor((figures.load.roundRatios.length - 1) / 2)
-  ]!;
-
   if (settings.profile) {
-    const profileDir = await mkdtemp(join(workDir, 'api-profile-'));
-    log(`profiling the API: one mix round (${settings.durationSeconds} s) under node --cpu-prof…`);
-    const profiled = await startApi({
-      build,
-      alias,
-      esUrl: es.url,
-      logLevel: settings.logLevel,
-      cpuProfileDir: profileDir,
-      ...(split ? { cpu: BENCH_CPU } : {}),
-    });
-    let since = 0;
-    try {
-      const profiledTarget = apiTarget(profiled.url, mix);
-      await runLoad(profiledTarget, { ...load, durationSeconds: settings.warmupSeconds });
-      since = profileClockMicros(); // start-up and warm-up stay out of the summary
-      await runLoad(profiledTarget, { ...load, durationSeconds: settings.durationSeconds });
-    } finally {
-      await profiled.stop();
-    }
-    const file = await newestProfile(profileDir);
-    if (file) figures.apiProfile = await summariseProfileFile(file, 15, since);
-
-    log('profiling the indexer: a second reindex under the inspector…');
-    const { profile } = await withCpuProfile(() => timeReindex(client, alias, sourcePath));
-    figures.indexerProfile = summariseProfile(profile);
-    if (split) await split.check();
+    const reindexAgain = () => timeReindex(client, alias, sourcePath);
+    await profileRun(figures, { build, alias, es, settings, workDir }, mix, reindexAgain, split);
   }
 
   await rm(sourcePath, { force: true });

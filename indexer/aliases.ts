@@ -1,6 +1,6 @@
 // The alias and the timestamped indices behind it: where it points, the one-call swap, retention, rollback.
 import type { Client } from '@elastic/elasticsearch';
-import { isDataIndexOf, parseIndexBuiltAt } from './indexName.js';
+import { isDataIndexOf, parseIndexBuiltAt } from '../indexContract/indexName.js';
 
 export interface DataIndex {
   index: string;

@@ -6,7 +6,7 @@
 // written, and neither the client's joined NDJSON string (two bytes a character once the text holds one
 // non-Latin-1 character) nor a copy of it is ever made. Responses are filtered down to what is read.
 import type { Client } from '@elastic/elasticsearch';
-import { BulkRejectedError, InterruptedError } from './errors.js';
+import { BulkRejectedError, InterruptedError, throwIfAborted } from './errors.js';
 
 export interface BulkLoadOptions {
   batchSize?: number;
@@ -119,10 +119,6 @@ const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
     }, ms);
     signal?.addEventListener('abort', onAbort, { once: true });
   });
-
-function throwIfAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw new InterruptedError(String(signal.reason));
-}
 
 export async function bulkLoad(
   client: Client,

@@ -2,22 +2,24 @@
 //   0 ok · 1 invalid records or none published (nothing written) · 2 usage (bad option or ES_* variable) · 3 Elasticsearch or
 //   other failure (alias unchanged) · 4 another reindex holds the lock · 130 SIGINT · 143 SIGTERM
 import type { Client } from '@elastic/elasticsearch';
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { stat } from 'node:fs/promises';
 import { pino } from 'pino';
-import { createEsClient, readEsConfig, checkAliasName } from './esClient.js';
+import { checkAliasName } from '../settings/elasticsearch.js';
+import { ConfigError } from '../settings/variables.js';
+import { createIndexerClient, readIndexerEsSettings } from './esClient.js';
 import {
-  EmptySourceError,
   EXIT_CODES,
+  IndexerError,
   InterruptedError,
   InvalidSourceError,
-  LockedError,
-  UsageError,
+  NothingToRollBackError,
 } from './errors.js';
+import { positiveInteger } from './optionParsers.js';
 import { createProgressReporter } from './progress.js';
 import { reindex, type ReindexSummary } from './reindex.js';
-import { NothingToRollBackError, rollback } from './rollback.js';
-import { detectFormat, SourceSyntaxError } from './source.js';
+import { rollback } from './rollback.js';
+import { detectFormat } from './source.js';
 import { spoolToTempFile } from './spool.js';
 import { aliasStatus, describeStatus } from './status.js';
 import { describeInvalidRecord, validateSource } from './validateSource.js';
@@ -39,11 +41,6 @@ const logger = pino(
   pino.destination({ fd: 2, sync: true }),
 );
 
-function positiveInteger(value: string): number {
-  if (!/^[1-9]\d*$/.test(value)) throw new InvalidArgumentError('expected an integer >= 1');
-  return Number(value);
-}
-
 /** Aborts on the first SIGINT/SIGTERM (so the run can clean up); a second one exits at once. */
 function abortOnSignals(): AbortController {
   const controller = new AbortController();
@@ -59,11 +56,11 @@ function abortOnSignals(): AbortController {
 }
 
 function aliasFrom(option: string | undefined): string {
-  return option === undefined ? readEsConfig().alias : checkAliasName(option);
+  return option === undefined ? readIndexerEsSettings().alias : checkAliasName(option, '--alias');
 }
 
 async function withClient<T>(action: (client: Client) => Promise<T>): Promise<T> {
-  const client = createEsClient(readEsConfig());
+  const client = createIndexerClient(readIndexerEsSettings());
   try {
     return await action(client);
   } finally {
@@ -116,7 +113,7 @@ export function buildProgram(): Command {
         const alias = aliasFrom(options.alias);
         const controller = abortOnSignals();
         const progress = createProgressReporter();
-        const client = createEsClient(readEsConfig());
+        const client = createIndexerClient(readIndexerEsSettings());
         try {
           const summary = await reindex({
             client,
@@ -218,36 +215,20 @@ function exitCodeOf(error: unknown): number {
     return error.exitCode === 0 ? EXIT_CODES.ok : EXIT_CODES.usage;
   }
   const message = error instanceof Error ? error.message : String(error);
-  if (
-    error instanceof InvalidSourceError ||
-    error instanceof SourceSyntaxError ||
-    error instanceof EmptySourceError
-  ) {
-    process.stderr.write(`${message}\n`);
-    return EXIT_CODES.invalidRecords;
-  }
-  if (error instanceof UsageError) {
+  const missingFile = (error as { code?: string } | null)?.code === 'ENOENT';
+  const code =
+    error instanceof IndexerError
+      ? error.exitCode
+      : error instanceof ConfigError || missingFile
+        ? EXIT_CODES.usage
+        : EXIT_CODES.failure;
+  // An expected failure is one line for the operator; anything else is logged with its stack.
+  if (error instanceof InterruptedError) logger.warn(message);
+  else if (code === EXIT_CODES.invalidRecords) process.stderr.write(`${message}\n`);
+  else if (code !== EXIT_CODES.failure || error instanceof NothingToRollBackError) {
     process.stderr.write(`ppa-indexer: ${message}\n`);
-    return EXIT_CODES.usage;
-  }
-  if (error instanceof LockedError) {
-    process.stderr.write(`ppa-indexer: ${message}\n`);
-    return EXIT_CODES.locked;
-  }
-  if (error instanceof InterruptedError) {
-    logger.warn(message);
-    return error.reason === 'SIGINT' ? EXIT_CODES.interrupted : EXIT_CODES.terminated;
-  }
-  if (error instanceof NothingToRollBackError) {
-    process.stderr.write(`ppa-indexer: ${message}\n`);
-    return EXIT_CODES.failure;
-  }
-  if ((error as { code?: string }).code === 'ENOENT') {
-    process.stderr.write(`ppa-indexer: ${message}\n`);
-    return EXIT_CODES.usage;
-  }
-  logger.error({ err: error }, message);
-  return EXIT_CODES.failure;
+  } else logger.error({ err: error }, message);
+  return code;
 }
 
 process.exitCode = await main(process.argv);

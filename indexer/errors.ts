@@ -1,18 +1,13 @@
-// Typed failures of the indexer; the CLI maps each to its exit code (see EXIT_CODES).
+// Typed failures of the indexer. Each carries its exit code (as Koa's errors carry their status), so the CLI's
+// mapping is a lookup; anything else is exit 3.
+import { EXIT_CODES, IndexerError, type ExitCode } from './exitCodes.js';
 import { describeInvalidRecord, type SourceReport } from './validateSource.js';
 
-export const EXIT_CODES = {
-  ok: 0,
-  invalidRecords: 1,
-  usage: 2,
-  failure: 3,
-  locked: 4,
-  interrupted: 130, // SIGINT; SIGTERM exits 143 (128 + signal number)
-  terminated: 143,
-} as const;
+export { EXIT_CODES, IndexerError };
 
 /** The source has invalid records and --skip-invalid was not given: nothing was written. */
-export class InvalidSourceError extends Error {
+export class InvalidSourceError extends IndexerError {
+  override readonly exitCode = EXIT_CODES.invalidRecords;
   constructor(readonly report: SourceReport) {
     const listed = report.invalidRecords
       .slice(0, 20)
@@ -29,27 +24,43 @@ export class InvalidSourceError extends Error {
 }
 
 /** The source has no published record: going live with an empty index would empty the public API. */
-export class EmptySourceError extends Error {}
+export class EmptySourceError extends IndexerError {
+  override readonly exitCode = EXIT_CODES.invalidRecords;
+}
 
 /** Another run holds the reindex lock of this alias. */
-export class LockedError extends Error {}
+export class LockedError extends IndexerError {
+  override readonly exitCode = EXIT_CODES.locked;
+}
 
 /** A bad option or environment variable. */
-export class UsageError extends Error {}
+export class UsageError extends IndexerError {
+  override readonly exitCode = EXIT_CODES.usage;
+}
 
 /** The run was stopped by a signal (or an AbortSignal); its half-built index was removed. */
-export class InterruptedError extends Error {
+export class InterruptedError extends IndexerError {
+  override readonly exitCode: ExitCode;
   constructor(readonly reason: string) {
     super(`interrupted (${reason}); the alias was left where it was`);
+    this.exitCode = reason === 'SIGINT' ? EXIT_CODES.interrupted : EXIT_CODES.terminated;
   }
 }
 
 /** A document that Elasticsearch refused (after retries for 429). */
-export class BulkRejectedError extends Error {}
+export class BulkRejectedError extends IndexerError {}
 
 /** The source file was written to between the validation pass and the end of the load (exit 3, alias kept). */
-export class SourceChangedError extends Error {
+export class SourceChangedError extends IndexerError {
   constructor(path: string) {
     super(`the source changed during the run (${path}): what was loaded is not what was validated`);
   }
+}
+
+/** Nothing built before the live index is left to roll back to. */
+export class NothingToRollBackError extends IndexerError {}
+
+/** The abort signal fired: stop the run with an InterruptedError naming why. */
+export function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new InterruptedError(String(signal.reason));
 }

@@ -1,16 +1,7 @@
-// The index settings and mappings (mappings/ppas.json), with the build's _meta added.
-import type { estypes } from '@elastic/elasticsearch';
-import { readFileSync } from 'node:fs';
-import { projectFile } from './projectFile.js';
+// The create-index body of a new generation: the contract's settings and mappings, loading settings, the build's _meta.
+import { readIndexDefinition, type IndexDefinition } from '../indexContract/mapping.js';
 
-export const INDEX_MAPPING_URL = projectFile('mappings/ppas.json');
-
-interface IndexDefinition {
-  settings: estypes.IndicesIndexSettings;
-  mappings: estypes.MappingTypeMapping;
-}
-
-const definition = JSON.parse(readFileSync(INDEX_MAPPING_URL, 'utf8')) as IndexDefinition;
+const definition = readIndexDefinition();
 
 export interface IndexMeta {
   built_at: string;

@@ -3,7 +3,7 @@
 // Stricter in one place: a leap second (":60") is refused, because neither JavaScript's Date nor Elasticsearch's
 // date fields accept one, and a record that passes validation must also load.
 
-import { isCalendarDay } from '../src/text/timestamp.js';
+import { isCalendarDay } from '../indexContract/text/timestamp.js';
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 // ajv-formats' grammar (the offset's colon and minutes optional); the schema's timestamp pattern narrows it to RFC 3339.

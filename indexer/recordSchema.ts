@@ -1,9 +1,9 @@
 // Validates source records against mappings/record.schema.json (the one file that holds the record contract).
 import { Ajv, type ErrorObject } from 'ajv';
 import { readFileSync } from 'node:fs';
-import { projectFile } from './projectFile.js';
+import { projectFile } from '../indexContract/projectFile.js';
 import { RECORD_FORMATS } from './recordFormats.js';
-import type { PpaRecord } from './record.js';
+import type { PpaRecord } from '../indexContract/record.js';
 
 export const RECORD_SCHEMA_URL = projectFile('mappings/record.schema.json');
 

@@ -7,18 +7,20 @@ import type { Readable } from 'node:stream';
 import type { Logger } from 'pino';
 import { aliasTarget, applyRetention, swapAlias } from './aliases.js';
 import { bulkLoad, type LoadableDocument } from './bulkLoad.js';
-import { buildDocument, type IndexDocument } from './document.js';
+import type { IndexDocument } from '../indexContract/document.js';
+import { buildDocument } from './buildDocument.js';
 import {
   EmptySourceError,
   InterruptedError,
   InvalidSourceError,
   SourceChangedError,
+  throwIfAborted,
   UsageError,
 } from './errors.js';
 import { indexDefinition, LIVE_SETTINGS } from './indexMapping.js';
-import { indexNameFor } from './indexName.js';
+import { indexNameFor } from '../indexContract/indexName.js';
 import { ReindexLock } from './lock.js';
-import type { PpaRecord } from './record.js';
+import type { PpaRecord } from '../indexContract/record.js';
 import { detectFormat, readSource, type SourceFormat } from './source.js';
 import { spoolToTempFile, type SpooledFile } from './spool.js';
 import { validateSource, type InvalidRecord, type SourceReport } from './validateSource.js';
@@ -74,10 +76,6 @@ const silentLogger: IndexerLogger = {
   error: () => undefined,
 } as never;
 
-function throwIfAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw new InterruptedError(String(signal.reason));
-}
-
 async function openSource(
   source: string | Readable,
   signal?: AbortSignal,
@@ -116,8 +114,7 @@ async function* publishedDocuments(
 
 export async function reindex(options: ReindexOptions): Promise<ReindexSummary> {
   const started = performance.now();
-  const { client, alias, signal } = options;
-  const logger = options.logger ?? silentLogger;
+  const { signal } = options;
   const keep = options.keep ?? 2;
   if (!Number.isInteger(keep) || keep < 1)
     throw new UsageError(`--keep must be an integer >= 1, got ${keep}`);
@@ -127,135 +124,187 @@ export async function reindex(options: ReindexOptions): Promise<ReindexSummary> 
     throw error;
   });
   try {
-    const sourceAtStart = await stat(path);
-    const totalBytes = sourceAtStart.size;
-    const format = await detectFormat(path);
-    let bytes = 0;
-    const report = await validateSource(path, format, {
-      ...(signal ? { signal } : {}),
-      onBytes: (read) => (bytes = read),
-      onRecord: (records) => {
-        if (records % 1000 === 0) options.onProgress?.({ phase: 'validate', records, bytes, totalBytes });
-      },
-    }).catch((error: unknown) => {
-      throwIfAborted(signal);
-      throw error;
-    });
-    options.onProgress?.({ phase: 'validate', records: report.read, bytes: totalBytes, totalBytes });
-    logger.info(
-      {
-        read: report.read,
-        invalid: report.invalid,
-        published: report.published,
-        unpublished: report.unpublished,
-      },
-      'source validated',
-    );
-    if (report.invalid > 0 && !options.skipInvalid) throw new InvalidSourceError(report);
-    if (report.invalid > 0) {
-      logger.warn({ invalid: report.invalid }, 'skipping invalid records (--skip-invalid)');
-    }
-    if (report.published === 0) {
-      throw new EmptySourceError(
-        `the source has no valid published record (${report.read} read): refusing to make an empty index live`,
-      );
-    }
-
-    const summary = (
-      index: string | null,
-      previousIndex: string | null,
-      indexed: number,
-      deletedIndices: string[],
-    ) => {
+    const source = await validatePhase(path, options);
+    const summary = (generation: Generation | null, indexed: number): ReindexSummary => {
       const seconds = (performance.now() - started) / 1000;
+      const { report } = source;
       return {
-        alias,
-        index,
-        previousIndex,
-        format,
+        alias: options.alias,
+        index: generation?.index ?? null,
+        previousIndex: generation?.previousIndex ?? null,
+        format: report.format,
         read: report.read,
         invalid: report.invalid,
         unpublished: report.unpublished,
         published: report.published,
         inactive: report.inactive,
         indexed,
-        deletedIndices,
+        deletedIndices: generation?.deletedIndices ?? [],
         seconds: Math.round(seconds * 100) / 100,
         docsPerSecond: Math.round(indexed / Math.max(seconds, 0.001)),
         maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
         dryRun: Boolean(options.dryRun),
         invalidRecords: report.invalidRecords,
-      } satisfies ReindexSummary;
+      };
     };
 
     if (options.dryRun) {
+      // A dry run builds every document and never talks to Elasticsearch.
       let built = 0;
-      for await (const _document of publishedDocuments(path, report, options)) built++;
-      return summary(null, null, built, []); // a dry run never talks to Elasticsearch
+      for await (const _document of publishedDocuments(path, source.report, options)) built++;
+      return summary(null, built);
     }
-
-    throwIfAborted(signal);
-    const lock = await ReindexLock.acquire(
-      client,
-      alias,
-      options.lockTtlMs ? { ttlMs: options.lockTtlMs } : {},
-    );
-    let newIndex: string | null = null;
-    let swapped = false;
-    try {
-      const previousIndex = await aliasTarget(client, alias);
-      const builtAt = new Date();
-      newIndex = indexNameFor(alias, builtAt);
-      await client.indices.create({
-        index: newIndex,
-        ...indexDefinition({ built_at: builtAt.toISOString(), records: report.published }),
-      });
-      logger.info({ index: newIndex, previousIndex }, 'loading new index');
-
-      const indexed = await bulkLoad(client, newIndex, publishedDocuments(path, report, options), {
-        ...(options.batchSize ? { batchSize: options.batchSize } : {}),
-        ...(signal ? { signal } : {}),
-        checkpoint: () => lock.assertHeld(),
-        onBatch: (done) => options.onProgress?.({ phase: 'load', indexed: done, total: report.published }),
-      });
-
-      throwIfAborted(signal);
-      await assertUnchanged(path, sourceAtStart);
-      await client.indices.putSettings({ index: newIndex, settings: { index: LIVE_SETTINGS } });
-      await client.indices.refresh({ index: newIndex });
-      const { count } = await client.count({ index: newIndex });
-      if (count !== report.published || indexed !== report.published) {
-        throw new Error(
-          `index check failed: ${newIndex} holds ${count} documents (${indexed} sent), expected ${report.published} published records`,
-        );
-      }
-
-      throwIfAborted(signal);
-      await lock.extend(); // proves we still hold the lock right before going live
-      await swapAlias(client, alias, previousIndex, newIndex);
-      swapped = true;
-      logger.info({ alias, index: newIndex, previousIndex }, 'alias swapped');
-
-      const deletedIndices = await applyRetention(client, alias, keep, newIndex, previousIndex).catch(
-        (error: unknown) => {
-          // The new index is live and correct; failing to prune old ones is worth a warning, not a failed run.
-          logger.warn({ err: error }, 'could not delete old indices');
-          return [];
-        },
-      );
-      return summary(newIndex, previousIndex, indexed, deletedIndices);
-    } catch (error) {
-      if (newIndex && !swapped) await deleteQuietly(client, newIndex, logger);
-      if (signal?.aborted && !(error instanceof InterruptedError))
-        throw new InterruptedError(String(signal.reason));
-      throw error;
-    } finally {
-      await lock
-        .release()
-        .catch((error: unknown) => logger.warn({ err: error }, 'could not release the lock'));
-    }
+    const generation = await buildGeneration(path, source, keep, options);
+    return summary(generation, generation.indexed);
   } finally {
     await spooled?.remove();
+  }
+}
+
+interface ValidatedSource {
+  report: SourceReport;
+  /** The file as validation found it: the load checks it is still the same before the alias moves. */
+  atStart: Stats;
+}
+
+interface Generation {
+  index: string;
+  previousIndex: string | null;
+  indexed: number;
+  deletedIndices: string[];
+}
+
+/** Phase 1: every record checked before anything is written; refuses invalid (unless skipped) and empty sources. */
+async function validatePhase(path: string, options: ReindexOptions): Promise<ValidatedSource> {
+  const { signal } = options;
+  const logger = options.logger ?? silentLogger;
+  const atStart = await stat(path);
+  const totalBytes = atStart.size;
+  const format = await detectFormat(path);
+  let bytes = 0;
+  const report = await validateSource(path, format, {
+    ...(signal ? { signal } : {}),
+    onBytes: (read) => (bytes = read),
+    onRecord: (records) => {
+      if (records % 1000 === 0) options.onProgress?.({ phase: 'validate', records, bytes, totalBytes });
+    },
+  }).catch((error: unknown) => {
+    throwIfAborted(signal);
+    throw error;
+  });
+  options.onProgress?.({ phase: 'validate', records: report.read, bytes: totalBytes, totalBytes });
+  logger.info(
+    {
+      read: report.read,
+      invalid: report.invalid,
+      published: report.published,
+      unpublished: report.unpublished,
+    },
+    'source validated',
+  );
+  if (report.invalid > 0 && !options.skipInvalid) throw new InvalidSourceError(report);
+  if (report.invalid > 0)
+    logger.warn({ invalid: report.invalid }, 'skipping invalid records (--skip-invalid)');
+  if (report.published === 0) {
+    throw new EmptySourceError(
+      `the source has no valid published record (${report.read} read): refusing to make an empty index live`,
+    );
+  }
+  return { report, atStart };
+}
+
+/**
+ * Phases 2–5 under the alias's lock: load a new index, verify it, swap the alias, prune old indices. Any failure
+ * or interruption before the swap deletes the new index, so the alias and what it serves stay as they were.
+ */
+async function buildGeneration(
+  path: string,
+  source: ValidatedSource,
+  keep: number,
+  options: ReindexOptions,
+): Promise<Generation> {
+  const { client, alias, signal } = options;
+  const logger = options.logger ?? silentLogger;
+  throwIfAborted(signal);
+  const lock = await ReindexLock.acquire(
+    client,
+    alias,
+    options.lockTtlMs ? { ttlMs: options.lockTtlMs } : {},
+  );
+  let newIndex: string | null = null;
+  let swapped = false;
+  try {
+    const previousIndex = await aliasTarget(client, alias);
+    const builtAt = new Date();
+    newIndex = indexNameFor(alias, builtAt);
+    const indexed = await loadPhase(path, source.report, newIndex, builtAt, lock, options);
+    throwIfAborted(signal);
+    await verifyPhase(client, path, source, newIndex, indexed);
+
+    throwIfAborted(signal);
+    await lock.extend(); // proves we still hold the lock right before going live
+    await swapAlias(client, alias, previousIndex, newIndex);
+    swapped = true;
+    logger.info({ alias, index: newIndex, previousIndex }, 'alias swapped');
+
+    const deletedIndices = await applyRetention(client, alias, keep, newIndex, previousIndex).catch(
+      (error: unknown) => {
+        // The new index is live and correct; failing to prune old ones is worth a warning, not a failed run.
+        logger.warn({ err: error }, 'could not delete old indices');
+        return [];
+      },
+    );
+    return { index: newIndex, previousIndex, indexed, deletedIndices };
+  } catch (error) {
+    if (newIndex && !swapped) await deleteQuietly(client, newIndex, logger);
+    if (signal?.aborted && !(error instanceof InterruptedError))
+      throw new InterruptedError(String(signal.reason));
+    throw error;
+  } finally {
+    await lock.release().catch((error: unknown) => logger.warn({ err: error }, 'could not release the lock'));
+  }
+}
+
+/** Phase 2: create the index with loading settings and bulk the published documents into it. */
+async function loadPhase(
+  path: string,
+  report: SourceReport,
+  index: string,
+  builtAt: Date,
+  lock: ReindexLock,
+  options: ReindexOptions,
+): Promise<number> {
+  const { client, signal } = options;
+  await client.indices.create({
+    index,
+    ...indexDefinition({ built_at: builtAt.toISOString(), records: report.published }),
+  });
+  (options.logger ?? silentLogger).info({ index }, 'loading new index');
+  return bulkLoad(client, index, publishedDocuments(path, report, options), {
+    ...(options.batchSize ? { batchSize: options.batchSize } : {}),
+    ...(signal ? { signal } : {}),
+    checkpoint: () => lock.assertHeld(),
+    onBatch: (done) => options.onProgress?.({ phase: 'load', indexed: done, total: report.published }),
+  });
+}
+
+/** Phase 3: the source is what was validated, the index is live-ready and holds exactly the published records. */
+async function verifyPhase(
+  client: Client,
+  path: string,
+  source: ValidatedSource,
+  index: string,
+  indexed: number,
+): Promise<void> {
+  await assertUnchanged(path, source.atStart);
+  await client.indices.putSettings({ index, settings: { index: LIVE_SETTINGS } });
+  await client.indices.refresh({ index });
+  const { count } = await client.count({ index });
+  const expected = source.report.published;
+  if (count !== expected || indexed !== expected) {
+    throw new Error(
+      `index check failed: ${index} holds ${count} documents (${indexed} sent), expected ${expected} published records`,
+    );
   }
 }
 

@@ -1,15 +1,16 @@
 // rollback: point the alias back at the index built before the live one (kept by retention), under the lock.
 import type { Client } from '@elastic/elasticsearch';
 import { aliasTarget, previousIndex, swapAlias } from './aliases.js';
+import { NothingToRollBackError } from './errors.js';
 import { ReindexLock } from './lock.js';
+
+export { NothingToRollBackError };
 
 export interface RollbackResult {
   alias: string;
   from: string;
   to: string;
 }
-
-export class NothingToRollBackError extends Error {}
 
 export async function rollback(client: Client, alias: string): Promise<RollbackResult> {
   const lock = await ReindexLock.acquire(client, alias);

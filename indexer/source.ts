@@ -4,6 +4,7 @@ import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import StreamArray from 'stream-json/streamers/StreamArray.js';
+import { EXIT_CODES, IndexerError } from './exitCodes.js';
 
 export type SourceFormat = 'ndjson' | 'json-array';
 
@@ -17,7 +18,8 @@ export interface ReadSourceOptions {
 }
 
 /** A JSON array source whose text breaks off mid-array: nothing after the break can be read. */
-export class SourceSyntaxError extends Error {
+export class SourceSyntaxError extends IndexerError {
+  override readonly exitCode = EXIT_CODES.invalidRecords;
   constructor(
     readonly path: string,
     readonly element: number,

@@ -35,7 +35,7 @@ npm run --silent lint
 stage "type check"
 npm run --silent typecheck
 stage "unit tests"
-npx mocha 'test/unit/**/*.test.ts'
+npm run --silent test:unit
 
 stage "services"
 if [ -n "${ES_URL:-}" ] && curl -fsS --max-time 3 "${ES_URL%%,*}/_cluster/health" >/dev/null 2>&1; then
@@ -68,7 +68,7 @@ fi
 export REDIS_URL
 
 stage "integration tests"
-npx mocha --timeout 120000 'test/integration/**/*.test.ts'
+npm run --silent test:integration
 
 if [ -f bench/run.ts ]; then
   stage "benchmark smoke run (--quick)"

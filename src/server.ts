@@ -7,7 +7,8 @@ import { createApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { createRateLimiter } from './rateLimit/index.js';
-import { createElasticsearchClient, createSearchGateway } from './search/gateway.js';
+import { createSearchGateway } from './search/gateway.js';
+import { createEsClient } from '../settings/esClient.js';
 
 /** In-flight requests get this long after a signal; then open connections are cut (Docker waits 10 s). */
 const SHUTDOWN_GRACE_MS = 8_000;
@@ -33,9 +34,10 @@ async function main(): Promise<void> {
   });
 
   const search = createSearchGateway({
-    client: createElasticsearchClient(config),
-    alias: config.esIndex,
-    requestTimeoutMs: config.esRequestTimeoutMs,
+    // No client retries: one search per request, answered or refused within the request timeout.
+    client: createEsClient(config.es, { maxRetries: 0 }),
+    alias: config.es.alias,
+    requestTimeoutMs: config.es.requestTimeoutMs,
   });
   const limiter = createRateLimiter({
     redisUrl: config.redisUrl,
@@ -75,8 +77,8 @@ async function main(): Promise<void> {
     {
       address,
       port,
-      es_nodes: config.esNodes.map(withoutCredentials),
-      alias: config.esIndex,
+      es_nodes: config.es.nodes.map(withoutCredentials),
+      alias: config.es.alias,
       rate_limit_store: config.redisUrl ? 'redis' : 'memory',
     },
     'listening',

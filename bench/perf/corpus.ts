@@ -5,7 +5,7 @@ import { finished } from 'node:stream/promises';
 import { generateRecords } from '../../indexer/generate/generateRecords.js';
 import { Random } from '../../indexer/generate/random.js';
 import { writeNdjson } from '../../indexer/generate/writeNdjson.js';
-import type { PpaRecord } from '../../indexer/record.js';
+import type { PpaRecord } from '../../indexContract/record.js';
 
 export interface GeneratedCorpus {
   path: string;

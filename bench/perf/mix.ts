@@ -4,12 +4,12 @@
 // Elasticsearch `_search` body the API sends for it, built with the API's own pure builders from the same query
 // string (parse → build), so the raw side runs the same queries.
 import { Random } from '../../indexer/generate/random.js';
-import type { PpaRecord } from '../../indexer/record.js';
+import type { PpaRecord } from '../../indexContract/record.js';
 import { parseDetailRequest } from '../../src/params/detail.js';
 import { parseListQuery } from '../../src/params/list.js';
 import { parseStatisticsQuery } from '../../src/params/statistics.js';
 import { buildDetailSearch } from '../../src/search/detailSearch.js';
-import type { SearchRequestBody } from '../../src/search/document.js';
+import type { SearchRequestBody } from '../../src/search/gateway.js';
 import { buildListSearch } from '../../src/search/listSearch.js';
 import { buildStatisticsSearch } from '../../src/search/statisticsSearch.js';
 

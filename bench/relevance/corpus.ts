@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { generateRecords } from '../../indexer/generate/generateRecords.js';
 import { writeNdjson } from '../../indexer/generate/writeNdjson.js';
-import type { PpaRecord } from '../../indexer/record.js';
+import type { PpaRecord } from '../../indexContract/record.js';
 import { reindex } from '../../indexer/reindex.js';
 
 export interface CorpusOptions {

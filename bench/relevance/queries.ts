@@ -2,9 +2,9 @@
 // type (exact name, a typo, no accents, capitals, padding, typing in progress, a distinctive word plus a place,
 // a reference code, gibberish), with the record it should find. Only live records (published and active) are
 // used, because the list serves only those.
-import type { PpaRecord } from '../../indexer/record.js';
+import type { PpaRecord } from '../../indexContract/record.js';
 import { Random } from '../../indexer/generate/random.js';
-import { foldText } from '../../src/text/fold.js';
+import { foldText } from '../../indexContract/text/fold.js';
 
 export const QUERY_CLASSES = [
   'exact',

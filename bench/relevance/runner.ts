@@ -2,7 +2,7 @@
 // (one search on the alias), then reads the rank of the expected record and meta.total (hits.total).
 import type { estypes } from '@elastic/elasticsearch';
 import { parseListQuery } from '../../src/params/list.js';
-import type { ListSource } from '../../src/search/document.js';
+import type { ListSource } from '../../indexContract/sourceFields.js';
 import type { SearchGateway } from '../../src/search/gateway.js';
 import { buildListSearch } from '../../src/search/listSearch.js';
 import { rankOf, type QueryResult } from './metrics.js';

@@ -1,6 +1,6 @@
 // The relevance suite as a function: queries from the records, run against an indexed alias, figures per class.
 import type { Client } from '@elastic/elasticsearch';
-import type { PpaRecord } from '../../indexer/record.js';
+import type { PpaRecord } from '../../indexContract/record.js';
 import { createSearchGateway } from '../../src/search/gateway.js';
 import { classFigures, type ClassFigures, type QueryResult } from './metrics.js';
 import { generateQueries, QUERY_CLASSES } from './queries.js';

@@ -9,7 +9,7 @@ import {
   TEXT_FIELDS,
   type TextQueryParts,
 } from '../../src/search/textQuery.js';
-import { foldText } from '../../src/text/fold.js';
+import { foldText } from '../../indexContract/text/fold.js';
 
 type Query = estypes.QueryDslQueryContainer;
 export type TextQueryBuilder = (q: string) => Query;

@@ -1,6 +1,6 @@
 // Deterministic fictional PPA records (record.md), produced one at a time so 1M records never sit in memory.
-import type { PpaDocument, PpaRecord, Version } from '../record.js';
-import { foldText } from '../../src/text/fold.js';
+import type { PpaAttachment, PpaRecord, Version } from '../../indexContract/record.js';
+import { foldText } from '../../indexContract/text/fold.js';
 import { Random, cumulative } from './random.js';
 import {
   COUNTRIES,
@@ -310,7 +310,12 @@ function makeVersions(random: Random, publishedAtS: number): Version[] {
   return versions.reverse(); // newest first, as record.md lists them
 }
 
-function makeDocuments(random: Random, slug: string, publishedAtS: number, language: string): PpaDocument[] {
+function makeDocuments(
+  random: Random,
+  slug: string,
+  publishedAtS: number,
+  language: string,
+): PpaAttachment[] {
   return random.sample(DOCUMENT_TYPES, random.int(0, 4)).map(([title, documentType]) => ({
     title,
     document_type: documentType,

@@ -1,7 +1,7 @@
 // Streams records as NDJSON with backpressure, in chunks so 1M records write in seconds.
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import type { PpaRecord } from '../record.js';
+import type { PpaRecord } from '../../indexContract/record.js';
 
 const LINES_PER_CHUNK = 500;
 

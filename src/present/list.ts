@@ -1,7 +1,7 @@
 // A page of search hits → the list body (data, meta, links) and the RFC 8288 Link header with the same links.
 import type { estypes } from '@elastic/elasticsearch';
 import { MAX_RESULT_WINDOW, type ListQuery, type SortOrder } from '../params/list.js';
-import type { ListSource } from '../search/document.js';
+import type { ListSource } from '../../indexContract/sourceFields.js';
 import { PPAS_PATH, presentListItem, trimSlash, type PpaListItem } from './ppa.js';
 
 export interface ListMeta {

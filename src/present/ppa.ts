@@ -1,7 +1,16 @@
 // Index document → API JSON for one PPA: the list item and the detail. Every key of the shape is always
 // present (unknown: null, empty collections: []), timestamps are ISO 8601 UTC with `Z`.
-import type { DetailSource, ListSource } from '../search/document.js';
-import { canonicalUtc } from '../text/timestamp.js';
+import {
+  ATTACHMENT_KEYS,
+  CONTRACT_KEYS,
+  FISCAL_KEYS,
+  OFFTAKER_KEYS,
+  PROCUREMENT_KEYS,
+  VERSION_KEYS,
+  withKeys,
+} from '../../indexContract/document.js';
+import type { DetailSource, ListSource } from '../../indexContract/sourceFields.js';
+import { canonicalUtc } from '../../indexContract/text/timestamp.js';
 
 export const PPAS_PATH = '/api/v1/ppas';
 
@@ -62,54 +71,18 @@ export function presentListItem(source: ListSource, base: string): PpaListItem {
   };
 }
 
-const OFFTAKER_KEYS = ['name', 'type'] as const;
-const CONTRACT_KEYS = [
-  'signed_date',
-  'term_years',
-  'cod_date',
-  'currency',
-  'energy_rate_per_kwh',
-  'capacity_rate_per_kw_month',
-] as const;
-const FISCAL_KEYS = [
-  'annual_payment_obligation_usd',
-  'guaranteed_amount_usd',
-  'termination_payment_usd',
-] as const;
-const PROCUREMENT_KEYS = [
-  'method',
-  'method_details',
-  'number_of_bidders',
-  'tender_start',
-  'tender_end',
-  'award_date',
-  'procuring_entity',
-] as const;
-const VERSION_KEYS = ['version', 'date', 'summary'] as const;
-const DOCUMENT_KEYS = ['title', 'document_type', 'url', 'published_on', 'format', 'language'] as const;
-
 export function presentPpa(source: DetailSource, base: string): PpaDetail {
-  const versions = (source.versions ?? []).map((version) => pick(VERSION_KEYS, version));
+  const versions = (source.versions ?? []).map((version) => withKeys(VERSION_KEYS, version));
   return {
     ...presentListItem(source, base),
     active: source.active,
-    offtaker: pick(OFFTAKER_KEYS, source.offtaker),
-    contract: pick(CONTRACT_KEYS, source.contract),
-    fiscal: pick(FISCAL_KEYS, source.fiscal),
-    procurement: pick(PROCUREMENT_KEYS, source.procurement),
+    offtaker: withKeys(OFFTAKER_KEYS, source.offtaker),
+    contract: withKeys(CONTRACT_KEYS, source.contract),
+    fiscal: withKeys(FISCAL_KEYS, source.fiscal),
+    procurement: withKeys(PROCUREMENT_KEYS, source.procurement),
     versions: versions.sort(newestFirst),
-    documents: (source.documents ?? []).map((document) => pick(DOCUMENT_KEYS, document)),
+    documents: (source.documents ?? []).map((attachment) => withKeys(ATTACHMENT_KEYS, attachment)),
   };
-}
-
-/** Exactly these keys, each null when the source lacks it (and nothing else the source may carry). */
-function pick<K extends string, T extends Partial<Record<K, unknown>>>(
-  keys: readonly K[],
-  value: T | null | undefined,
-): { [P in K]: NonNullable<T[P]> | null } {
-  const shaped = {} as Record<K, unknown>;
-  for (const key of keys) shaped[key] = value?.[key] ?? null;
-  return shaped as { [P in K]: NonNullable<T[P]> | null };
 }
 
 interface VersionLike {

@@ -1,6 +1,6 @@
 // Statistics aggregations → the statistics body. Pure: rounding, orderings and the empty-subset rules live here.
 import type { estypes } from '@elastic/elasticsearch';
-import { parseIndexBuiltAt } from '../../indexer/indexName.js';
+import { parseIndexBuiltAt } from '../../indexContract/indexName.js';
 import { utcTimestamp } from './ppa.js';
 import type { StatisticsAggregations } from '../search/statisticsSearch.js';
 

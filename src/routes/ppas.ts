@@ -11,7 +11,7 @@ import { presentList } from '../present/list.js';
 import { presentPpa } from '../present/ppa.js';
 import { presentStatistics } from '../present/statistics.js';
 import { buildDetailSearch } from '../search/detailSearch.js';
-import type { DetailSource, ListSource } from '../search/document.js';
+import type { DetailSource, ListSource } from '../../indexContract/sourceFields.js';
 import type { SearchGateway } from '../search/gateway.js';
 import { buildListSearch } from '../search/listSearch.js';
 import { buildStatisticsSearch, type StatisticsAggregations } from '../search/statisticsSearch.js';

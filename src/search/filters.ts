@@ -2,7 +2,8 @@
 // `q`, the text query as the only scoring clause. Only active PPAs are ever listed or counted.
 import type { estypes } from '@elastic/elasticsearch';
 import type { SearchFilters } from '../params/filters.js';
-import { foldText } from '../text/fold.js';
+import { DEVELOPER_KEYWORD_FIELD } from '../../indexContract/fields.js';
+import { foldText } from '../../indexContract/text/fold.js';
 import { buildTextQuery } from './textQuery.js';
 
 type Query = estypes.QueryDslQueryContainer;
@@ -13,7 +14,7 @@ export function buildFilterClauses(filters: SearchFilters): Query[] {
   if (filters.tariff) clauses.push({ terms: { tariff: filters.tariff } });
   if (filters.developer !== undefined) {
     clauses.push({
-      wildcard: { 'developer_folded.kw': { value: `*${escapeWildcard(foldText(filters.developer))}*` } },
+      wildcard: { [DEVELOPER_KEYWORD_FIELD]: { value: `*${escapeWildcard(foldText(filters.developer))}*` } },
     });
   }
   if (filters.year !== undefined) clauses.push({ term: { financial_close_year: filters.year } });

@@ -1,8 +1,10 @@
 // The API's only door to Elasticsearch: it pins every search to the alias and the request timeout, and turns
 // an unavailable cluster into a ServiceUnavailableError (503 + Retry-After) that says nothing about Elasticsearch.
-import { Client, errors, type ClientOptions, type estypes } from '@elastic/elasticsearch';
-import type { Config } from '../config.js';
+import { errors, type Client, type estypes } from '@elastic/elasticsearch';
 import { ServiceUnavailableError } from '../http/problem.js';
+
+/** A search request without its index: the gateway pins every search to the alias. */
+export type SearchRequestBody = Omit<estypes.SearchRequest, 'index'>;
 
 export interface SearchReadiness {
   /** The cluster answered. */
@@ -103,20 +105,4 @@ export function createSearchGateway({
       await client.close();
     },
   };
-}
-
-/** The Elasticsearch client the API uses, from configuration (nodes, credentials, timeout; no retries). */
-export function createElasticsearchClient(
-  config: Pick<Config, 'esNodes' | 'esApiKey' | 'esUsername' | 'esPassword' | 'esRequestTimeoutMs'>,
-): Client {
-  const options: ClientOptions = {
-    nodes: config.esNodes,
-    requestTimeout: config.esRequestTimeoutMs,
-    maxRetries: 0,
-  };
-  if (config.esApiKey) options.auth = { apiKey: config.esApiKey };
-  else if (config.esUsername && config.esPassword) {
-    options.auth = { username: config.esUsername, password: config.esPassword };
-  }
-  return new Client(options);
 }

@@ -1,7 +1,8 @@
 // GET /api/v1/ppas → one search request: hits of the page and the exact total in one round trip.
 import type { estypes } from '@elastic/elasticsearch';
 import type { ListQuery, SortOrder } from '../params/list.js';
-import { LIST_SOURCE_FIELDS, type SearchRequestBody } from './document.js';
+import { LIST_SOURCE_FIELDS } from '../../indexContract/sourceFields.js';
+import type { SearchRequestBody } from './gateway.js';
 import { buildSearchQuery } from './filters.js';
 
 const SLUG_TIEBREAK: estypes.SortCombinations = { slug: { order: 'asc' } };

@@ -3,7 +3,7 @@
 // meta.generated_at) even when the filters match nothing.
 import type { estypes } from '@elastic/elasticsearch';
 import type { StatisticsQuery } from '../params/statistics.js';
-import type { SearchRequestBody } from './document.js';
+import type { SearchRequestBody } from './gateway.js';
 import { buildSearchQuery } from './filters.js';
 
 /** Terms buckets asked for on the open sets (technology, tariff, risk feature, year): far above any real count. */

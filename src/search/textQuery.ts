@@ -3,8 +3,9 @@
 // (indexer/document.ts); the query is folded the same way, so "Sao Joao" meets "São João" without an
 // asciifolding filter in Elasticsearch.
 import type { estypes } from '@elastic/elasticsearch';
-import { foldText } from '../text/fold.js';
-import { droppedLetterSpellings } from '../text/typos.js';
+import { foldText } from '../../indexContract/text/fold.js';
+import { droppedLetterSpellings } from '../../indexContract/text/typos.js';
+import { NAME_EXACT_FIELD, REFERENCE_CODE_LOWERCASE_FIELD } from '../../indexContract/fields.js';
 
 type Query = estypes.QueryDslQueryContainer;
 
@@ -74,7 +75,7 @@ export function buildTextQuery(q: string, parts: TextQueryParts = ALL_PARTS): Qu
   const trimmed = q.trim();
   const folded = foldText(trimmed);
   const referenceCode: Query = {
-    term: { 'reference_code.lc': { value: trimmed.toLowerCase(), boost: REFERENCE_CODE_BOOST } },
+    term: { [REFERENCE_CODE_LOWERCASE_FIELD]: { value: trimmed.toLowerCase(), boost: REFERENCE_CODE_BOOST } },
   };
   // Words without a letter or digit produce no token: they would match nothing and sink the whole query.
   const words = folded.split(/\s+/u).filter((word) => /[\p{L}\p{N}]/u.test(word));
@@ -84,7 +85,7 @@ export function buildTextQuery(q: string, parts: TextQueryParts = ALL_PARTS): Qu
   const should: Query[] = [];
   if (parts.nameBonuses) {
     should.push({
-      constant_score: { filter: { term: { 'name_folded.exact': phrase } }, boost: EXACT_NAME_BOOST },
+      constant_score: { filter: { term: { [NAME_EXACT_FIELD]: phrase } }, boost: EXACT_NAME_BOOST },
     });
   }
   if (parts.nameWithTypo) {
@@ -92,7 +93,7 @@ export function buildTextQuery(q: string, parts: TextQueryParts = ALL_PARTS): Qu
     // words ("… Power Plant South").
     should.push({
       constant_score: {
-        filter: { fuzzy: { 'name_folded.exact': { value: phrase, fuzziness: 1 } } },
+        filter: { fuzzy: { [NAME_EXACT_FIELD]: { value: phrase, fuzziness: 1 } } },
         boost: NAME_WITH_TYPO_BOOST,
       },
     });

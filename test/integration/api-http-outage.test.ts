@@ -59,7 +59,7 @@ describe('api http: Elasticsearch unreachable, hanging, and back', function () {
     api = await buildTestApp({
       alias,
       // ES_REQUEST_TIMEOUT_MS stays at its default (2000 ms): the contract's 3 s must hold with it.
-      configOverrides: { esNodes: [proxy.url] },
+      esNodes: [proxy.url],
     });
     const list = await fetch(`${api.url}/api/v1/ppas?per_page=1`);
     expect(list.status).to.equal(200);
@@ -115,7 +115,7 @@ describe('api http: Elasticsearch unreachable, hanging, and back', function () {
       const answer = answers[i] as Timed;
       expectUnavailable(answer, path);
       expect(answer.ms, `${path} waited for the request timeout`).to.be.at.least(
-        api.config.esRequestTimeoutMs - 100,
+        api.config.es.requestTimeoutMs - 100,
       );
     });
     if (!ready) throw new Error('no readiness answer');

@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { createRequire } from 'node:module';
 import { listParamsSchema } from '../../src/params/list.js';
 import { statisticsParamsSchema } from '../../src/params/statistics.js';
-import { buildOpenApiDocument } from '../../src/openapi/document.js';
+import { buildOpenApiSpec } from '../../src/openapi/spec.js';
 import { healthRouter } from '../../src/routes/health.js';
 import { openApiRouter } from '../../src/routes/openapi.js';
 import { ppasRouter } from '../../src/routes/ppas.js';
@@ -170,7 +170,7 @@ describe('api openapi: the document stays true', function () {
     const { status, body } = await get('/api/v1/openapi.json');
     expect(status).to.equal(200);
     expect(body).to.deep.equal(
-      JSON.parse(JSON.stringify(buildOpenApiDocument({ publicBaseUrl: 'https://api.example.org' }))),
+      JSON.parse(JSON.stringify(buildOpenApiSpec({ publicBaseUrl: 'https://api.example.org' }))),
     );
     expect((body as { servers: unknown }).servers).to.deep.equal([{ url: 'https://api.example.org' }]);
   });

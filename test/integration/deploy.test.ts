@@ -184,7 +184,7 @@ describe('deploy: docker-compose.yml', () => {
       const config = loadConfig(env);
       expect(config.trustProxyHops, `${name} TRUST_PROXY_HOPS`).to.equal(1);
       expect(config.redisUrl, `${name} REDIS_URL`).to.match(/^redis:\/\/redis(:\d+)?\/?/);
-      expect(config.esNodes, `${name} ES_URL`).to.deep.equal(['http://elasticsearch:9200']);
+      expect(config.es.nodes, `${name} ES_URL`).to.deep.equal(['http://elasticsearch:9200']);
     }
   });
 

@@ -9,7 +9,7 @@ import { generateRecords } from '../../indexer/generate/generateRecords.js';
 import { writeNdjson } from '../../indexer/generate/writeNdjson.js';
 import { lockIndexName, ReindexLock } from '../../indexer/lock.js';
 import { indexSample, SAMPLE_PATH } from '../support/sampleIndex.js';
-import { runCli, startCli, summaryOf } from './indexerCliProcess.js';
+import { runCli, startCli, summaryOf } from '../support/indexerCliProcess.js';
 import { deleteIndices, testEsClient, uniqueName } from '../support/services.js';
 
 const sampleLines = readFileSync(SAMPLE_PATH, 'utf8').trimEnd().split('\n');
@@ -145,7 +145,7 @@ describe('indexer: ppa-indexer CLI', function () {
     expect(badKeep.stderr).to.include("option '--keep <n>' argument '0' is invalid");
     const badTimeout = await runCli(['status', '--alias', alias], { ES_REQUEST_TIMEOUT_MS: 'soon' });
     expect(badTimeout.code).to.equal(2);
-    expect(badTimeout.stderr).to.include('ES_REQUEST_TIMEOUT_MS must be a positive integer');
+    expect(badTimeout.stderr).to.include('ES_REQUEST_TIMEOUT_MS must be an integer from 1 to 300000');
     const missing = await runCli(['validate', '--source', join(workDir, 'nope.ndjson')]);
     expect(missing.code).to.equal(2);
     expect(missing.stderr).to.include('nope.ndjson');

@@ -14,9 +14,9 @@ import {
   SourceChangedError,
 } from '../../indexer/errors.js';
 import { generateRecords } from '../../indexer/generate/generateRecords.js';
-import { parseIndexBuiltAt } from '../../indexer/indexName.js';
+import { parseIndexBuiltAt } from '../../indexContract/indexName.js';
 import { lockIndexName } from '../../indexer/lock.js';
-import type { PpaRecord } from '../../indexer/record.js';
+import type { PpaRecord } from '../../indexContract/record.js';
 import { reindex } from '../../indexer/reindex.js';
 import { rollback } from '../../indexer/rollback.js';
 import { aliasStatus } from '../../indexer/status.js';

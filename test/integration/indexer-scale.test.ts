@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateRecords } from '../../indexer/generate/generateRecords.js';
 import { writeNdjson } from '../../indexer/generate/writeNdjson.js';
-import { summaryOf, type CliResult } from './indexerCliProcess.js';
+import { summaryOf, type CliResult } from '../support/indexerCliProcess.js';
 import { deleteIndices, ES_URL, testEsClient, uniqueName } from '../support/services.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));

@@ -8,20 +8,19 @@ import { pino, type Logger } from 'pino';
 import { createApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createRateLimiter, type ClientRateLimiter } from '../../src/rateLimit/index.js';
-import {
-  createElasticsearchClient,
-  createSearchGateway,
-  type SearchGateway,
-} from '../../src/search/gateway.js';
+import { createSearchGateway, type SearchGateway } from '../../src/search/gateway.js';
+import { createEsClient } from '../../settings/esClient.js';
 import { ES_URL } from './services.js';
 
 export interface TestAppOptions {
   /** The alias (or index) the app reads; ES_INDEX. */
   alias: string;
+  /** Default: ES_URL from the environment. */
+  esNodes?: string[];
   /** Default: an in-memory limiter with the config's quota (closed by close()). */
   limiter?: ClientRateLimiter;
   /**
-   * Over the defaults of loadConfig({}) plus: ES_URL from the environment, rateLimitPoints 10000 (so suites
+   * Over the defaults of loadConfig({}) plus: rateLimitPoints 10000 (so suites
    * that are not about the rate limit never meet it), LOG_LEVEL info.
    */
   configOverrides?: Partial<Config>;
@@ -53,12 +52,12 @@ export interface TestApp {
 
 export async function buildTestApp(options: TestAppOptions): Promise<TestApp> {
   const logs: LogLine[] = [];
+  const defaults = loadConfig({});
   const config: Config = {
-    ...loadConfig({}),
-    esNodes: ES_URL.split(','),
+    ...defaults,
     rateLimitPoints: 10_000,
     ...options.configOverrides,
-    esIndex: options.alias,
+    es: { ...defaults.es, nodes: options.esNodes ?? ES_URL.split(','), alias: options.alias },
   };
   const logger =
     options.logger ??
@@ -67,9 +66,9 @@ export async function buildTestApp(options: TestAppOptions): Promise<TestApp> {
       { write: (line: string) => void logs.push(JSON.parse(line) as LogLine) },
     );
   const gateway = createSearchGateway({
-    client: createElasticsearchClient(config),
-    alias: config.esIndex,
-    requestTimeoutMs: config.esRequestTimeoutMs,
+    client: createEsClient(config.es, { maxRetries: 0 }),
+    alias: config.es.alias,
+    requestTimeoutMs: config.es.requestTimeoutMs,
   });
   const search = options.wrapSearch ? options.wrapSearch(gateway) : gateway;
   const limiter =

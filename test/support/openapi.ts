@@ -4,15 +4,11 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { AssertionError } from 'node:assert';
-import {
-  buildOpenApiDocument,
-  type OpenApiOperation,
-  type OpenApiResponse,
-} from '../../src/openapi/document.js';
+import { buildOpenApiSpec, type OpenApiOperation, type OpenApiResponse } from '../../src/openapi/spec.js';
 
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 
-export const openApiDocument = buildOpenApiDocument();
+export const openApiDocument = buildOpenApiSpec();
 
 const DOCUMENT_ID = 'urn:ppa-search-api:openapi';
 const ajv = new Ajv2020({ allErrors: true, strict: false });

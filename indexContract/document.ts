@@ -1,0 +1,79 @@
+// The indexed document: what the indexer writes for one published record and what the API reads back. Its
+// fields are exactly those of mappings/ppas.json; the nested objects carry exactly the keys listed here.
+import type { Contract, Fiscal, Offtaker, PpaAttachment, Procurement, Version } from './record.js';
+
+export interface IndexDocument {
+  slug: string;
+  reference_code: string;
+  project_name: string;
+  developer: string;
+  location: string;
+  name_sort: string;
+  name_folded: string;
+  /** Each name word of 5+ letters with one letter (not the first) dropped: "solar" → "slar", "soar", "solr", "sola". */
+  name_dropped_letter: string[];
+  developer_folded: string;
+  location_folded: string;
+  reference_code_folded: string;
+  country_code: string | null;
+  technology: string;
+  tariff: string;
+  risk_features: string[];
+  capacity_mw: number;
+  financial_close_year: number | null;
+  active: boolean;
+  published_at: string | null;
+  updated_at: string;
+  fiscal: Fiscal;
+  offtaker: Offtaker;
+  contract: Contract;
+  procurement: Procurement;
+  versions: Version[];
+  /** The PPA's attached files. */
+  documents: PpaAttachment[];
+}
+
+// The keys of each nested object: the indexer writes every one (null when the source lacks it) and the API
+// shows every one, so a client always sees the whole shape.
+export const OFFTAKER_KEYS = ['name', 'type'] as const satisfies readonly (keyof Offtaker)[];
+export const CONTRACT_KEYS = [
+  'signed_date',
+  'term_years',
+  'cod_date',
+  'currency',
+  'energy_rate_per_kwh',
+  'capacity_rate_per_kw_month',
+] as const satisfies readonly (keyof Contract)[];
+export const FISCAL_KEYS = [
+  'annual_payment_obligation_usd',
+  'guaranteed_amount_usd',
+  'termination_payment_usd',
+] as const satisfies readonly (keyof Fiscal)[];
+export const PROCUREMENT_KEYS = [
+  'method',
+  'method_details',
+  'number_of_bidders',
+  'tender_start',
+  'tender_end',
+  'award_date',
+  'procuring_entity',
+] as const satisfies readonly (keyof Procurement)[];
+export const VERSION_KEYS = ['version', 'date', 'summary'] as const satisfies readonly (keyof Version)[];
+export const ATTACHMENT_KEYS = [
+  'title',
+  'document_type',
+  'url',
+  'published_on',
+  'format',
+  'language',
+] as const satisfies readonly (keyof PpaAttachment)[];
+
+/** Exactly these keys, each null when the value lacks it (and nothing else the value may carry). */
+export function withKeys<K extends string, T extends Partial<Record<K, unknown>>>(
+  keys: readonly K[],
+  value: T | null | undefined,
+): { [P in K]: NonNullable<T[P]> | null } {
+  const shaped = {} as Record<K, unknown>;
+  for (const key of keys) shaped[key] = value?.[key] ?? null;
+  return shaped as { [P in K]: NonNullable<T[P]> | null };
+}

@@ -1,0 +1,15 @@
+// Sub-fields of mappings/ppas.json that queries address by name. A test checks each against the mapping, so a
+// renamed sub-field fails there rather than as a query that silently matches nothing.
+
+/** Folded project name as one lowercase keyword: exact-name and whole-name typo matches. */
+export const NAME_EXACT_FIELD = 'name_folded.exact';
+/** Reference code, lowercased keyword: "sn-sol-2018-001" finds "SN-SOL-2018-001". */
+export const REFERENCE_CODE_LOWERCASE_FIELD = 'reference_code.lc';
+/** Folded developer name as one keyword: the substring (wildcard) filter. */
+export const DEVELOPER_KEYWORD_FIELD = 'developer_folded.kw';
+
+export const QUERIED_SUB_FIELDS = [
+  NAME_EXACT_FIELD,
+  REFERENCE_CODE_LOWERCASE_FIELD,
+  DEVELOPER_KEYWORD_FIELD,
+] as const;

@@ -1,0 +1,60 @@
+// Every endpoint makes exactly one Elasticsearch search per answer, and a refused request none.
+import { expect } from 'chai';
+import Koa from 'koa';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { ProblemError } from '../../src/http/problem.js';
+import { ppasRouter } from '../../src/routes/ppas.js';
+import type { SearchGateway } from '../../src/search/gateway.js';
+import { useSampleApp } from '../support/sampleApp.js';
+import { listed } from '../support/sampleOracle.js';
+
+describe('/api/v1/ppas endpoints: one search each', function () {
+  this.timeout(120_000);
+  const { app } = useSampleApp('api-searches');
+
+  describe('round trips', () => {
+    it('every endpoint makes exactly one search; a 400 makes none', async () => {
+      const requests: unknown[] = [];
+      const counting: SearchGateway = {
+        ...app().search,
+        search: (request) => {
+          requests.push(request);
+          return app().search.search(request);
+        },
+      };
+      const koa = new Koa();
+      koa.use(async (ctx, next) => {
+        try {
+          await next();
+        } catch (error) {
+          if (!(error instanceof ProblemError)) throw error;
+          ctx.status = error.status;
+          ctx.body = { status: error.status };
+        }
+      });
+      koa.use(ppasRouter({ search: counting }).routes());
+      const server = koa.listen(0, '127.0.0.1');
+      await once(server, 'listening');
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      try {
+        const slug = listed[0]?.slug ?? '';
+        for (const [path, status, searches] of [
+          ['/api/v1/ppas?q=solar&technology=solar_pv', 200, 1],
+          ['/api/v1/ppas/statistics?technology=nuclear_fusion', 200, 1],
+          [`/api/v1/ppas/${slug}`, 200, 1],
+          ['/api/v1/ppas/no-such-ppa', 404, 1],
+          ['/api/v1/ppas/Not_A_Slug', 404, 0],
+          ['/api/v1/ppas?page=0', 400, 0],
+        ] as const) {
+          requests.length = 0;
+          const response = await fetch(`${base}${path}`);
+          expect(response.status, path).to.equal(status);
+          expect(requests, path).to.have.length(searches);
+        }
+      } finally {
+        server.close();
+      }
+    });
+  });
+});

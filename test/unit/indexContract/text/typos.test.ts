@@ -1,0 +1,36 @@
+import { expect } from 'chai';
+import { foldText } from '../../../../indexContract/text/fold.js';
+import { droppedLetterSpellings } from '../../../../indexContract/text/typos.js';
+
+describe('text: droppedLetterSpellings (name_dropped_letter)', () => {
+  it('drops each letter but the first from folded name words of five letters or more', () => {
+    expect(droppedLetterSpellings('Solar Park')).to.deep.equal(['slar', 'soar', 'solr', 'sola']);
+    expect(droppedLetterSpellings('Côte II 2024')).to.deep.equal([]);
+    expect(droppedLetterSpellings('Łódźa')).to.include('ldza');
+  });
+
+  it('drops letters by code point, also outside the BMP', () => {
+    // The general definition: every folded word of 5+ letters, each code point but the first dropped once.
+    const reference = (text: string) => {
+      const spellings = new Set<string>();
+      for (const word of foldText(text).split(/[^\p{L}\p{N}]+/u)) {
+        const letters = [...word];
+        if (!/^\p{L}{5,}$/u.test(word)) continue;
+        for (let dropped = 1; dropped < letters.length; dropped++)
+          spellings.add(letters.filter((_, index) => index !== dropped).join(''));
+      }
+      return [...spellings];
+    };
+    for (const name of [
+      'Ngong Hills Wind Farm',
+      'Łódź Solar',
+      'Ｋaｍｉ Power',
+      '𝐀𝐁𝐂𝐃𝐄 Hydro',
+      'Straße Kraftwerk 2',
+      '𐐀𐐁𐐂𐐃𐐄𐐅 Farm',
+    ]) {
+      expect(droppedLetterSpellings(name), name).to.deep.equal(reference(name));
+    }
+    expect(droppedLetterSpellings('𐐀𐐁𐐂𐐃𐐄 Farm')).to.have.length(4); // Deseret: two UTF-16 units a letter
+  });
+});

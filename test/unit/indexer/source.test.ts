@@ -1,0 +1,42 @@
+// readSource's NDJSON reading: lines are cut in the bytes, so lines and multi-byte characters that straddle
+// the 64 KiB read chunks, CRLF endings, a BOM, blank lines and a last line without a newline all come out whole.
+import { expect } from 'chai';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readSource, type SourceItem } from '../../../indexer/source.js';
+
+async function readAll(path: string): Promise<SourceItem[]> {
+  const items: SourceItem[] = [];
+  for await (const item of readSource(path, 'ndjson')) items.push(item);
+  return items;
+}
+
+describe('indexer: readSource (NDJSON)', () => {
+  let dir: string;
+  before(async () => (dir = await mkdtemp(join(tmpdir(), 'indexer-source-'))));
+  after(async () => rm(dir, { recursive: true, force: true }));
+
+  it('keeps lines and multi-byte characters whole across read chunks', async () => {
+    // 3-byte characters at every offset, so some straddle each 64 KiB chunk boundary; one line spans chunks.
+    const values = Array.from({ length: 400 }, (_, i) => ({
+      i,
+      text: '’ć✓'.repeat(i % 7 === 0 ? 30_000 : i),
+    }));
+    const path = join(dir, 'chunks.ndjson');
+    await writeFile(path, `\uFEFF${values.map((value) => JSON.stringify(value)).join('\r\n')}\n\n`);
+    const items = await readAll(path);
+    expect(items.map((item) => ('value' in item ? item.value : item))).to.deep.equal(values);
+    expect(items.map((item) => item.line)).to.deep.equal(values.map((_, i) => i + 1));
+  });
+
+  it('reads a last line without a newline, and reports a bad line by number', async () => {
+    const path = join(dir, 'last.ndjson');
+    await writeFile(path, '{"a":1}\n{oops\n{"b":"é"}');
+    const items = await readAll(path);
+    expect(items[0]).to.deep.equal({ line: 1, value: { a: 1 } });
+    expect(items[1]).to.have.property('parseError');
+    expect(items[1]!.line).to.equal(2);
+    expect(items[2]).to.deep.equal({ line: 3, value: { b: 'é' } });
+  });
+});

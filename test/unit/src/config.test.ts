@@ -1,0 +1,245 @@
+// loadConfig: every variable of api.md's configuration table, its default, good values and bad ones (named).
+import { expect } from 'chai';
+import {
+  CONFIG_VARIABLES,
+  CONFIG_VARIABLES_SPEC,
+  ConfigError,
+  loadConfig,
+  type Config,
+} from '../../../src/config.js';
+
+function failure(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).to.be.instanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
+}
+
+function expectRejected(variable: string, value: string, extra: Record<string, string> = {}): void {
+  const error = failure({ ...extra, [variable]: value });
+  expect(error.message, `${variable}=${value}`).to.include(variable);
+  expect(error.problems.map((problem) => problem.variable)).to.include(variable);
+}
+
+describe('app config: loadConfig', () => {
+  it('knows exactly the variables of the contract', () => {
+    expect([...CONFIG_VARIABLES].sort()).to.deep.equal(
+      [
+        'PORT',
+        'HOST',
+        'ES_URL',
+        'ES_API_KEY',
+        'ES_USERNAME',
+        'ES_PASSWORD',
+        'ES_INDEX',
+        'ES_REQUEST_TIMEOUT_MS',
+        'REDIS_URL',
+        'RATE_LIMIT_POINTS',
+        'RATE_LIMIT_WINDOW_S',
+        'TRUST_PROXY_HOPS',
+        'PUBLIC_BASE_URL',
+        'CACHE_MAX_AGE_S',
+        'LOG_LEVEL',
+      ].sort(),
+    );
+    for (const name of CONFIG_VARIABLES) expect(CONFIG_VARIABLES_SPEC[name].meaning, name).to.be.a('string');
+  });
+
+  it('has the documented defaults for an empty environment', () => {
+    const expected: Config = {
+      port: 3000,
+      host: '0.0.0.0',
+      es: { nodes: ['http://127.0.0.1:9200'], alias: 'ppas', requestTimeoutMs: 2000 },
+      redisUrl: undefined,
+      rateLimitPoints: 60,
+      rateLimitWindowSeconds: 60,
+      trustProxyHops: 0,
+      publicBaseUrl: undefined,
+      cacheMaxAgeSeconds: 60,
+      logLevel: 'info',
+    };
+    expect(loadConfig({})).to.deep.equal(expected);
+  });
+
+  it('treats empty and blank values as unset and ignores unrelated variables', () => {
+    const config = loadConfig({ PORT: '', HOST: '  ', REDIS_URL: '', PATH: '/usr/bin', ES_INDEX: ' ppas ' });
+    expect(config.port).to.equal(3000);
+    expect(config.host).to.equal('0.0.0.0');
+    expect(config.redisUrl).to.equal(undefined);
+    expect(config.es.alias).to.equal('ppas');
+  });
+
+  it('does not read process.env by itself (pure)', () => {
+    const saved = process.env.PORT;
+    process.env.PORT = '4567';
+    try {
+      expect(loadConfig({}).port).to.equal(3000);
+    } finally {
+      if (saved === undefined) delete process.env.PORT;
+      else process.env.PORT = saved;
+    }
+  });
+
+  describe('PORT', () => {
+    it('accepts 0..65535', () => {
+      expect(loadConfig({ PORT: '8080' }).port).to.equal(8080);
+      expect(loadConfig({ PORT: '0' }).port).to.equal(0);
+      expect(loadConfig({ PORT: '65535' }).port).to.equal(65535);
+    });
+    for (const bad of ['abc', '-1', '65536', '3.5', '1e3', '0x50', '80 80']) {
+      it(`rejects ${JSON.stringify(bad)}`, () => expectRejected('PORT', bad));
+    }
+  });
+
+  describe('HOST', () => {
+    it('accepts host names, IPv4 and IPv6', () => {
+      for (const host of ['localhost', '127.0.0.1', '::', '::1', 'api.internal']) {
+        expect(loadConfig({ HOST: host }).host).to.equal(host);
+      }
+    });
+    for (const bad of ['bad host', 'http://x', 'a/b']) {
+      it(`rejects ${JSON.stringify(bad)}`, () => expectRejected('HOST', bad));
+    }
+  });
+
+  describe('ES_URL', () => {
+    it('splits comma-separated nodes, trims them and drops trailing slashes', () => {
+      expect(loadConfig({ ES_URL: 'http://es1:9200, https://es2.example.org:9243/' }).es.nodes).to.deep.equal(
+        ['http://es1:9200', 'https://es2.example.org:9243'],
+      );
+    });
+    for (const bad of [
+      'es:9200',
+      'ftp://es:9200',
+      'http://a:9200,,http://b:9200',
+      'http://user:pw@es:9200',
+      'http://es:9200?x=1',
+    ]) {
+      it(`rejects ${JSON.stringify(bad)}`, () => expectRejected('ES_URL', bad));
+    }
+    it('never echoes credentials written into the URL', () => {
+      expect(failure({ ES_URL: 'http://user:secret@es:9200' }).message).not.to.include('secret');
+    });
+  });
+
+  describe('ES_API_KEY, ES_USERNAME, ES_PASSWORD', () => {
+    it('accepts an API key alone', () => {
+      expect(loadConfig({ ES_API_KEY: 'aWQ6a2V5' }).es.auth).to.deep.equal({ apiKey: 'aWQ6a2V5' });
+    });
+    it('accepts a user name with a password', () => {
+      const config = loadConfig({ ES_USERNAME: 'reader', ES_PASSWORD: 's3cret pass' });
+      expect(config.es.auth).to.deep.equal({ username: 'reader', password: 's3cret pass' });
+    });
+    it('rejects a user name without a password, and a password without a user name', () => {
+      expectRejected('ES_PASSWORD', '', { ES_USERNAME: 'reader' });
+      expectRejected('ES_USERNAME', '', { ES_PASSWORD: 'pw' });
+    });
+    it('rejects an API key together with basic auth', () => {
+      const error = failure({ ES_API_KEY: 'k', ES_USERNAME: 'u', ES_PASSWORD: 'p' });
+      expect(error.message).to.include('ES_API_KEY').and.to.include('ES_USERNAME');
+    });
+    it('rejects an API key with spaces, without echoing it', () => {
+      const error = failure({ ES_API_KEY: 'two words' });
+      expect(error.message).to.include('ES_API_KEY').and.not.to.include('two words');
+    });
+  });
+
+  describe('ES_INDEX', () => {
+    it('accepts alias names', () => {
+      expect(loadConfig({ ES_INDEX: 'ppas-test_1.v2' }).es.alias).to.equal('ppas-test_1.v2');
+    });
+    for (const bad of ['PPAS', '-ppas', '_ppas', '.ppas', 'pp as', 'pp*', 'a/b', 'x'.repeat(237)]) {
+      it(`rejects ${JSON.stringify(bad.slice(0, 20))}`, () => expectRejected('ES_INDEX', bad));
+    }
+  });
+
+  describe('ES_REQUEST_TIMEOUT_MS', () => {
+    for (const value of ['1', '2000', '300000']) {
+      it(`accepts ${value}`, () => {
+        expect(loadConfig({ ES_REQUEST_TIMEOUT_MS: value }).es.requestTimeoutMs).to.equal(Number(value));
+      });
+    }
+    for (const bad of ['0', '-5', '300001', '2s']) {
+      it(`rejects ${bad}`, () => expectRejected('ES_REQUEST_TIMEOUT_MS', bad));
+    }
+  });
+
+  describe('integers with bounds', () => {
+    const cases: [string, keyof Config, string[], string[]][] = [
+      ['RATE_LIMIT_POINTS', 'rateLimitPoints', ['1', '60', '1000000'], ['0', '1000001', 'many', '1.5']],
+      ['RATE_LIMIT_WINDOW_S', 'rateLimitWindowSeconds', ['1', '60', '86400'], ['0', '86401', '1m']],
+      ['TRUST_PROXY_HOPS', 'trustProxyHops', ['0', '1', '32'], ['-1', '33', 'true']],
+      ['CACHE_MAX_AGE_S', 'cacheMaxAgeSeconds', ['0', '60', '31536000'], ['-1', '31536001', '1h']],
+    ];
+    for (const [variable, field, good, bad] of cases) {
+      it(`${variable}: accepts ${good.join(', ')}`, () => {
+        for (const value of good) expect(loadConfig({ [variable]: value })[field]).to.equal(Number(value));
+      });
+      it(`${variable}: rejects ${bad.join(', ')}`, () => {
+        for (const value of bad) expectRejected(variable, value);
+      });
+    }
+  });
+
+  describe('REDIS_URL', () => {
+    it('accepts redis:// and rediss:// URLs', () => {
+      expect(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379' }).redisUrl).to.equal('redis://127.0.0.1:6379');
+      expect(loadConfig({ REDIS_URL: 'rediss://:pw@cache:6380/2' }).redisUrl).to.equal(
+        'rediss://:pw@cache:6380/2',
+      );
+    });
+    for (const bad of ['127.0.0.1:6379', 'http://cache:6379', 'redis://']) {
+      it(`rejects ${JSON.stringify(bad)}`, () => expectRejected('REDIS_URL', bad));
+    }
+    it('never echoes a password written into the URL', () => {
+      expect(failure({ REDIS_URL: 'memcache://:hunter2@x' }).message).not.to.include('hunter2');
+    });
+  });
+
+  describe('PUBLIC_BASE_URL', () => {
+    it('accepts absolute http(s) URLs, with a path, and drops the trailing slash', () => {
+      expect(loadConfig({ PUBLIC_BASE_URL: 'https://api.example.org/' }).publicBaseUrl).to.equal(
+        'https://api.example.org',
+      );
+      expect(loadConfig({ PUBLIC_BASE_URL: 'http://localhost:3000' }).publicBaseUrl).to.equal(
+        'http://localhost:3000',
+      );
+      expect(loadConfig({ PUBLIC_BASE_URL: 'https://example.org/ppa-api//' }).publicBaseUrl).to.equal(
+        'https://example.org/ppa-api',
+      );
+    });
+    for (const bad of [
+      'api.example.org',
+      '/api',
+      'ftp://example.org',
+      'https://example.org/?a=1',
+      'https://example.org/#x',
+      'https://u:p@example.org',
+    ]) {
+      it(`rejects ${JSON.stringify(bad)}`, () => expectRejected('PUBLIC_BASE_URL', bad));
+    }
+  });
+
+  describe('LOG_LEVEL', () => {
+    it('accepts pino levels', () => {
+      for (const level of ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) {
+        expect(loadConfig({ LOG_LEVEL: level }).logLevel).to.equal(level);
+      }
+    });
+    for (const bad of ['verbose', 'INFO', '30']) {
+      it(`rejects ${JSON.stringify(bad)}`, () => expectRejected('LOG_LEVEL', bad));
+    }
+  });
+
+  it('names every bad variable at once', () => {
+    const error = failure({ PORT: 'x', LOG_LEVEL: 'loud', CACHE_MAX_AGE_S: '-1' });
+    expect(error.problems.map((problem) => problem.variable).sort()).to.deep.equal([
+      'CACHE_MAX_AGE_S',
+      'LOG_LEVEL',
+      'PORT',
+    ]);
+  });
+});

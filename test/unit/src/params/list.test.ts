@@ -1,0 +1,177 @@
+import { expect } from 'chai';
+import { problemsOf, names } from '../../../support/problems.js';
+import { listParameters, listParamsSchema, parseListQuery } from '../../../../src/params/list.js';
+import { parseStatisticsQuery } from '../../../../src/params/statistics.js';
+
+describe('api params: list', () => {
+  it('defaults: page 1, 25 per page, recent without q, relevance with q', () => {
+    expect(parseListQuery('')).to.deep.equal({ sort: 'recent', page: 1, perPage: 25 });
+    expect(parseListQuery('q=solar')).to.deep.equal({ q: 'solar', sort: 'relevance', page: 1, perPage: 25 });
+    expect(parseListQuery('q=solar&sort=name_asc').sort).to.equal('name_asc');
+  });
+
+  it('parses every parameter, trimming text and lowercasing tokens', () => {
+    const query = parseListQuery(
+      'q=%20S%C3%A3o+Jo%C3%A3o%20&technology=Solar_PV,%20WIND&tariff=energy_only&developer=%20Engie%20' +
+        '&year=2018&risk_features[]=take_or_pay&risk_features=Government_Guarantee,fx_indexed' +
+        '&min_capacity=1.5&max_capacity=100&sort=capacity_desc&page=3&per_page=100',
+    );
+    expect(query).to.deep.equal({
+      q: 'São João',
+      technology: ['solar_pv', 'wind'],
+      tariff: ['energy_only'],
+      developer: 'Engie',
+      year: 2018,
+      riskFeatures: ['take_or_pay', 'government_guarantee', 'fx_indexed'],
+      minCapacity: 1.5,
+      maxCapacity: 100,
+      sort: 'capacity_desc',
+      page: 3,
+      perPage: 100,
+    });
+  });
+
+  it('treats blank values as absent (HTML forms)', () => {
+    expect(
+      parseListQuery('q=&technology=%20&developer=+&year=&page=&per_page=&sort=&risk_features[]='),
+    ).to.deep.equal({ sort: 'recent', page: 1, perPage: 25 });
+  });
+
+  it('a blank q with sort=relevance is the relevance-without-q error, named by sort', () => {
+    expect(problemsOf(() => parseListQuery('q=%20%20&sort=relevance'))).to.deep.equal([
+      { name: 'sort', reason: 'relevance requires a non-blank q' },
+    ]);
+  });
+
+  it('accepts the bounds and rejects what lies past them', () => {
+    expect(parseListQuery('year=1900&min_capacity=0&max_capacity=100000&per_page=1').year).to.equal(1900);
+    expect(parseListQuery('year=2100').year).to.equal(2100);
+    expect(parseListQuery(`q=${'a'.repeat(200)}`).q).to.have.length(200);
+    expect(parseListQuery(`developer=${'d'.repeat(100)}`).developer).to.have.length(100);
+    const problems = problemsOf(() =>
+      parseListQuery(
+        `q=${'a'.repeat(201)}&developer=${'d'.repeat(101)}&year=1899&min_capacity=-1&max_capacity=100000.1` +
+          '&page=0&per_page=101&sort=newest',
+      ),
+    );
+    expect(names(problems)).to.deep.equal([
+      'developer',
+      'max_capacity',
+      'min_capacity',
+      'page',
+      'per_page',
+      'q',
+      'sort',
+      'year',
+    ]);
+    expect(problemsOf(() => parseListQuery('year=2101'))[0]?.reason).to.equal(
+      'must be between 1900 and 2100',
+    );
+  });
+
+  it('rejects numbers that are not plain decimals', () => {
+    for (const value of ['abc', '0x10', 'Infinity', '1e400', '1.5', '2,5', 'NaN']) {
+      expect(
+        names(problemsOf(() => parseListQuery(`page=${encodeURIComponent(value)}`))),
+        value,
+      ).to.deep.equal(['page']);
+    }
+    expect(parseListQuery('min_capacity=1e2').minCapacity).to.equal(100);
+    expect(names(problemsOf(() => parseListQuery('min_capacity=0x10')))).to.deep.equal(['min_capacity']);
+  });
+
+  it('an empty token is an error; a well-formed unknown token is not', () => {
+    expect(problemsOf(() => parseListQuery('technology=solar_pv,,wind'))).to.deep.equal([
+      { name: 'technology', reason: 'contains an empty value (as in "a,,b" or a trailing ",")' },
+    ]);
+    expect(names(problemsOf(() => parseListQuery('tariff=energy_only,')))).to.deep.equal(['tariff']);
+    expect(names(problemsOf(() => parseListQuery('technology=solar-pv')))).to.deep.equal(['technology']);
+    expect(parseListQuery('technology=nuclear_fusion').technology).to.deep.equal(['nuclear_fusion']);
+  });
+
+  it('merges risk_features and risk_features[] and caps them at 20 together', () => {
+    const twenty = Array.from({ length: 20 }, (_, i) => `f${i}`);
+    expect(parseListQuery(twenty.map((f) => `risk_features[]=${f}`).join('&')).riskFeatures).to.have.length(
+      20,
+    );
+    const split = [
+      ...twenty.slice(0, 10).map((f) => `risk_features[]=${f}`),
+      ...twenty.slice(10).map((f) => `risk_features=${f}`),
+    ];
+    expect(parseListQuery(split.join('&')).riskFeatures).to.have.length(20);
+    expect(
+      names(problemsOf(() => parseListQuery(`${split.join('&')}&risk_features=one_more`))),
+    ).to.deep.equal(['risk_features[]']);
+    expect(parseListQuery('risk_features%5B%5D=take_or_pay').riskFeatures).to.deep.equal(['take_or_pay']);
+    expect(problemsOf(() => parseListQuery('risk_features=Bad-Token'))).to.deep.equal([
+      {
+        name: 'risk_features',
+        reason: '"bad-token" is not a token of lowercase letters, digits and underscores',
+      },
+    ]);
+  });
+
+  it('unknown and repeated single-valued parameters are named', () => {
+    expect(problemsOf(() => parseListQuery('foo=1&Q=x&limit='))).to.have.deep.members([
+      { name: 'foo', reason: 'unknown parameter' },
+      { name: 'Q', reason: 'unknown parameter' },
+      { name: 'limit', reason: 'unknown parameter' },
+    ]);
+    expect(
+      problemsOf(() => parseListQuery('q=a&q=b&page=1&page=2&technology=wind&technology=hydro')),
+    ).to.have.deep.members([
+      { name: 'q', reason: 'must be given at most once' },
+      { name: 'page', reason: 'must be given at most once' },
+      { name: 'technology', reason: 'must be given at most once' },
+    ]);
+    expect(names(problemsOf(() => parseListQuery('__proto__=x&constructor=&toString=1')))).to.deep.equal([
+      '__proto__',
+      'constructor',
+      'toString',
+    ]);
+    expect(problemsOf(() => parseStatisticsQuery('constructor=1'))).to.deep.equal([
+      { name: 'constructor', reason: 'unknown parameter' },
+    ]);
+    // A blank repetition counts as absent.
+    expect(parseListQuery('q=&q=wind').q).to.equal('wind');
+  });
+
+  it('cross-field problems: min > max by min_capacity, deep paging by page', () => {
+    expect(problemsOf(() => parseListQuery('min_capacity=10&max_capacity=5'))).to.deep.equal([
+      { name: 'min_capacity', reason: 'must not be greater than max_capacity' },
+    ]);
+    expect(parseListQuery('min_capacity=5&max_capacity=5').minCapacity).to.equal(5);
+    expect(parseListQuery('page=100&per_page=100').page).to.equal(100);
+    expect(parseListQuery('page=400').page).to.equal(400);
+    expect(names(problemsOf(() => parseListQuery('page=101&per_page=100')))).to.deep.equal(['page']);
+    expect(names(problemsOf(() => parseListQuery('page=401')))).to.deep.equal(['page']);
+    expect(names(problemsOf(() => parseListQuery('page=401&per_page=x')))).to.deep.equal(['per_page']);
+  });
+
+  it('reports every problem at once', () => {
+    const problems = problemsOf(() =>
+      parseListQuery('foo=1&technology=a,,b&year=x&per_page=0&sort=relevance&min_capacity=9&max_capacity=1'),
+    );
+    expect(names(problems)).to.deep.equal(['foo', 'min_capacity', 'per_page', 'sort', 'technology', 'year']);
+  });
+
+  it('exports the schema and an OpenAPI parameter list built from it', () => {
+    expect(Object.keys(listParamsSchema.properties)).to.deep.equal([
+      'q',
+      'technology',
+      'tariff',
+      'developer',
+      'year',
+      'risk_features[]',
+      'min_capacity',
+      'max_capacity',
+      'sort',
+      'page',
+      'per_page',
+    ]);
+    const technology = listParameters.find((p) => p.name === 'technology');
+    expect(technology).to.include({ in: 'query', style: 'form', explode: false });
+    expect(listParameters.find((p) => p.name === 'risk_features[]')).to.include({ explode: true });
+    for (const parameter of listParameters) expect(parameter.description).to.be.a('string').and.not.equal('');
+  });
+});

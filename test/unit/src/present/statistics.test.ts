@@ -1,0 +1,145 @@
+import { expect } from 'chai';
+import { presentStatistics, roundTo } from '../../../../src/present/statistics.js';
+import type { StatisticsAggregations } from '../../../../src/search/statisticsSearch.js';
+
+function statsResponse(total: number, aggregations: StatisticsAggregations) {
+  return {
+    took: 1,
+    timed_out: false,
+    _shards: { total: 1, successful: 1, failed: 0 },
+    hits: { total: { value: total, relation: 'eq' as const }, hits: [] },
+    aggregations,
+  };
+}
+
+const sum = (value: number | null) => ({ value });
+
+const bucket = (key: string | number, docCount: number, capacity: number) => ({
+  key,
+  doc_count: docCount,
+  capacity_mw: sum(capacity),
+});
+
+describe('api present: statistics', () => {
+  it('rounds, orders and shares as the contract says', () => {
+    const body = presentStatistics(
+      statsResponse(6, {
+        capacity_mw: sum(300.04),
+        by_technology: {
+          buckets: [bucket('wind', 2, 100), bucket('hydro', 1, 100), bucket('solar_pv', 3, 100.04)],
+          sum_other_doc_count: 0,
+        },
+        by_year: { buckets: [bucket(2020, 2, 100), bucket(2001, 3, 150.04)], sum_other_doc_count: 0 },
+        without_year: { doc_count: 1, capacity_mw: sum(50) },
+        government_guarantee: { doc_count: 2, capacity_mw: sum(100) },
+        take_or_pay: { doc_count: 0, capacity_mw: sum(0) },
+        annual_payment_obligation_usd: sum(1234567.5),
+        guaranteed_amount_usd: sum(0),
+        with_disclosed_amounts: { doc_count: 3 },
+        by_risk_feature: {
+          buckets: [bucket('take_or_pay', 1, 1), bucket('fx_indexed', 1, 1)],
+          sum_other_doc_count: 0,
+        },
+        by_tariff: {
+          buckets: [bucket('energy_only', 3, 1), bucket('availability_based', 3, 2)],
+          sum_other_doc_count: 0,
+        },
+        live_index: {
+          doc_count: 10,
+          name: { buckets: [{ key: 'ppas-20261122t041530123z', doc_count: 10 }] },
+        },
+      }),
+    );
+    expect(body.meta).to.deep.equal({ generated_at: '2026-11-22T04:15:30.123Z' });
+    expect(body.data.totals).to.deep.equal({ ppas: 6, capacity_mw: 300 });
+    expect(body.data.capacity_by_technology).to.deep.equal([
+      { technology: 'hydro', ppas: 1, capacity_mw: 100, share: 0.3333 },
+      { technology: 'solar_pv', ppas: 3, capacity_mw: 100, share: 0.3334 },
+      { technology: 'wind', ppas: 2, capacity_mw: 100, share: 0.3333 },
+    ]);
+    expect(body.data.capacity_by_year).to.deep.equal([
+      { year: 2001, ppas: 3, capacity_mw: 150 },
+      { year: 2020, ppas: 2, capacity_mw: 100 },
+      { year: null, ppas: 1, capacity_mw: 50 },
+    ]);
+    expect(body.data.fiscal_exposure).to.deep.equal({
+      government_guarantee: { ppas: 2, capacity_mw: 100, share_of_capacity: 0.3333 },
+      take_or_pay: { ppas: 0, capacity_mw: 0, share_of_capacity: 0 },
+      annual_payment_obligation_usd: 1234568,
+      guaranteed_amount_usd: 0,
+      ppas_with_disclosed_amounts: 3,
+      by_risk_feature: [
+        { risk_feature: 'fx_indexed', ppas: 1, capacity_mw: 1 },
+        { risk_feature: 'take_or_pay', ppas: 1, capacity_mw: 1 },
+      ],
+    });
+    expect(body.data.tariff_mix).to.deep.equal([
+      { tariff: 'availability_based', ppas: 3, capacity_mw: 2, share: 0.5 },
+      { tariff: 'energy_only', ppas: 3, capacity_mw: 1, share: 0.5 },
+    ]);
+  });
+
+  it('an empty subset gives zeros and empty lists, never NaN or 0-PPA buckets', () => {
+    const empty = { buckets: [], sum_other_doc_count: 0 };
+    const body = presentStatistics(
+      statsResponse(0, {
+        capacity_mw: sum(0),
+        by_technology: empty,
+        by_year: empty,
+        without_year: { doc_count: 0, capacity_mw: sum(0) },
+        government_guarantee: { doc_count: 0, capacity_mw: sum(0) },
+        take_or_pay: { doc_count: 0, capacity_mw: sum(0) },
+        annual_payment_obligation_usd: sum(0),
+        guaranteed_amount_usd: sum(null),
+        with_disclosed_amounts: { doc_count: 0 },
+        by_risk_feature: empty,
+        by_tariff: empty,
+        live_index: { doc_count: 0, name: empty },
+      }),
+    );
+    expect(body).to.deep.equal({
+      data: {
+        totals: { ppas: 0, capacity_mw: 0 },
+        capacity_by_technology: [],
+        capacity_by_year: [],
+        fiscal_exposure: {
+          government_guarantee: { ppas: 0, capacity_mw: 0, share_of_capacity: 0 },
+          take_or_pay: { ppas: 0, capacity_mw: 0, share_of_capacity: 0 },
+          annual_payment_obligation_usd: 0,
+          guaranteed_amount_usd: 0,
+          ppas_with_disclosed_amounts: 0,
+          by_risk_feature: [],
+        },
+        tariff_mix: [],
+      },
+      meta: { generated_at: null },
+    });
+  });
+
+  it('refuses to present incomplete buckets', () => {
+    const none = { buckets: [], sum_other_doc_count: 0 };
+    const response = statsResponse(1, {
+      capacity_mw: sum(1),
+      by_technology: { buckets: [], sum_other_doc_count: 1 },
+      by_year: none,
+      without_year: { doc_count: 0, capacity_mw: sum(0) },
+      government_guarantee: { doc_count: 0, capacity_mw: sum(0) },
+      take_or_pay: { doc_count: 0, capacity_mw: sum(0) },
+      annual_payment_obligation_usd: sum(0),
+      guaranteed_amount_usd: sum(0),
+      with_disclosed_amounts: { doc_count: 0 },
+      by_risk_feature: none,
+      by_tariff: none,
+      live_index: { doc_count: 0, name: none },
+    });
+    expect(() => presentStatistics(response)).to.throw(/more values/);
+  });
+
+  it('rounds half up without binary artefacts', () => {
+    expect(roundTo(1.005, 2)).to.equal(1.01);
+    expect(roundTo(0.05, 1)).to.equal(0.1);
+    expect(roundTo(2 / 3, 4)).to.equal(0.6667);
+    expect(roundTo(1e21, 0)).to.equal(1e21);
+    expect(roundTo(1e-7, 1)).to.equal(0);
+  });
+});

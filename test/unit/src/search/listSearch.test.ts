@@ -1,0 +1,85 @@
+import { expect } from 'chai';
+import { LIST_SOURCE_FIELDS } from '../../../../indexContract/sourceFields.js';
+import { parseListQuery } from '../../../../src/params/list.js';
+import { buildFilterClauses, escapeWildcard } from '../../../../src/search/filters.js';
+import { buildListSearch, buildSort } from '../../../../src/search/listSearch.js';
+import { buildTextQuery } from '../../../../src/search/textQuery.js';
+
+describe('api search: list request', () => {
+  it('without filters: active only, recent order, first page of 25, exact total, list fields', () => {
+    expect(buildListSearch(parseListQuery(''))).to.deep.equal({
+      query: { bool: { filter: [{ term: { active: true } }] } },
+      sort: [{ published_at: { order: 'desc' } }, { slug: { order: 'asc' } }],
+      from: 0,
+      size: 25,
+      track_total_hits: true,
+      _source: [...LIST_SOURCE_FIELDS],
+    });
+  });
+
+  it('puts every filter in filter context', () => {
+    const request = buildListSearch(
+      parseListQuery(
+        'technology=solar_pv,wind&tariff=energy_only&developer=Eng*e?%20\\&year=2018' +
+          '&risk_features[]=take_or_pay&risk_features[]=fx_indexed&min_capacity=5&max_capacity=50&page=3&per_page=10',
+      ),
+    );
+    expect(request.query).to.deep.equal({
+      bool: {
+        filter: [
+          { term: { active: true } },
+          { terms: { technology: ['solar_pv', 'wind'] } },
+          { terms: { tariff: ['energy_only'] } },
+          { wildcard: { 'developer_folded.kw': { value: '*eng\\*e\\? \\\\*' } } },
+          { term: { financial_close_year: 2018 } },
+          { term: { risk_features: 'take_or_pay' } },
+          { term: { risk_features: 'fx_indexed' } },
+          { range: { capacity_mw: { gte: 5, lte: 50 } } },
+        ],
+      },
+    });
+    expect(request).to.include({ from: 20, size: 10 });
+  });
+
+  it('folds the developer like the indexer folds documents', () => {
+    expect(buildFilterClauses({ developer: 'SÃO Énergie' })[1]).to.deep.equal({
+      wildcard: { 'developer_folded.kw': { value: '*sao energie*' } },
+    });
+    expect(escapeWildcard('a*b?c\\d')).to.equal('a\\*b\\?c\\\\d');
+    expect(buildFilterClauses({ minCapacity: 0 })[1]).to.deep.equal({ range: { capacity_mw: { gte: 0 } } });
+  });
+
+  it('scores only the text query, and sorts by relevance with q', () => {
+    const request = buildListSearch(parseListQuery('q=Kahone&technology=solar_pv'));
+    expect(request.query).to.deep.equal({
+      bool: {
+        filter: [{ term: { active: true } }, { terms: { technology: ['solar_pv'] } }],
+        must: [buildTextQuery('Kahone')],
+      },
+    });
+    expect(request.sort).to.deep.equal([{ _score: { order: 'desc' } }, { slug: { order: 'asc' } }]);
+  });
+
+  it('every sort order of the contract ends with slug ascending', () => {
+    expect(buildSort('name_asc')).to.deep.equal([
+      { name_sort: { order: 'asc' } },
+      { slug: { order: 'asc' } },
+    ]);
+    expect(buildSort('name_desc')).to.deep.equal([
+      { name_sort: { order: 'desc' } },
+      { slug: { order: 'asc' } },
+    ]);
+    expect(buildSort('capacity_asc')).to.deep.equal([
+      { capacity_mw: { order: 'asc' } },
+      { slug: { order: 'asc' } },
+    ]);
+    expect(buildSort('capacity_desc')).to.deep.equal([
+      { capacity_mw: { order: 'desc' } },
+      { slug: { order: 'asc' } },
+    ]);
+    expect(buildSort('oldest')).to.deep.equal([
+      { published_at: { order: 'asc' } },
+      { slug: { order: 'asc' } },
+    ]);
+  });
+});
