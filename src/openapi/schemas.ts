@@ -273,6 +273,10 @@ export const responseSchemas: Record<string, Schema> = {
   OpenApiDocument: {
     type: 'object',
     required: ['openapi', 'info', 'paths'],
-    properties: { openapi: { type: 'string', pattern: '^3\\.1\\.' } },
+    properties: {
+      openapi: { type: 'string', pattern: '^3\\.1\\.' },
+      info: { type: 'object' },
+      paths: { type: 'object' },
+    },
   },
 };

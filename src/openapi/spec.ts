@@ -178,8 +178,15 @@ export function buildOpenApiSpec(options: OpenApiOptions = {}): OpenApiSpec {
         'Rate limit: every `/api/v1` request (304s and errors included) counts against a per-client-IP quota',
         '(default 60 per 60 s, shared by all instances); `/health/*` is not limited.',
       ].join('\n'),
+      // The interactive reference is the contact point; its URL is absolute only when the public base is known.
+      contact: {
+        name: 'PPA search API reference',
+        ...(options.publicBaseUrl ? { url: `${options.publicBaseUrl.replace(/\/+$/, '')}/api/v1/docs` } : {}),
+      },
       license: { name: 'MIT', identifier: 'MIT' },
     },
+    // A public API: no operation needs credentials (linters ask that this be said, not left out).
+    security: [],
     servers: [{ url: options.publicBaseUrl ?? '/' }],
     tags: [
       { name: 'ppas', description: 'Published Power Purchase Agreements.' },
@@ -252,6 +259,8 @@ export function buildOpenApiSpec(options: OpenApiOptions = {}): OpenApiSpec {
         operationId: 'liveness',
         tags: ['meta'],
         summary: 'Liveness: 200 while the process runs (not rate limited)',
+        description:
+          'Answers without asking Elasticsearch or Redis: for restarting a hung process, not for routing.',
         parameters: [requestIdHeader],
         responses: {
           '200': {
