@@ -29,6 +29,7 @@ RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --no-audit --no-fund
 COPY --from=build /app/dist ./dist
 COPY mappings ./mappings
 COPY data ./data
+COPY public ./public
 COPY bin ./bin
 # Everything above belongs to root and is read-only to the process; the API writes nothing to disk.
 USER node

@@ -34,6 +34,19 @@ export default tseslint.config(
     },
   },
   {
+    // The pages' scripts run in the browser.
+    files: ['public/**/*.js'],
+    languageOptions: {
+      globals: {
+        window: 'readonly',
+        document: 'readonly',
+        location: 'readonly',
+        fetch: 'readonly',
+        URLSearchParams: 'readonly',
+      },
+    },
+  },
+  {
     files: ['src/**/*.ts'],
     rules: forbid(
       ['indexer'],

@@ -2,7 +2,7 @@
 //
 // Middleware, outermost first:
 //   requestId → requestLog → securityHeaders → cors (answers OPTIONS) → problemResponses (errors → problem+json)
-//   → /health/* routes (before the limiter: never counted)
+//   → /health/* routes and the pages with their assets (before the limiter: never counted)
 //   → rateLimit (only /api/v1/*, any case; sets its headers before anything below can throw)
 //   → onlyReadMethods (405 on known paths) → conditionalGet (ETag, Cache-Control, 304) → /api/v1 routes
 import Koa, { type Middleware } from 'koa';
@@ -18,6 +18,8 @@ import { securityHeaders } from './http/securityHeaders.js';
 import { applyProxyTrust, rateLimit, type ClientRateLimiter } from './rateLimit/index.js';
 import { healthRouter } from './routes/health.js';
 import { openApiRouter } from './routes/openapi.js';
+import { pagesRouter } from './routes/pages.js';
+import { loadPages } from './pages/assets.js';
 import { API_PREFIX, ppasRouter } from './routes/ppas.js';
 import type { SearchGateway } from './search/gateway.js';
 
@@ -36,6 +38,7 @@ export function createApp({ config, search, limiter, logger }: AppDeps): Koa {
   app.on('error', (error: unknown) => logger.error({ err: error }, 'response failed'));
 
   const health = healthRouter({ search, limiter });
+  const pages = pagesRouter(loadPages());
   const api = [
     openApiRouter({ publicBaseUrl: config.publicBaseUrl }),
     ppasRouter({ search, publicBaseUrl: config.publicBaseUrl }),
@@ -47,8 +50,9 @@ export function createApp({ config, search, limiter, logger }: AppDeps): Koa {
   app.use(cors());
   app.use(problemResponses(logger));
   app.use(health.routes());
+  app.use(pages.routes());
   app.use(underApi(rateLimit(limiter)));
-  app.use(onlyReadMethods([health, ...api]));
+  app.use(onlyReadMethods([health, pages, ...api]));
   app.use(conditionalGet({ maxAgeSeconds: config.cacheMaxAgeSeconds }));
   for (const router of api) app.use(router.routes());
   return app;

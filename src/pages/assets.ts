@@ -1,0 +1,82 @@
+// The files behind the two pages (the API reference and the explorer): read once at start-up from public/ and
+// from the npm packages that ship them (Swagger UI, Chart.js), so nothing is fetched from another origin. Each
+// asset has a content hash: pages link it as /assets/<name>?v=<hash>, which lets a browser keep it for a year.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { projectFile } from '../../indexContract/projectFile.js';
+
+export interface Asset {
+  body: Buffer;
+  type: string;
+  /** Strong ETag of the bytes. */
+  etag: string;
+  /** Path with the content version, as pages link it. */
+  url: string;
+}
+
+const require = createRequire(import.meta.url);
+/** A file of an installed package, found from the package's entry point (exports may hide package.json). */
+const packageFile = (name: string, entryDirToFile: string) =>
+  join(dirname(require.resolve(name)), entryDirToFile);
+
+/** Served name → where the file comes from. Only these names are served: no path from a client reaches the disk. */
+function assetSources(): Record<string, { path: string | URL; type: string }> {
+  const publicFile = (name: string) => projectFile(`public/${name}`);
+
+  const js = 'text/javascript; charset=utf-8';
+  const css = 'text/css; charset=utf-8';
+  return {
+    'swagger-ui-bundle.js': { path: packageFile('swagger-ui-dist', 'swagger-ui-bundle.js'), type: js },
+    'swagger-ui.css': { path: packageFile('swagger-ui-dist', 'swagger-ui.css'), type: css },
+    'chart.umd.min.js': { path: packageFile('chart.js', 'chart.umd.min.js'), type: js },
+    'docs.js': { path: publicFile('docs.js'), type: js },
+    'explore.js': { path: publicFile('explore.js'), type: js },
+    'explore.css': { path: publicFile('explore.css'), type: css },
+    'favicon.svg': { path: publicFile('favicon.svg'), type: 'image/svg+xml' },
+  };
+}
+
+function asset(name: string, body: Buffer, type: string): Asset {
+  const hash = createHash('sha256').update(body).digest('base64url').slice(0, 16);
+  return { body, type, etag: `"${hash}"`, url: `/assets/${name}?v=${hash}` };
+}
+
+export interface PageSet {
+  assets: ReadonlyMap<string, Asset>;
+  /** The HTML pages, with their asset links resolved to versioned URLs. */
+  docsPage: Asset;
+  explorePage: Asset;
+}
+
+let loaded: PageSet | undefined;
+
+/**
+ * Every asset and both pages, read on the first call (apps built later in the same process share them);
+ * throws at start-up, not on a request, when a file is missing.
+ */
+export function loadPages(): PageSet {
+  loaded ??= readPages();
+  return loaded;
+}
+
+function readPages(): PageSet {
+  const assets = new Map<string, Asset>();
+  for (const [name, source] of Object.entries(assetSources())) {
+    assets.set(name, asset(name, readFileSync(source.path), source.type));
+  }
+  const page = (file: string) => {
+    // {{asset:name}} in a page becomes that asset's versioned URL.
+    const html = readFileSync(projectFile(`public/${file}`), 'utf8').replace(
+      /\{\{asset:([\w.-]+)\}\}/g,
+      (_, name: string) => {
+        const found = assets.get(name);
+        if (!found) throw new Error(`public/${file} links an unknown asset: ${name}`);
+        return found.url;
+      },
+    );
+    return asset(file, Buffer.from(html), 'text/html; charset=utf-8');
+  };
+  return { assets, docsPage: page('docs.html'), explorePage: page('explore.html') };
+}
