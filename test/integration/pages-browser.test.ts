@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 // The pages in a real browser (headless Chromium): the API reference renders every operation, and the explorer
 // does what a person would do with it — suggestions, detail, facets, charts — with the API's own numbers.
 import { expect } from 'chai';
@@ -10,6 +9,13 @@ import { launchChromium, watchPage, type PageWatch } from '../support/browser.js
 import { useSampleApp } from '../support/sampleApp.js';
 import { listed } from '../support/sampleOracle.js';
 import { foldText } from '../../indexContract/text/fold.js';
+
+// What the callbacks given to page.evaluate use of the browser (they run there; TypeScript checks them here).
+declare const window: unknown;
+declare const document: {
+  getElementById(id: string): { textContent: string | null } | null;
+  activeElement: { id: string; tagName: string; closest(selector: string): unknown } | null;
+};
 
 const OUTPUT_DIR = new URL('../../test-output/', import.meta.url);
 const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
