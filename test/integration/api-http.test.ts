@@ -284,7 +284,7 @@ describe('api http: the app shell on a real Elasticsearch', function () {
 
     it('unknown paths are 404 problem+json, whatever the method', async () => {
       for (const [method, path] of [
-        ['GET', '/'],
+        ['GET', '/explore'], // GET / is the explorer page
         ['GET', '/api'],
         ['GET', '/api/v1'],
         ['GET', '/api/v1/unknown'],
