@@ -12,6 +12,8 @@ export interface IndexDocument {
   name_folded: string;
   /** Each name word of 5+ letters with one letter (not the first) dropped: "solar" → "slar", "soar", "solr", "sola". */
   name_dropped_letter: string[];
+  /** Every prefix (1–20 letters) of every folded name word: suggestions match the word being typed with a typo. */
+  name_prefixes: string[];
   developer_folded: string;
   location_folded: string;
   reference_code_folded: string;

@@ -8,6 +8,9 @@ export const REFERENCE_CODE_LOWERCASE_FIELD = 'reference_code.lc';
 /** Folded developer name as one keyword: the substring (wildcard) filter. */
 export const DEVELOPER_KEYWORD_FIELD = 'developer_folded.kw';
 
+/** Every prefix of every folded name word (keywords computed by the indexer): suggestions. Not a sub-field. */
+export const NAME_PREFIXES_FIELD = 'name_prefixes';
+
 export const QUERIED_SUB_FIELDS = [
   NAME_EXACT_FIELD,
   REFERENCE_CODE_LOWERCASE_FIELD,

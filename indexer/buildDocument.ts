@@ -20,6 +20,7 @@ import type {
 } from '../indexContract/record.js';
 import { foldText, nameSortKey } from '../indexContract/text/fold.js';
 import { canonicalUtc } from '../indexContract/text/timestamp.js';
+import { wordPrefixes } from '../indexContract/text/prefixes.js';
 import { droppedLetterSpellings } from '../indexContract/text/typos.js';
 
 /** ISO 8601 UTC with `Z`; milliseconds only when the source had them ("2024-03-01T12:00:00Z"). */
@@ -39,6 +40,7 @@ export function buildDocument(record: PpaRecord): IndexDocument {
     name_sort: nameSortKey(record.project_name),
     name_folded: foldText(record.project_name),
     name_dropped_letter: droppedLetterSpellings(record.project_name),
+    name_prefixes: wordPrefixes(record.project_name),
     developer_folded: foldText(record.developer),
     location_folded: foldText(record.location),
     reference_code_folded: foldText(record.reference_code),

@@ -149,7 +149,10 @@ function renderFacets(facets) {
       });
       return el('label', {}, input, `${label(value)} (${bucket.count})`);
     });
-    return el('fieldset', {}, el('legend', { textContent: FACET_LABELS[name] }), ...boxes);
+    // Long lists (countries, years) scroll inside their group, so the results stay in view.
+    const group = el('fieldset', { className: boxes.length > 10 ? 'long' : '' });
+    group.append(el('legend', { textContent: FACET_LABELS[name] }), ...boxes);
+    return group;
   });
   $('facet-groups').replaceChildren(...groups);
 }

@@ -5,6 +5,7 @@
 import type { PpaRecord } from '../../indexContract/record.js';
 import { Random } from '../../indexer/generate/random.js';
 import { foldText } from '../../indexContract/text/fold.js';
+import { foldedWords } from '../../indexContract/text/prefixes.js';
 
 export const QUERY_CLASSES = [
   'exact',
@@ -48,12 +49,7 @@ export function isLive(record: PpaRecord): boolean {
   return record.published && record.active;
 }
 
-/** Folded words as the standard analyzer would cut them (letters and digits). */
-export function foldedWords(text: string): string[] {
-  return foldText(text)
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter(Boolean);
-}
+export { foldedWords };
 
 /** Accents removed, case kept: what someone types on a keyboard without accents ("Nørre Vång" → "Norre Vang"). */
 export function stripAccents(text: string): string {

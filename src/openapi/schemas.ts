@@ -1,6 +1,7 @@
 // Response bodies of the API as JSON Schema 2020-12 (OpenAPI 3.1), written once from api.md and record.md.
 // Closed objects with every key required: the OpenAPI test validates real answers against them, so a field
 // added or dropped by a presenter shows up as a failing test rather than as drifted documentation.
+import { FACET_NAMES, MAX_FACET_BUCKETS } from '../params/facets.js';
 import { SORT_ORDERS } from '../params/list.js';
 
 type Schema = Record<string, unknown>;
@@ -79,8 +80,43 @@ const capacityBucket = (key: string, keySchema: Schema, extra: Record<string, Sc
     ...extra,
   });
 
+const facetBuckets = (value: Schema, order: string): Schema => ({
+  type: 'array',
+  maxItems: MAX_FACET_BUCKETS,
+  description: order,
+  items: record({ value, count: { type: 'integer', minimum: 1, description: 'PPAs with this value.' } }),
+});
+
+const FACET_SCHEMAS: Record<(typeof FACET_NAMES)[number], Schema> = {
+  technology: facetBuckets(
+    token('Technology.'),
+    'Count descending, then value ascending; under every filter but technology.',
+  ),
+  tariff: facetBuckets(
+    token('Tariff.'),
+    'Count descending, then value ascending; under every filter but tariff.',
+  ),
+  country: facetBuckets(
+    { type: 'string', pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2.' },
+    'Count descending, then value ascending; under every filter but country. PPAs without a country are no bucket.',
+  ),
+  year: facetBuckets(
+    { type: 'integer', minimum: 1900, maximum: 2100, description: 'Financial close year.' },
+    'Year descending; under every filter but year. PPAs without a year are no bucket.',
+  ),
+  risk_features: facetBuckets(
+    token('Risk feature.'),
+    'Count descending, then value ascending; under all filters.',
+  ),
+};
+
 export const responseSchemas: Record<string, Schema> = {
-  PpaSummary: record(ppaSummaryProperties, 'A published PPA as the list shows it.'),
+  PpaListItem: {
+    ...record(ppaSummaryProperties),
+    required: ['slug', 'url'],
+    description:
+      'A published, active PPA as the list shows it: every field, or only those `fields` names (slug and url always).',
+  },
 
   PpaDetail: record(
     {
@@ -140,14 +176,23 @@ export const responseSchemas: Record<string, Schema> = {
   ),
 
   PpaList: record({
-    data: { type: 'array', items: ref('PpaSummary'), maxItems: 100 },
-    meta: record({
-      total: count('Matching PPAs.'),
-      page: { type: 'integer', minimum: 1 },
-      per_page: { type: 'integer', minimum: 1, maximum: 100 },
-      total_pages: count('ceil(total / per_page); 0 when nothing matches.'),
-      sort: { type: 'string', enum: [...SORT_ORDERS], description: 'The ordering applied.' },
-    }),
+    data: { type: 'array', items: ref('PpaListItem'), maxItems: 100 },
+    meta: {
+      ...record({
+        total: count('Matching PPAs.'),
+        page: { type: 'integer', minimum: 1 },
+        per_page: { type: 'integer', minimum: 1, maximum: 100 },
+        total_pages: count('ceil(total / per_page); 0 when nothing matches.'),
+        sort: { type: 'string', enum: [...SORT_ORDERS], description: 'The ordering applied.' },
+        facets: {
+          type: 'object',
+          additionalProperties: false,
+          description: 'Only with the `facets` parameter: one key per facet asked for.',
+          properties: FACET_SCHEMAS,
+        },
+      }),
+      required: ['total', 'page', 'per_page', 'total_pages', 'sort'],
+    },
     links: record(
       {
         self: { type: 'string', format: 'uri' },
@@ -161,6 +206,21 @@ export const responseSchemas: Record<string, Schema> = {
   }),
 
   PpaDetailResponse: record({ data: ref('PpaDetail') }),
+
+  Suggestions: record({
+    data: {
+      type: 'array',
+      maxItems: 20,
+      description: 'Best first.',
+      items: record({
+        slug: ppaSummaryProperties.slug,
+        project_name: ppaSummaryProperties.project_name,
+        technology: ppaSummaryProperties.technology,
+        country_code: ppaSummaryProperties.country_code,
+        url: ppaSummaryProperties.url,
+      }),
+    },
+  }),
 
   Statistics: record({
     data: record({

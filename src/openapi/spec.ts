@@ -3,6 +3,7 @@
 import { listParameters, MAX_PER_PAGE, MAX_RESULT_WINDOW } from '../params/list.js';
 import { slugSchema } from '../params/detail.js';
 import { statisticsParameters } from '../params/statistics.js';
+import { suggestParameters } from '../params/suggest.js';
 import { ALLOWED_METHODS } from '../http/problem.js';
 import { responseSchemas } from './schemas.js';
 
@@ -217,6 +218,20 @@ export function buildOpenApiSpec(options: OpenApiOptions = {}): OpenApiSpec {
         parameters: [...statisticsParameters, ifNoneMatch, requestIdHeader],
         responses: apiResponses(
           { description: 'Statistics of the matching PPAs.', schema: 'Statistics' },
+          { '400': badRequest },
+        ),
+      }),
+      '/api/v1/ppas/suggest': withHead({
+        operationId: 'suggestPpas',
+        tags: ['ppas'],
+        summary: 'Project names as the user types, for a search box',
+        description:
+          'Published, active PPAs whose name matches what was typed: the last word as a prefix, one typo in words ' +
+          'of five letters or more, accents and case ignored; the whole name first, then names that start with ' +
+          'it. "suggest" is never looked up as a slug. Counts against the rate limit like every /api/v1 request.',
+        parameters: [...suggestParameters, ifNoneMatch, requestIdHeader],
+        responses: apiResponses(
+          { description: 'Suggestions, best first.', schema: 'Suggestions' },
           { '400': badRequest },
         ),
       }),

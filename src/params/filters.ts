@@ -5,12 +5,17 @@ import type { ParamSpec, ParameterDoc, ParsedParams } from './validate.js';
 export const TOKEN_PATTERN = '^[a-z0-9_]+$';
 export const MAX_RISK_FEATURES = 20;
 export const MAX_CAPACITY_MW = 100_000;
+/** Most values a comma-joined token list (technology, tariff, country) may carry. */
+export const MAX_LIST_TOKENS = 20;
+const COUNTRY_PATTERN = '^[a-z]{2}$';
 
 /** Filters after validation: absent fields filter nothing. Tokens are lowercased, text is trimmed. */
 export interface SearchFilters {
   q?: string;
   technology?: string[];
   tariff?: string[];
+  /** ISO 3166-1 alpha-2 codes, uppercased as the index holds them. */
+  country?: string[];
   developer?: string;
   year?: number;
   riskFeatures?: string[];
@@ -18,12 +23,19 @@ export interface SearchFilters {
   maxCapacity?: number;
 }
 
-const token = { type: 'string', pattern: TOKEN_PATTERN };
+/** Longest token of a comma-joined list (the longest real one is far shorter). */
+export const MAX_TOKEN_LENGTH = 50;
+const token = {
+  type: 'string',
+  pattern: TOKEN_PATTERN,
+  description: 'a token of lowercase letters, digits and underscores',
+};
 const tokenList = (description: string) => ({
   type: 'array',
-  items: token,
+  items: { ...token, maxLength: MAX_TOKEN_LENGTH },
   minItems: 1,
-  description,
+  maxItems: MAX_LIST_TOKENS,
+  description: `${description} At most ${MAX_LIST_TOKENS} tokens of at most ${MAX_TOKEN_LENGTH} characters.`,
 });
 
 export const filterProperties = {
@@ -41,6 +53,19 @@ export const filterProperties = {
   tariff: tokenList(
     'Tariff structure equals one of these tokens (OR), joined by ",". Trimmed and lowercased.',
   ),
+  country: {
+    type: 'array',
+    items: {
+      type: 'string',
+      pattern: COUNTRY_PATTERN,
+      description: 'a two-letter country code (ISO 3166-1 alpha-2)',
+    },
+    minItems: 1,
+    maxItems: MAX_LIST_TOKENS,
+    description:
+      `Country (ISO 3166-1 alpha-2) equals one of these codes (OR), joined by ",", case-insensitive; at most ` +
+      `${MAX_LIST_TOKENS}. An unknown code matches nothing.`,
+  },
   developer: {
     type: 'string',
     minLength: 1,
@@ -59,7 +84,8 @@ export const filterProperties = {
     maxItems: MAX_RISK_FEATURES,
     description:
       `The PPA has all of these risk features (AND). Repeat the key; "risk_features" (no brackets) is the same ` +
-      `parameter and a value may also join tokens by ",". At most ${MAX_RISK_FEATURES} values in all, counted as ` +
+      `parameter and a value may also join tokens by ",". At most ${MAX_RISK_FEATURES} values in all (risk_features ` +
+      'and risk_features[] count together), counted as ' +
       'sent (a repeated value counts each time). Trimmed and lowercased; an unknown token matches nothing.',
   },
   min_capacity: {
@@ -80,6 +106,7 @@ export const filterSpecs: readonly ParamSpec[] = [
   { name: 'q', kind: 'text' },
   { name: 'technology', kind: 'tokenList' },
   { name: 'tariff', kind: 'tokenList' },
+  { name: 'country', kind: 'tokenList' },
   { name: 'developer', kind: 'text' },
   { name: 'year', kind: 'integer' },
   { name: 'risk_features[]', kind: 'repeatedTokens', aliases: ['risk_features'] },
@@ -88,14 +115,17 @@ export const filterSpecs: readonly ParamSpec[] = [
 ];
 
 /** The OpenAPI parameter list for a schema: one entry per property, in schema order. */
-export function parameterDocs(properties: Record<string, Record<string, unknown>>): ParameterDoc[] {
+export function parameterDocs(
+  properties: Record<string, Record<string, unknown>>,
+  required: readonly string[] = [],
+): ParameterDoc[] {
   return Object.entries(properties).map(([name, property]) => {
     const { description, ...schema } = property;
     return {
       name,
       in: 'query',
       description: String(description),
-      required: false,
+      required: required.includes(name),
       schema,
       style: 'form',
       explode: name === 'risk_features[]',
@@ -109,6 +139,8 @@ export function toFilters(params: ParsedParams): SearchFilters {
   if (typeof params.q === 'string') filters.q = params.q;
   if (Array.isArray(params.technology)) filters.technology = unique(params.technology);
   if (Array.isArray(params.tariff)) filters.tariff = unique(params.tariff);
+  if (Array.isArray(params.country))
+    filters.country = unique(params.country.map((code) => code.toUpperCase()));
   if (typeof params.developer === 'string') filters.developer = params.developer;
   if (typeof params.year === 'number') filters.year = params.year;
   const risks = params['risk_features[]'];

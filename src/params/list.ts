@@ -8,6 +8,9 @@ import {
   toFilters,
   type SearchFilters,
 } from './filters.js';
+import { SLUG_MAX_LENGTH, SLUG_PATTERN } from './detail.js';
+import { facetsProperty, toFacetNames, type FacetName } from './facets.js';
+import { fieldsProperty, toItemFields, type ItemField } from './fields.js';
 import { readQueryString } from './querystring.js';
 import { paramsValidator, validOnly, type ParamsSchema } from './validate.js';
 
@@ -26,11 +29,19 @@ export const DEFAULT_PER_PAGE = 25;
 export const MAX_PER_PAGE = 100;
 /** page × per_page may not exceed this (the index's max_result_window). */
 export const MAX_RESULT_WINDOW = 10_000;
+/** Most slugs one batch lookup may name. */
+export const MAX_SLUGS = 100;
 
 export interface ListQuery extends SearchFilters {
   sort: SortOrder;
   page: number;
   perPage: number;
+  /** Batch lookup: only these slugs (still only published and active PPAs). */
+  slugs?: string[];
+  /** Only these item fields (slug always; url is added by the presenter). Absent: every field. */
+  fields?: ItemField[];
+  /** Breakdowns to count beside the page. */
+  facets?: FacetName[];
 }
 
 export const listParamsSchema = {
@@ -60,6 +71,22 @@ export const listParamsSchema = {
       default: DEFAULT_PER_PAGE,
       description: `Page size, 1 to ${MAX_PER_PAGE}.`,
     },
+    slug: {
+      type: 'array',
+      items: {
+        type: 'string',
+        pattern: SLUG_PATTERN,
+        maxLength: SLUG_MAX_LENGTH,
+        description: 'a slug (lowercase letters and digits in hyphen-separated groups)',
+      },
+      minItems: 1,
+      maxItems: MAX_SLUGS,
+      description:
+        `Only these PPAs (batch lookup): up to ${MAX_SLUGS} slugs joined by ",". Still only published and active ` +
+        'ones: an unknown, unpublished or inactive slug is silently absent. Order as sort says.',
+    },
+    fields: fieldsProperty,
+    facets: facetsProperty,
   },
 } satisfies ParamsSchema;
 
@@ -71,6 +98,9 @@ const validator = paramsValidator(listParamsSchema, [
   { name: 'sort', kind: 'choice' },
   { name: 'page', kind: 'integer' },
   { name: 'per_page', kind: 'integer' },
+  { name: 'slug', kind: 'tokenList' },
+  { name: 'fields', kind: 'tokenList' },
+  { name: 'facets', kind: 'tokenList' },
 ]);
 
 /** Parses the raw query string of a list request; throws BadRequestError naming every problem at once. */
@@ -95,5 +125,13 @@ export function parseListQuery(querystring: string): ListQuery {
     });
   }
   if (problems.length > 0) throw new BadRequestError(problems);
-  return { ...filters, sort: sort ?? (filters.q === undefined ? 'recent' : 'relevance'), page, perPage };
+  return {
+    ...filters,
+    sort: sort ?? (filters.q === undefined ? 'recent' : 'relevance'),
+    page,
+    perPage,
+    ...(Array.isArray(valid.slug) ? { slugs: [...new Set(valid.slug)] } : {}),
+    ...(Array.isArray(valid.fields) ? { fields: toItemFields(valid.fields) } : {}),
+    ...(Array.isArray(valid.facets) ? { facets: toFacetNames(valid.facets) } : {}),
+  };
 }

@@ -32,7 +32,7 @@ export interface ParameterDoc {
   name: string;
   in: 'query';
   description: string;
-  required: false;
+  required: boolean;
   schema: Record<string, unknown>;
   /** OpenAPI serialisation: comma lists are form/explode:false, repeatable keys form/explode:true. */
   style: 'form';
@@ -147,6 +147,12 @@ function describe(
       reason: (Object.hasOwn(unknownReasons, name) && unknownReasons[name]) || 'unknown parameter',
     };
   }
+  if (error.keyword === 'required') {
+    return {
+      name: String((error.params as { missingProperty: string }).missingProperty),
+      reason: 'is required',
+    };
+  }
   const [name = '', index] = error.instancePath
     .split('/')
     .slice(1)
@@ -156,13 +162,19 @@ function describe(
     const position = Number(index);
     const origin = tokenOrigins.get(name)?.[position] ?? name;
     const token = (input[name] as unknown[] | undefined)?.[position];
-    const reason =
-      token === ''
-        ? 'contains an empty value (as in "a,,b" or a trailing ",")'
-        : `"${String(token).slice(0, 40)}" is not a token of lowercase letters, digits and underscores`;
-    return { name: origin, reason };
+    return { name: origin, reason: itemReason(error, String(token), property) };
   }
   return { name, reason: reasonFor(error, property) };
+}
+
+/** Why one value of a list is refused; the item schema's description says what a value must be. */
+function itemReason(error: ErrorObject, token: string, property: Record<string, unknown>): string {
+  if (token === '') return 'contains an empty value (as in "a,,b" or a trailing ",")';
+  const items = (property.items ?? {}) as { enum?: string[]; maxLength?: number; description?: string };
+  const shown = `"${token.slice(0, 40)}${token.length > 40 ? '…' : ''}"`;
+  if (error.keyword === 'enum') return `${shown} is not one of: ${(items.enum ?? []).join(', ')}`;
+  if (error.keyword === 'maxLength') return `${shown} is longer than ${items.maxLength} characters`;
+  return `${shown} is not ${items.description ?? 'a valid value'}`;
 }
 
 function reasonFor(error: ErrorObject, property: Record<string, unknown>): string {
@@ -179,7 +191,7 @@ function reasonFor(error: ErrorObject, property: Record<string, unknown>): strin
     case 'maxLength':
       return `must be ${minLength} to ${maxLength} characters long`;
     case 'maxItems':
-      return `at most ${maxItems} values are allowed (risk_features and risk_features[] count together)`;
+      return `at most ${maxItems} values are allowed`;
     case 'enum':
       return `must be one of: ${(property.enum as string[]).join(', ')}`;
     default:

@@ -2,6 +2,8 @@
 import type { estypes } from '@elastic/elasticsearch';
 import { MAX_RESULT_WINDOW, type ListQuery, type SortOrder } from '../params/list.js';
 import type { ListSource } from '../../indexContract/sourceFields.js';
+import type { FacetName } from '../params/facets.js';
+import { facetAggregationName, type FacetAggregation } from '../search/facets.js';
 import { PPAS_PATH, presentListItem, trimSlash, type PpaListItem } from './ppa.js';
 
 export interface ListMeta {
@@ -10,7 +12,17 @@ export interface ListMeta {
   per_page: number;
   total_pages: number;
   sort: SortOrder;
+  /** Only when `facets` was asked for. */
+  facets?: Partial<Record<FacetName, FacetBucket[]>>;
 }
+
+export interface FacetBucket {
+  value: string | number;
+  count: number;
+}
+
+/** A list item: every field, or those `fields` chose plus slug and url. */
+export type ListItem = Partial<PpaListItem> & Pick<PpaListItem, 'slug' | 'url'>;
 
 export interface ListLinks {
   self: string;
@@ -21,7 +33,7 @@ export interface ListLinks {
 }
 
 export interface ListBody {
-  data: PpaListItem[];
+  data: ListItem[];
   meta: ListMeta;
   links: ListLinks;
 }
@@ -47,16 +59,41 @@ export function presentList(
   const { query, base } = request;
   const total = totalHits(response.hits.total);
   const totalPages = Math.ceil(total / query.perPage);
-  const data = response.hits.hits.flatMap((hit) => (hit._source ? [presentListItem(hit._source, base)] : []));
+  const data = response.hits.hits.flatMap((hit) =>
+    hit._source ? [pickFields(presentListItem(hit._source, base), query.fields)] : [],
+  );
   const links = buildListLinks(request, totalPages);
-  return {
-    body: {
-      data,
-      meta: { total, page: query.page, per_page: query.perPage, total_pages: totalPages, sort: query.sort },
-      links,
-    },
-    linkHeader: linkHeader(links),
+  const meta: ListMeta = {
+    total,
+    page: query.page,
+    per_page: query.perPage,
+    total_pages: totalPages,
+    sort: query.sort,
   };
+  if (query.facets) meta.facets = presentFacets(response.aggregations, query.facets);
+  return { body: { data, meta, links }, linkHeader: linkHeader(links) };
+}
+
+function pickFields(item: PpaListItem, fields: readonly string[] | undefined): ListItem {
+  if (!fields) return item;
+  const picked: Record<string, unknown> = {};
+  for (const field of fields) picked[field] = item[field as keyof PpaListItem];
+  return { ...picked, slug: item.slug, url: item.url } as ListItem;
+}
+
+export function presentFacets(
+  aggregations: Record<string, unknown> | undefined,
+  facets: readonly FacetName[],
+): Partial<Record<FacetName, FacetBucket[]>> {
+  const presented: Partial<Record<FacetName, FacetBucket[]>> = {};
+  for (const facet of facets) {
+    const aggregation = aggregations?.[facetAggregationName(facet)] as FacetAggregation | undefined;
+    presented[facet] = (aggregation?.values.buckets ?? []).map((bucket) => ({
+      value: bucket.key,
+      count: bucket.doc_count,
+    }));
+  }
+  return presented;
 }
 
 function totalHits(total: estypes.SearchTotalHits | number | undefined): number {

@@ -7,14 +7,17 @@ import { NotFoundError } from '../http/problem.js';
 import { parseDetailRequest } from '../params/detail.js';
 import { parseListQuery } from '../params/list.js';
 import { parseStatisticsQuery } from '../params/statistics.js';
+import { parseSuggestQuery } from '../params/suggest.js';
 import { presentList } from '../present/list.js';
 import { presentPpa } from '../present/ppa.js';
 import { presentStatistics } from '../present/statistics.js';
+import { presentSuggestions, type SuggestSource } from '../present/suggest.js';
 import { buildDetailSearch } from '../search/detailSearch.js';
 import type { DetailSource, ListSource } from '../../indexContract/sourceFields.js';
 import type { SearchGateway } from '../search/gateway.js';
 import { buildListSearch } from '../search/listSearch.js';
 import { buildStatisticsSearch, type StatisticsAggregations } from '../search/statisticsSearch.js';
+import { buildSuggestSearch } from '../search/suggestSearch.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -24,7 +27,10 @@ export interface PpasRouterDeps {
   publicBaseUrl?: string;
 }
 
-/** Routes under the /api/v1 prefix: /ppas, /ppas/statistics (a literal segment, before /:slug), /ppas/:slug. */
+/**
+ * Routes under the /api/v1 prefix: /ppas, /ppas/statistics and /ppas/suggest (literal segments, before /:slug),
+ * /ppas/:slug.
+ */
 export function ppasRouter(deps: PpasRouterDeps): Router {
   const router = new Router({ prefix: API_PREFIX });
   // Koa 3's ctx.origin is the Origin request header; the request's own origin is protocol + host.
@@ -48,6 +54,13 @@ export function ppasRouter(deps: PpasRouterDeps): Router {
     const response = await deps.search.search<unknown, StatisticsAggregations>(buildStatisticsSearch(query));
     ctx.status = 200;
     ctx.body = presentStatistics(response);
+  });
+
+  router.get('/ppas/suggest', async (ctx) => {
+    const query = parseSuggestQuery(ctx.querystring);
+    const response = await deps.search.search<SuggestSource>(buildSuggestSearch(query));
+    ctx.status = 200;
+    ctx.body = presentSuggestions(response, baseOf(ctx));
   });
 
   router.get('/ppas/:slug', async (ctx) => {

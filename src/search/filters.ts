@@ -8,28 +8,48 @@ import { buildTextQuery } from './textQuery.js';
 
 type Query = estypes.QueryDslQueryContainer;
 
-export function buildFilterClauses(filters: SearchFilters): Query[] {
-  const clauses: Query[] = [{ term: { active: true } }];
-  if (filters.technology) clauses.push({ terms: { technology: filters.technology } });
-  if (filters.tariff) clauses.push({ terms: { tariff: filters.tariff } });
+/** The filters a facet can leave out when it counts (each is one clause, an OR over its values). */
+export type FacetableFilter = 'technology' | 'tariff' | 'country' | 'year';
+
+export interface FilterClause {
+  clause: Query;
+  /** Set on the clause of a facetable filter. */
+  facet?: FacetableFilter;
+}
+
+/** Every filter clause, each marked with the facetable filter it is (if any). */
+export function buildNamedFilterClauses(filters: SearchFilters): FilterClause[] {
+  const clauses: FilterClause[] = [{ clause: { term: { active: true } } }];
+  if (filters.technology)
+    clauses.push({ clause: { terms: { technology: filters.technology } }, facet: 'technology' });
+  if (filters.tariff) clauses.push({ clause: { terms: { tariff: filters.tariff } }, facet: 'tariff' });
+  if (filters.country)
+    clauses.push({ clause: { terms: { country_code: filters.country } }, facet: 'country' });
   if (filters.developer !== undefined) {
-    clauses.push({
-      wildcard: { [DEVELOPER_KEYWORD_FIELD]: { value: `*${escapeWildcard(foldText(filters.developer))}*` } },
-    });
+    const value = `*${escapeWildcard(foldText(filters.developer))}*`;
+    clauses.push({ clause: { wildcard: { [DEVELOPER_KEYWORD_FIELD]: { value } } } });
   }
-  if (filters.year !== undefined) clauses.push({ term: { financial_close_year: filters.year } });
-  for (const feature of filters.riskFeatures ?? []) clauses.push({ term: { risk_features: feature } });
+  if (filters.year !== undefined) {
+    clauses.push({ clause: { term: { financial_close_year: filters.year } }, facet: 'year' });
+  }
+  for (const feature of filters.riskFeatures ?? [])
+    clauses.push({ clause: { term: { risk_features: feature } } });
   if (filters.minCapacity !== undefined || filters.maxCapacity !== undefined) {
     const range: estypes.QueryDslNumberRangeQuery = {};
     if (filters.minCapacity !== undefined) range.gte = filters.minCapacity;
     if (filters.maxCapacity !== undefined) range.lte = filters.maxCapacity;
-    clauses.push({ range: { capacity_mw: range } });
+    clauses.push({ clause: { range: { capacity_mw: range } } });
   }
   return clauses;
 }
 
-export function buildSearchQuery(filters: SearchFilters): Query {
-  const bool: estypes.QueryDslBoolQuery = { filter: buildFilterClauses(filters) };
+export function buildFilterClauses(filters: SearchFilters): Query[] {
+  return buildNamedFilterClauses(filters).map(({ clause }) => clause);
+}
+
+/** The query over `filterClauses` (all of them unless a caller keeps some for a post_filter) and `q`. */
+export function buildSearchQuery(filters: SearchFilters, filterClauses = buildFilterClauses(filters)): Query {
+  const bool: estypes.QueryDslBoolQuery = { filter: filterClauses };
   if (filters.q !== undefined) bool.must = [buildTextQuery(filters.q)];
   return { bool };
 }

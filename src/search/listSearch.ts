@@ -3,7 +3,8 @@ import type { estypes } from '@elastic/elasticsearch';
 import type { ListQuery, SortOrder } from '../params/list.js';
 import { LIST_SOURCE_FIELDS } from '../../indexContract/sourceFields.js';
 import type { SearchRequestBody } from './gateway.js';
-import { buildSearchQuery } from './filters.js';
+import { buildFacetedParts } from './facets.js';
+import { buildNamedFilterClauses, buildSearchQuery } from './filters.js';
 
 const SLUG_TIEBREAK: estypes.SortCombinations = { slug: { order: 'asc' } };
 
@@ -22,13 +23,27 @@ export function buildSort(sort: SortOrder): estypes.SortCombinations[] {
   return [SORT_KEYS[sort], SLUG_TIEBREAK];
 }
 
+/**
+ * One search: the page's hits, the exact total and, when asked, the facet counts (src/search/facets.ts).
+ * Only the fields the items show are read from _source.
+ */
 export function buildListSearch(query: ListQuery): SearchRequestBody {
-  return {
-    query: buildSearchQuery(query),
+  const clauses = buildNamedFilterClauses(query);
+  if (query.slugs) clauses.push({ clause: { terms: { slug: query.slugs } } });
+  const faceted =
+    query.facets && query.facets.length > 0 ? buildFacetedParts(clauses, query.facets) : undefined;
+  const body: SearchRequestBody = {
+    query: buildSearchQuery(query, faceted ? faceted.queryClauses : clauses.map(({ clause }) => clause)),
     sort: buildSort(query.sort),
     from: (query.page - 1) * query.perPage,
     size: query.perPage,
     track_total_hits: true,
-    _source: [...LIST_SOURCE_FIELDS],
+    _source: [...(query.fields ?? LIST_SOURCE_FIELDS)],
   };
+  if (faceted) {
+    if (faceted.postFilterClauses.length > 0)
+      body.post_filter = { bool: { filter: faceted.postFilterClauses } };
+    body.aggs = faceted.aggs;
+  }
+  return body;
 }

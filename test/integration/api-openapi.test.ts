@@ -5,6 +5,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { expect } from 'chai';
 import { createRequire } from 'node:module';
 import { listParamsSchema } from '../../src/params/list.js';
+import { suggestParamsSchema } from '../../src/params/suggest.js';
 import { statisticsParamsSchema } from '../../src/params/statistics.js';
 import { buildOpenApiSpec } from '../../src/openapi/spec.js';
 import { healthRouter } from '../../src/routes/health.js';
@@ -127,7 +128,13 @@ function routeTemplates(): string[] {
 function exampleValue(schema: Json): string {
   if (Array.isArray(schema.enum)) return String(schema.enum[0]);
   if (schema.type === 'integer' || schema.type === 'number') return String(schema.minimum ?? 1);
-  if (schema.type === 'array') return 'solar_pv';
+  if (schema.type === 'array') {
+    const items = (schema.items ?? {}) as Json;
+    if (Array.isArray(items.enum)) return String(items.enum[0]);
+    if (items.pattern === '^[a-z]{2}$') return 'sn';
+    if (String(items.pattern).startsWith('^[a-z0-9]+(?:-')) return 'kahone-solar';
+    return 'solar_pv'; // a token, and a well-formed slug too
+  }
   return 'solar';
 }
 
@@ -235,6 +242,7 @@ describe('api openapi: the document stays true', function () {
     for (const [path, schema] of [
       ['/api/v1/ppas', listParamsSchema],
       ['/api/v1/ppas/statistics', statisticsParamsSchema],
+      ['/api/v1/ppas/suggest', suggestParamsSchema],
     ] as const) {
       const params = queryParams(path);
       expect(
@@ -252,12 +260,13 @@ describe('api openapi: the document stays true', function () {
   });
 
   it('accepts every documented query parameter with a value its schema allows, and refuses an undocumented one', async () => {
-    for (const path of ['/api/v1/ppas', '/api/v1/ppas/statistics']) {
+    for (const path of ['/api/v1/ppas', '/api/v1/ppas/statistics', '/api/v1/ppas/suggest']) {
       const parameters = (openApiDocument.paths[path]?.get?.parameters ?? []) as Json[];
       for (const parameter of parameters.filter((p) => p.in === 'query')) {
         const name = String(parameter.name);
         let query = `${encodeURIComponent(name)}=${encodeURIComponent(exampleValue(parameter.schema as Json))}`;
         if (name === 'sort') query += '&q=solar'; // relevance, the first sort, needs q
+        if (path.endsWith('/suggest') && name !== 'q') query += '&q=sol'; // q is required there
         const answer = await get(`${path}?${query}`);
         expect(answer.status, `${path}?${query}`).to.equal(200);
       }
@@ -274,6 +283,19 @@ describe('api openapi: the document stays true', function () {
       '/api/v1/ppas?technology=no_such_technology',
       '/api/v1/ppas?page=400&per_page=25',
       '/api/v1/ppas?sort=capacity_desc&min_capacity=10&max_capacity=500',
+    ]) {
+      const { status } = await get(path);
+      expect(status, path).to.equal(200);
+    }
+  });
+
+  it('describes real suggest answers and list answers with facets and fields', async () => {
+    for (const path of [
+      '/api/v1/ppas/suggest?q=sol',
+      '/api/v1/ppas/suggest?q=zzzzzz',
+      '/api/v1/ppas?facets=technology,tariff,country,year,risk_features&q=solar',
+      '/api/v1/ppas?fields=project_name&slug=no-such-slug',
+      '/api/v1/ppas?fields=capacity_mw,country_code&country=sn,ke',
     ]) {
       const { status } = await get(path);
       expect(status, path).to.equal(200);

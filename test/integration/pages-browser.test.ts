@@ -111,6 +111,7 @@ describe('the explorer in a real browser', function () {
     const option = page.locator('#suggestions [role=option]', { hasText: record?.project_name ?? '' });
     await option.first().waitFor();
     await option.first().click();
+    await page.locator('#detail-heading', { hasText: record?.project_name ?? '' }).waitFor();
     expect(await page.locator('#detail-heading').textContent()).to.equal(record?.project_name);
     expect(await page.locator('#detail').isVisible()).to.equal(true);
     expect(await page.locator('#detail-url code').textContent()).to.equal(
@@ -148,18 +149,16 @@ describe('the explorer in a real browser', function () {
       ).Chart;
       return chart.getChart('chart-technology')?.data.labels.length === count;
     }, data.capacity_by_technology.length);
-    const charted = await page.evaluate(() => {
-      const chart = (
-        window as unknown as { Chart: { getChart(id: string): { data: { datasets: { data: number[] }[] } } } }
-      ).Chart;
-      const values = (id: string) => chart.getChart(id).data.datasets[0]?.data ?? [];
+    // A string, not a function: tsx's helpers (__name) would not exist in the page.
+    const charted = (await page.evaluate(`(() => {
+      const values = (id) => Chart.getChart(id).data.datasets[0].data;
       return {
         technology: values('chart-technology'),
         year: values('chart-year'),
         tariff: values('chart-tariff'),
         fiscal: values('chart-fiscal'),
       };
-    });
+    })()`)) as Record<string, number[]>;
     expect(charted).to.deep.equal({
       technology: data.capacity_by_technology.map((row) => row.capacity_mw),
       year: data.capacity_by_year.map((row) => row.capacity_mw),

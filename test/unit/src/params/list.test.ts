@@ -160,6 +160,7 @@ describe('api params: list', () => {
       'q',
       'technology',
       'tariff',
+      'country',
       'developer',
       'year',
       'risk_features[]',
@@ -168,10 +169,58 @@ describe('api params: list', () => {
       'sort',
       'page',
       'per_page',
+      'slug',
+      'fields',
+      'facets',
     ]);
     const technology = listParameters.find((p) => p.name === 'technology');
     expect(technology).to.include({ in: 'query', style: 'form', explode: false });
     expect(listParameters.find((p) => p.name === 'risk_features[]')).to.include({ explode: true });
     for (const parameter of listParameters) expect(parameter.description).to.be.a('string').and.not.equal('');
+  });
+});
+
+describe('api params: list additions (country, slug, fields, facets)', () => {
+  it('country: codes joined by ",", any case, uppercased as the index holds them', () => {
+    expect(parseListQuery('country=sn,Ke').country).to.deep.equal(['SN', 'KE']);
+    expect(names(problemsOf(() => parseListQuery('country=SEN')))).to.deep.equal(['country']);
+    expect(names(problemsOf(() => parseListQuery('country=s1')))).to.deep.equal(['country']);
+    const many = Array.from({ length: 21 }, (_, i) => `a${String.fromCharCode(97 + i)}`).join(',');
+    expect(names(problemsOf(() => parseListQuery(`country=${many}`)))).to.deep.equal(['country']);
+  });
+
+  it('token lists take at most 20 tokens of at most 50 characters', () => {
+    const tokens = (count: number, length = 3) =>
+      Array.from({ length: count }, (_, i) => `t${i}`.padEnd(length, 'x'));
+    expect(parseListQuery(`technology=${tokens(20).join(',')}`).technology).to.have.length(20);
+    expect(names(problemsOf(() => parseListQuery(`technology=${tokens(21).join(',')}`)))).to.deep.equal([
+      'technology',
+    ]);
+    expect(names(problemsOf(() => parseListQuery(`tariff=${tokens(1, 51).join(',')}`)))).to.deep.equal([
+      'tariff',
+    ]);
+  });
+
+  it('slug: up to 100 well-formed slugs, each once', () => {
+    expect(parseListQuery('slug=b-solar,a-wind,b-solar').slugs).to.deep.equal(['b-solar', 'a-wind']);
+    const slugs = Array.from({ length: 101 }, (_, i) => `s-${i}`).join(',');
+    expect(names(problemsOf(() => parseListQuery(`slug=${slugs}`)))).to.deep.equal(['slug']);
+    expect(names(problemsOf(() => parseListQuery('slug=not_a_slug')))).to.deep.equal(['slug']);
+  });
+
+  it('fields: known item fields only, slug always among them, in item order', () => {
+    expect(parseListQuery('fields=capacity_mw,project_name').fields).to.deep.equal([
+      'slug',
+      'project_name',
+      'capacity_mw',
+    ]);
+    expect(problemsOf(() => parseListQuery('fields=project_name,secret'))).to.have.length(1);
+    expect(parseListQuery('fields=url').fields).to.deep.equal(['slug']);
+    expect(names(problemsOf(() => parseListQuery('fields=active')))).to.deep.equal(['fields']);
+  });
+
+  it('facets: the five names only, each once', () => {
+    expect(parseListQuery('facets=year,technology,year').facets).to.deep.equal(['technology', 'year']);
+    expect(names(problemsOf(() => parseListQuery('facets=developer')))).to.deep.equal(['facets']);
   });
 });

@@ -29,6 +29,8 @@ describe('api params: statistics', () => {
       'per_page',
       'sort',
     ]);
-    expect(statisticsParameters).to.have.length(8);
+    expect(statisticsParameters.map((p) => p.name))
+      .to.include('country')
+      .and.have.length(9);
   });
 });

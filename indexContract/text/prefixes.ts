@@ -1,0 +1,26 @@
+// Word prefixes of a name for suggestions as you type: every folded word's prefixes, from one letter up to
+// PREFIX_MAX_LENGTH. Indexed as keywords (name_prefixes) so that the word being typed can be matched as a prefix
+// with a typo (a fuzzy term query on these keywords), which Elasticsearch's own prefix features cannot do: a
+// prefix query, index_prefixes and search_as_you_type all match the last word's prefix exactly.
+import { foldText } from './fold.js';
+
+/** Longer typed words are cut to this length before the lookup (the index holds no longer prefixes). */
+export const PREFIX_MAX_LENGTH = 20;
+
+/** The folded words of a text, as the standard analyzer cuts them (letters and digits). */
+export function foldedWords(text: string): string[] {
+  return foldText(text)
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+}
+
+/** Every prefix (1 to PREFIX_MAX_LENGTH code points) of every folded word of `name`, each once. */
+export function wordPrefixes(name: string): string[] {
+  const prefixes = new Set<string>();
+  for (const word of foldedWords(name)) {
+    const letters = [...word];
+    const longest = Math.min(letters.length, PREFIX_MAX_LENGTH);
+    for (let length = 1; length <= longest; length++) prefixes.add(letters.slice(0, length).join(''));
+  }
+  return [...prefixes];
+}

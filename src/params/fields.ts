@@ -1,0 +1,25 @@
+// `fields`: which fields each list item carries (slug and url always). Shared by the list and the export.
+import { LIST_SOURCE_FIELDS } from '../../indexContract/sourceFields.js';
+
+/** The item fields a client may choose: every list field; `url` is derived from `slug` and always present. */
+export const ITEM_FIELDS = LIST_SOURCE_FIELDS;
+export type ItemField = (typeof ITEM_FIELDS)[number];
+
+/** Names a client may send: the item fields, and url (always there anyway, so naming it is harmless). */
+const FIELD_NAMES = [...ITEM_FIELDS, 'url'];
+
+export const fieldsProperty = {
+  type: 'array',
+  items: { type: 'string', enum: FIELD_NAMES },
+  minItems: 1,
+  maxItems: ITEM_FIELDS.length * 2,
+  description:
+    'Only these fields in each item, joined by "," (slug and url are always there). An unknown name is 400. ' +
+    `Names: ${FIELD_NAMES.join(', ')}.`,
+} as const;
+
+/** The chosen fields, each once, in the order of ITEM_FIELDS, with slug always among them. */
+export function toItemFields(values: readonly string[]): ItemField[] {
+  const chosen = new Set<string>([...values, 'slug']);
+  return ITEM_FIELDS.filter((field) => chosen.has(field));
+}
