@@ -1,7 +1,7 @@
 // Response bodies of the API as JSON Schema 2020-12 (OpenAPI 3.1), written once from api.md and record.md.
 // Closed objects with every key required: the OpenAPI test validates real answers against them, so a field
 // added or dropped by a presenter shows up as a failing test rather than as drifted documentation.
-import { FACET_NAMES, MAX_FACET_BUCKETS } from '../params/facets.js';
+import { MAX_FACET_BUCKETS, type FacetName } from '../params/facets.js';
 import { SORT_ORDERS } from '../params/list.js';
 
 type Schema = Record<string, unknown>;
@@ -87,7 +87,7 @@ const facetBuckets = (value: Schema, order: string): Schema => ({
   items: record({ value, count: { type: 'integer', minimum: 1, description: 'PPAs with this value.' } }),
 });
 
-const FACET_SCHEMAS: Record<(typeof FACET_NAMES)[number], Schema> = {
+const FACET_SCHEMAS: Record<FacetName, Schema> = {
   technology: facetBuckets(
     token('Technology.'),
     'Count descending, then value ascending; under every filter but technology.',
