@@ -4,7 +4,14 @@ import { expect } from 'chai';
 
 export interface ListBody {
   data: { slug: string; [key: string]: unknown }[];
-  meta: { total: number; page: number; per_page: number; total_pages: number; sort: string };
+  meta: {
+    total: number;
+    page: number;
+    per_page: number;
+    total_pages: number;
+    sort: string;
+    facets?: Record<string, { value: string | number; count: number }[]>;
+  };
   links: { self: string; first: string; prev: string | null; next: string | null; last: string };
 }
 
