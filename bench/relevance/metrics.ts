@@ -18,6 +18,7 @@ export interface ClassFigures {
   queries: number;
   success1: number;
   success3: number;
+  success10: number;
   mrr: number;
   medianTotal: number;
   p90Total: number;
@@ -59,6 +60,7 @@ export function classFigures(queryClass: QueryClass, results: readonly QueryResu
     queries: n,
     success1: gibberish ? share((r) => r.total === 0) : share((r) => r.rank !== null && r.rank <= 1),
     success3: gibberish ? share((r) => r.total === 0) : share((r) => r.rank !== null && r.rank <= 3),
+    success10: gibberish ? share((r) => r.total === 0) : share((r) => r.rank !== null && r.rank <= 10),
     mrr: gibberish ? 0 : n === 0 ? 0 : results.reduce((sum, r) => sum + (r.rank ? 1 / r.rank : 0), 0) / n,
     medianTotal: median(totals),
     p90Total: quantile(totals, 0.9),

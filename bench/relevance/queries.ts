@@ -18,6 +18,9 @@ export const QUERY_CLASSES = [
   'code_exact',
   'code_lower',
   'gibberish',
+  // Suggestions as you type (GET /api/v1/ppas/suggest), not `q`:
+  'suggest_typing',
+  'suggest_typo',
 ] as const;
 export type QueryClass = (typeof QUERY_CLASSES)[number];
 
@@ -204,6 +207,40 @@ function* typos(random: Random, corpus: Corpus): Generator<RelevanceQuery> {
   }
 }
 
+/** The suggest classes: run through the suggest endpoint's request path, not the list's. */
+export const isSuggestClass = (queryClass: QueryClass): boolean => queryClass.startsWith('suggest_');
+
+/**
+ * What someone types into a search box on the way to a name that occurs once: the first words whole, then the
+ * first 3+ letters of the next, accents stripped; only when that text starts that one name (folded). With
+ * `typo`, one typo in a typed word of five letters or more (never its first letter), and only when the result
+ * starts no name at all (else it is no typo but another name).
+ */
+function* suggestTyping(random: Random, corpus: Corpus, typo: boolean): Generator<RelevanceQuery> {
+  const names = [...corpus.byName.keys()];
+  const unique = (record: PpaRecord) => (corpus.byName.get(foldText(record.project_name)) ?? []).length === 1;
+  for (const record of sampleNames(random, corpus, unique)) {
+    const words = stripAccents(record.project_name).split(/\s+/u);
+    const at = random.int(0, words.length - 1);
+    const word = [...(words[at] ?? '')];
+    if (word.length < 3) continue;
+    const typed = [...words.slice(0, at), word.slice(0, random.int(3, word.length)).join('')];
+    if (names.filter((name) => name.startsWith(foldText(typed.join(' ')))).length !== 1) continue;
+    if (!typo) {
+      yield nameQuery('suggest_typing', typed.join(' '), record, corpus);
+      continue;
+    }
+    const eligible = typed.map((w, index) => ({ w, index })).filter(({ w }) => TYPO_WORD.test(w));
+    if (eligible.length === 0) continue;
+    const { w, index } = random.pick(eligible);
+    const changed = applyTypo(random, w);
+    if (!changed) continue;
+    const q = typed.map((part, i) => (i === index ? changed.typo : part)).join(' ');
+    if (names.some((name) => name.startsWith(foldText(q)))) continue;
+    yield nameQuery('suggest_typo', q, record, corpus, `${changed.kind}: ${w} → ${changed.typo}`);
+  }
+}
+
 /** Every word but the last, then the first 60 % of the last: only when that text starts one distinct name. */
 function* typingPrefixes(random: Random, corpus: Corpus): Generator<RelevanceQuery> {
   const names = [...corpus.byName.keys()];
@@ -323,5 +360,7 @@ export function generateQueries(
     ...take(codes(stream(8), corpus, false), perClass),
     ...take(codes(stream(9), corpus, true), perClass),
     ...take(gibberish(stream(10), corpus), perClass),
+    ...take(suggestTyping(stream(11), corpus, false), perClass),
+    ...take(suggestTyping(stream(12), corpus, true), perClass),
   ];
 }

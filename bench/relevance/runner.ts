@@ -2,11 +2,14 @@
 // (one search on the alias), then reads the rank of the expected record and meta.total (hits.total).
 import type { estypes } from '@elastic/elasticsearch';
 import { parseListQuery } from '../../src/params/list.js';
+import { parseSuggestQuery } from '../../src/params/suggest.js';
+import type { SuggestSource } from '../../src/present/suggest.js';
+import { buildSuggestSearch } from '../../src/search/suggestSearch.js';
 import type { ListSource } from '../../indexContract/sourceFields.js';
 import type { SearchGateway } from '../../src/search/gateway.js';
 import { buildListSearch } from '../../src/search/listSearch.js';
 import { rankOf, type QueryResult } from './metrics.js';
-import type { RelevanceQuery } from './queries.js';
+import { isSuggestClass, type RelevanceQuery } from './queries.js';
 import type { TextQueryBuilder } from './variants.js';
 
 /** Hits read per query (a page the API allows). Ranks past it count as misses (reciprocal rank 0). */
@@ -25,6 +28,7 @@ export async function runQuery(
   query: RelevanceQuery,
   textQuery?: TextQueryBuilder,
 ): Promise<QueryResult> {
+  if (isSuggestClass(query.queryClass)) return runSuggestQuery(search, query);
   const listQuery = parseListQuery(`q=${encodeURIComponent(query.q)}&per_page=${HITS_READ}`);
   const request = buildListSearch(listQuery);
   if (textQuery && listQuery.q !== undefined) {
@@ -41,6 +45,21 @@ export async function runQuery(
     top: hits.slice(0, 5),
     tookMs,
   };
+}
+
+/** Suggestions to read per query: a search box shows about ten. */
+export const SUGGESTIONS_READ = 10;
+
+/** A suggest class: through the suggest endpoint's request path; total is how many names were suggested. */
+async function runSuggestQuery(search: SearchGateway, query: RelevanceQuery): Promise<QueryResult> {
+  const request = buildSuggestSearch(
+    parseSuggestQuery(`q=${encodeURIComponent(query.q)}&limit=${SUGGESTIONS_READ}`),
+  );
+  const started = process.hrtime.bigint();
+  const response = await search.search<SuggestSource>(request);
+  const tookMs = Number(process.hrtime.bigint() - started) / 1e6;
+  const hits = response.hits.hits.map((hit) => hit._source?.slug ?? '');
+  return { query, rank: rankOf(hits, query.equivalent), total: hits.length, top: hits.slice(0, 5), tookMs };
 }
 
 /** Runs the queries with a little concurrency (the machine is shared), keeping the results in query order. */

@@ -4,13 +4,16 @@ import type { QueryClass } from './queries.js';
 
 export interface Target {
   queryClass: QueryClass;
-  metric: 'success1' | 'success3' | 'medianTotal' | 'nonEmpty';
+  metric: 'success1' | 'success3' | 'success10' | 'medianTotal' | 'nonEmpty';
   /** success1/success3: at least this; medianTotal/nonEmpty: at most this. */
   bound: number;
 }
 
-const atLeast = (queryClasses: QueryClass[], metric: 'success1' | 'success3', bound: number): Target[] =>
-  queryClasses.map((queryClass) => ({ queryClass, metric, bound }));
+const atLeast = (
+  queryClasses: QueryClass[],
+  metric: 'success1' | 'success3' | 'success10',
+  bound: number,
+): Target[] => queryClasses.map((queryClass) => ({ queryClass, metric, bound }));
 
 export const TARGETS: readonly Target[] = [
   ...atLeast(['exact', 'accents_stripped', 'capitals', 'padded'], 'success1', 0.99),
@@ -21,6 +24,9 @@ export const TARGETS: readonly Target[] = [
   ...atLeast(['code_exact', 'code_lower'], 'success1', 1),
   { queryClass: 'gibberish', metric: 'nonEmpty', bound: 0 },
   { queryClass: 'exact', metric: 'medianTotal', bound: 3 },
+  // Suggestions as you type (issue 16): the name among the ten suggested, and first nine times in ten.
+  ...atLeast(['suggest_typing', 'suggest_typo'], 'success10', 0.99),
+  ...atLeast(['suggest_typing', 'suggest_typo'], 'success1', 0.9),
 ];
 
 export function isUpperBound(target: Target): boolean {
@@ -46,6 +52,7 @@ export function describeTarget({ queryClass, metric, bound }: Target): string {
   const label = {
     success1: 'success@1',
     success3: 'success@3',
+    success10: 'success@10',
     medianTotal: 'median total',
     nonEmpty: 'queries with results',
   }[metric];

@@ -14,10 +14,21 @@ export function foldedWords(text: string): string[] {
     .filter(Boolean);
 }
 
-/** Every prefix (1 to PREFIX_MAX_LENGTH code points) of every folded word of `name`, each once. */
+/**
+ * The words of a folded text as Elasticsearch's standard tokenizer (Unicode word boundaries) cuts them, closely
+ * enough for names: letters, digits and marks, joined across an inner apostrophe, period, colon or middle dot
+ * ("ma’an", "o'neill", "p.e") and across a comma or semicolon between digits ("1,000.5"). The suggest query
+ * cuts what was typed the same way, so the word being typed is looked up as the index holds it.
+ */
+export function standardTokens(folded: string): string[] {
+  return folded.match(STANDARD_TOKEN) ?? [];
+}
+const STANDARD_TOKEN = /[\p{L}\p{N}\p{M}_]+(?:(?:['’.:·]|(?<=\p{N})[,;](?=\p{N}))[\p{L}\p{N}\p{M}_]+)*/gu;
+
+/** Every prefix (1 to PREFIX_MAX_LENGTH code points) of every word of `name` (standard tokens), each once. */
 export function wordPrefixes(name: string): string[] {
   const prefixes = new Set<string>();
-  for (const word of foldedWords(name)) {
+  for (const word of standardTokens(foldText(name))) {
     const letters = [...word];
     const longest = Math.min(letters.length, PREFIX_MAX_LENGTH);
     for (let length = 1; length <= longest; length++) prefixes.add(letters.slice(0, length).join(''));

@@ -5,7 +5,7 @@
 import type { estypes } from '@elastic/elasticsearch';
 import { NAME_EXACT_FIELD, NAME_PREFIXES_FIELD } from '../../indexContract/fields.js';
 import { foldText } from '../../indexContract/text/fold.js';
-import { PREFIX_MAX_LENGTH, foldedWords } from '../../indexContract/text/prefixes.js';
+import { PREFIX_MAX_LENGTH, standardTokens } from '../../indexContract/text/prefixes.js';
 import type { SuggestQuery } from '../params/suggest.js';
 import type { SearchRequestBody } from './gateway.js';
 
@@ -13,8 +13,15 @@ type Query = estypes.QueryDslQueryContainer;
 
 export const SUGGEST_SOURCE_FIELDS = ['slug', 'project_name', 'technology', 'country_code'] as const;
 
-/** One typo from five letters, never two: suggestions run on every keystroke and must stay precise. */
+/** One typo in a typed word from five letters, never two: suggestions run on every keystroke. */
 export const SUGGEST_TYPO_MIN_LETTERS = 5;
+/**
+ * The word being typed tolerates its typo from four letters: a letter dropped from a five-letter word leaves four
+ * ("Powr"), as the full-text query's dropped-letter spellings allow.
+ */
+export const SUGGEST_PREFIX_TYPO_MIN_LETTERS = 4;
+/** Same rule for complete words, through the indexer's dropped-letter spellings of name words. */
+const DROPPED_LETTER_WORD = /^\p{L}{4}$/u;
 /** A word matched through a typo counts this much of one matched as typed. */
 export const SUGGEST_TYPO_WEIGHT = 0.2;
 /** What was typed is the whole name. */
@@ -26,13 +33,14 @@ export const SUGGEST_PHRASE_BOOST = 5;
 /** Typed words: at most this many (more cannot start a name anyway; q is 100 characters). */
 const MAX_WORDS = 12;
 
-const typoAllowed = (word: string) => [...word].length >= SUGGEST_TYPO_MIN_LETTERS;
-
-/** A complete word: a name word as typed, or with one typo. */
+/** A complete word: a name word as typed, or with one typo (from five letters; a dropped letter from four). */
 function wordQuery(word: string): Query {
   const queries: Query[] = [{ match: { name_folded: { query: word } } }];
-  if (typoAllowed(word)) {
+  if ([...word].length >= SUGGEST_TYPO_MIN_LETTERS) {
     queries.push({ match: { name_folded: { query: word, fuzziness: 1, boost: SUGGEST_TYPO_WEIGHT } } });
+  }
+  if (DROPPED_LETTER_WORD.test(word)) {
+    queries.push({ term: { name_dropped_letter: { value: word, boost: SUGGEST_TYPO_WEIGHT } } });
   }
   return { dis_max: { queries } };
 }
@@ -41,7 +49,7 @@ function wordQuery(word: string): Query {
 function lastWordQuery(word: string): Query {
   const prefix = [...word].slice(0, PREFIX_MAX_LENGTH).join('');
   const queries: Query[] = [{ term: { [NAME_PREFIXES_FIELD]: { value: prefix } } }];
-  if (typoAllowed(prefix)) {
+  if ([...prefix].length >= SUGGEST_PREFIX_TYPO_MIN_LETTERS) {
     queries.push({
       fuzzy: {
         [NAME_PREFIXES_FIELD]: { value: prefix, fuzziness: 1, prefix_length: 1, boost: SUGGEST_TYPO_WEIGHT },
@@ -52,7 +60,7 @@ function lastWordQuery(word: string): Query {
 }
 
 export function buildSuggestSearch(query: SuggestQuery): SearchRequestBody {
-  const words = foldedWords(query.q).slice(0, MAX_WORDS);
+  const words = standardTokens(foldText(query.q)).slice(0, MAX_WORDS);
   const typed = foldText(query.q.trim()).replace(/\s+/gu, ' ');
   const must: Query[] =
     words.length === 0
