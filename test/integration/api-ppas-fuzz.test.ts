@@ -41,6 +41,10 @@ const NAMES = [
   'page',
   'per_page',
   'risk_features[0]',
+  'country',
+  'slug',
+  'fields',
+  'facets',
   'Q',
   'limit',
   '',
@@ -60,6 +64,16 @@ const WORDS = [
   'recent',
   'name_asc',
   'capacity_desc',
+  'sn',
+  'KE',
+  'sen',
+  'project_name',
+  'capacity_mw',
+  'url',
+  'technology,tariff,country,year,risk_features',
+  'year',
+  'kahone-solar',
+  Array.from({ length: 101 }, (_, i) => `p-${i}`).join(','),
   'São João',
   'Évora',
   'LAKOWA',
@@ -145,7 +159,8 @@ function fuzzCase(next: () => number): string {
     return parts.join('&');
   };
   const roll = next();
-  if (roll < 0.5) return `/api/v1/ppas?${query()}`;
+  if (roll < 0.45) return `/api/v1/ppas?${query()}`;
+  if (roll < 0.55) return `/api/v1/ppas/suggest?${next() < 0.7 ? `q=${encode(value())}&` : ''}${query()}`;
   if (roll < 0.7) return `/api/v1/ppas/statistics?${query()}`;
   if (roll < 0.95) {
     const slug = next() < 0.4 ? pick(slugs) : next() < 0.5 ? encode(junk()) : encode(pick(WORDS));

@@ -1,0 +1,85 @@
+// GET /api/v1/ppas/suggest over the real app and Elasticsearch on the shipped sample.
+import { expect } from 'chai';
+import { foldText } from '../../indexContract/text/fold.js';
+import { paramNames, ppasApi } from '../support/ppasApi.js';
+import { useSampleApp } from '../support/sampleApp.js';
+import { listed, records } from '../support/sampleOracle.js';
+
+interface Suggestions {
+  data: {
+    slug: string;
+    project_name: string;
+    technology: string;
+    country_code: string | null;
+    url: string;
+  }[];
+}
+
+describe('GET /api/v1/ppas/suggest on the sample index', function () {
+  this.timeout(120_000);
+  const { app } = useSampleApp('api-suggest');
+  const { get, problem } = ppasApi(() => app().url);
+
+  const suggest = async (q: string, extra = ''): Promise<Suggestions> => {
+    const { status, body } = await get(`/api/v1/ppas/suggest?q=${encodeURIComponent(q)}${extra}`);
+    expect(status, q).to.equal(200);
+    return body as Suggestions;
+  };
+
+  it('suggests names that start with what was typed, the whole name first, with the item shape', async () => {
+    const record = listed.find((r) => r.project_name.split(' ').length >= 3) ?? listed[0];
+    const name = record?.project_name ?? '';
+    const body = await suggest(name);
+    expect(body.data[0]).to.deep.equal({
+      slug: record?.slug,
+      project_name: name,
+      technology: record?.technology,
+      country_code: record?.country_code ?? null,
+      url: `${app().url}/api/v1/ppas/${record?.slug}`,
+    });
+    const typed = name.slice(0, name.indexOf(' ') + 4);
+    const started = await suggest(typed);
+    expect(started.data.map((item) => item.slug)).to.include(record?.slug);
+    for (const item of started.data.slice(0, 3)) {
+      expect(foldText(item.project_name).split(' ')[0], typed).to.equal(foldText(typed).split(' ')[0]);
+    }
+  });
+
+  it('ignores accents and case, and tolerates one typo from five letters', async () => {
+    const accented = listed.find((r) => foldText(r.project_name) !== r.project_name.toLowerCase());
+    expect(accented, 'a sample name with accents').to.not.equal(undefined);
+    const plain = foldText(accented?.project_name ?? '').toUpperCase();
+    expect((await suggest(plain)).data[0]?.slug).to.equal(accented?.slug);
+    // One typo (two letters swapped) in the first word of six letters or more of a sample name.
+    const typed = listed.find((r) => r.project_name.split(' ').some((w) => /^\p{L}{6,}$/u.test(foldText(w))));
+    const word = typed?.project_name.split(' ').find((w) => /^\p{L}{6,}$/u.test(foldText(w))) ?? '';
+    expect(word).to.not.equal('');
+    const letters = [...foldText(word)];
+    const typo = [letters[0], letters[2], letters[1], ...letters.slice(3)].join('');
+    const body = await suggest((typed?.project_name ?? '').replace(word, typo));
+    expect(body.data.map((item) => item.slug)).to.include(typed?.slug);
+  });
+
+  it('suggests only published and active PPAs; limit bounds how many', async () => {
+    const inactive = records.find((r) => r.published && !r.active);
+    const unpublished = records.find((r) => !r.published);
+    for (const hidden of [inactive, unpublished]) {
+      const body = await suggest(hidden?.project_name ?? '', '&limit=20');
+      expect(body.data.map((item) => item.slug)).to.not.include(hidden?.slug);
+    }
+    expect((await suggest('s', '&limit=3')).data).to.have.length(3);
+    expect((await suggest('s')).data).to.have.length(10);
+    expect((await suggest('zqxjkv')).data).to.deep.equal([]);
+    expect((await suggest('...')).data).to.deep.equal([]);
+  });
+
+  it('refuses a missing or too long q, a bad limit and unknown parameters, naming each', async () => {
+    expect(paramNames(await problem('/api/v1/ppas/suggest'))).to.deep.equal(['q']);
+    expect(paramNames(await problem('/api/v1/ppas/suggest?q=%20%20'))).to.deep.equal(['q']);
+    expect(paramNames(await problem(`/api/v1/ppas/suggest?q=${'a'.repeat(101)}`))).to.deep.equal(['q']);
+    expect(paramNames(await problem('/api/v1/ppas/suggest?q=sol&limit=21&page=2'))).to.deep.equal([
+      'limit',
+      'page',
+    ]);
+  });
+});
