@@ -20,6 +20,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { PpaRecord } from '../indexContract/record.js';
 import { createIndexerClient, readIndexerEsSettings } from '../indexer/esClient.js';
 import { positiveInteger } from '../indexer/optionParsers.js';
 import {
@@ -44,7 +45,7 @@ import {
 import { timeRawBulk, timeReindex } from './perf/indexing.js';
 import { apiTarget, rawTarget, runLoad, type LoadResult, type LoadTarget } from './perf/load.js';
 import { cpuSecondsIfLocal, machineInfo, processCpuSeconds } from './perf/machine.js';
-import { buildMix, type MixRequest } from './perf/mix.js';
+import { buildMix, buildSuggestMix, facetPairs, type MixRequest } from './perf/mix.js';
 import {
   profileClockMicros,
   summariseProfile,
@@ -309,6 +310,40 @@ async function measureStatisticsUncached(
   }
 }
 
+/**
+ * Issue 16's additions, one connection each, API and raw side by side with the same bodies: the mix's list
+ * requests without and with all five facets (the facets' cost), and a mix of suggestions as one types.
+ */
+async function measureSearchAdditions(
+  apiUrl: string,
+  es: EsTarget,
+  alias: string,
+  mix: MixRequest[],
+  records: PpaRecord[],
+  settings: CountSettings,
+) {
+  const { plain, faceted } = facetPairs(mix);
+  const verify = await verifyMix(faceted, apiUrl, es, alias, Math.min(faceted.length, 100));
+  if (verify.mismatches.length > 0) {
+    for (const mismatch of verify.mismatches.slice(0, 5))
+      log(`mismatch: ${mismatch.request.apiPath}: ${mismatch.problem}`);
+    throw new BreakageError('the API and raw Elasticsearch disagree on the faceted lists');
+  }
+  const suggest = buildSuggestMix(records, { seed: settings.seed, size: settings.mixSize });
+  const side = (requests: MixRequest[]) => ({
+    api: apiTarget(apiUrl, requests),
+    raw: rawTarget(es, alias, requests),
+  });
+  log('lists without and with all five facets, suggestions: 1 connection…');
+  const [plainRuns, facetedRuns, suggestRuns] = [
+    await measureOneConnection(side(plain), settings.probeSeconds, 'lists without facets'),
+    await measureOneConnection(side(faceted), settings.probeSeconds, 'lists with facets'),
+    await measureOneConnection(side(suggest), settings.probeSeconds, 'suggest'),
+  ];
+  const both = (runs: Sides<LoadResult[]>) => ({ api: sideFigures(runs.api), raw: sideFigures(runs.raw) });
+  return { plain: both(plainRuns), faceted: both(facetedRuns), suggest: both(suggestRuns) };
+}
+
 /** Optional step: CPU profiles of the API under the mix and of a second reindex. */
 async function profileRun(
   figures: CountFigures,
@@ -403,6 +438,7 @@ async function benchmarkCount(
   log(`unloaded probe: 1 connection, ${settings.probeSeconds} s per side…`);
   const unloaded = await measureOneConnection(targets, settings.probeSeconds, 'unloaded');
   const statistics = await measureStatisticsUncached(api.url, es, alias, mix, settings.probeSeconds);
+  const searchAdditions = await measureSearchAdditions(api.url, es, alias, mix, corpus.sample, settings);
 
   // Still pinned as at the start (nobody reset Elasticsearch's affinity, it was not restarted)?
   if (split) {
@@ -424,6 +460,7 @@ async function benchmarkCount(
     },
     unloaded: { api: sideFigures(unloaded.api), raw: sideFigures(unloaded.raw) },
     statisticsUncached: { api: sideFigures(statistics.api), raw: sideFigures(statistics.raw) },
+    searchAdditions,
     indexing: {
       indexer: indexing.indexer,
       raw: indexing.rawBulk,

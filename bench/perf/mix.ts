@@ -7,11 +7,14 @@ import { Random } from '../../indexer/generate/random.js';
 import type { PpaRecord } from '../../indexContract/record.js';
 import { parseDetailRequest } from '../../src/params/detail.js';
 import { parseListQuery } from '../../src/params/list.js';
+import { FACET_NAMES } from '../../src/params/facets.js';
 import { parseStatisticsQuery } from '../../src/params/statistics.js';
+import { parseSuggestQuery } from '../../src/params/suggest.js';
 import { buildDetailSearch } from '../../src/search/detailSearch.js';
 import type { SearchRequestBody } from '../../src/search/gateway.js';
 import { buildListSearch } from '../../src/search/listSearch.js';
 import { buildStatisticsSearch } from '../../src/search/statisticsSearch.js';
+import { buildSuggestSearch } from '../../src/search/suggestSearch.js';
 
 export const REQUEST_KINDS = [
   'list_plain',
@@ -20,6 +23,9 @@ export const REQUEST_KINDS = [
   'list_sort',
   'detail',
   'statistics',
+  // Measured apart from the mix (weight 0): the list with every facet, and suggestions as one types.
+  'list_facets',
+  'suggest',
 ] as const;
 export type RequestKind = (typeof REQUEST_KINDS)[number];
 
@@ -31,6 +37,8 @@ export const MIX_WEIGHTS: Record<RequestKind, number> = {
   list_sort: 10,
   detail: 20,
   statistics: 10,
+  list_facets: 0,
+  suggest: 0,
 };
 
 export interface MixRequest {
@@ -57,6 +65,9 @@ export function mixRequest(kind: RequestKind, querystringOrSlug: string): MixReq
   if (kind === 'statistics') {
     body = buildStatisticsSearch(parseStatisticsQuery(querystringOrSlug));
     apiPath = `${API}/statistics${querystringOrSlug ? `?${querystringOrSlug}` : ''}`;
+  } else if (kind === 'suggest') {
+    body = buildSuggestSearch(parseSuggestQuery(querystringOrSlug));
+    apiPath = `${API}/suggest?${querystringOrSlug}`;
   } else {
     body = buildListSearch(parseListQuery(querystringOrSlug));
     apiPath = `${API}${querystringOrSlug ? `?${querystringOrSlug}` : ''}`;
@@ -197,6 +208,7 @@ export function buildMix(records: PpaRecord[], options: MixOptions): MixRequest[
   const total = Object.values(MIX_WEIGHTS).reduce((sum, weight) => sum + weight, 0);
   const mix: MixRequest[] = [];
   for (const kind of REQUEST_KINDS) {
+    if (MIX_WEIGHTS[kind] === 0) continue;
     const count = Math.max(1, Math.round((options.size * MIX_WEIGHTS[kind]) / total));
     for (let index = 0; index < count; index++) {
       if (kind === 'detail') mix.push(mixRequest(kind, random.pick(records).slug));
@@ -211,6 +223,41 @@ export function buildMix(records: PpaRecord[], options: MixOptions): MixRequest[
   for (let index = mix.length - 1; index > 0; index--) {
     const other = random.int(0, index);
     [mix[index], mix[other]] = [mix[other]!, mix[index]!];
+  }
+  return mix;
+}
+
+const LIST_KINDS: readonly RequestKind[] = ['list_plain', 'list_q', 'list_filter', 'list_sort'];
+
+/**
+ * The mix's list requests, each as it is and with all five facets: the same pages, and what the facets add.
+ */
+export function facetPairs(mix: readonly MixRequest[]): { plain: MixRequest[]; faceted: MixRequest[] } {
+  const plain = mix.filter((request) => LIST_KINDS.includes(request.kind));
+  const faceted = plain.map((request) => {
+    const querystring = request.apiPath.includes('?')
+      ? request.apiPath.slice(request.apiPath.indexOf('?') + 1)
+      : '';
+    const facets = `facets=${FACET_NAMES.join(',')}`;
+    return mixRequest('list_facets', querystring ? `${querystring}&${facets}` : facets);
+  });
+  return { plain, faceted };
+}
+
+/**
+ * What people type into a search box, keystroke by keystroke: the start of a live record's name (its first words,
+ * then 1 to all letters of the next), a third of them with one typo. `size` requests, seeded.
+ */
+export function buildSuggestMix(records: PpaRecord[], options: MixOptions): MixRequest[] {
+  const random = new Random(options.seed + 16);
+  const mix: MixRequest[] = [];
+  while (mix.length < options.size) {
+    const words = random.pick(records).project_name.split(' ');
+    const at = random.int(0, words.length - 1);
+    const word = words[at] ?? '';
+    const typed = [...words.slice(0, at), word.slice(0, random.int(1, Math.max(1, word.length)))].join(' ');
+    const q = random.chance(0.33) ? withTypo(random, typed) : typed;
+    mix.push(mixRequest('suggest', `q=${encodeURIComponent(q)}&limit=10`));
   }
   return mix;
 }

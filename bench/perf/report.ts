@@ -120,6 +120,43 @@ export function resultTables(all: CountFigures[], settings: RunSettings): string
     '"(mix)": statistics answers inside the loaded mix, where Elasticsearch\'s shard request cache serves repeated ' +
       'size-0 searches. "uncached": statistics requests only, 1 connection, with `index.requests.cache.enable: false`.',
     '',
+    '### Facets and suggestions (1 connection, same bodies on both sides)',
+    '',
+    ...table(
+      [
+        'records',
+        'list API p50',
+        'list raw p50',
+        'list + 5 facets API p50',
+        'list + 5 facets raw p50',
+        'facets cost (API)',
+        'facets cost (raw)',
+        'suggest API p50',
+        'suggest raw p50',
+        'suggest API p99',
+      ],
+      ['---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:'],
+      all.map((f) => {
+        const { plain, faceted, suggest } = f.searchAdditions;
+        return [
+          records(f.count),
+          ms2(plain.api.p50),
+          ms2(plain.raw.p50),
+          ms2(faceted.api.p50),
+          ms2(faceted.raw.p50),
+          ratio(faceted.api.p50 / plain.api.p50),
+          ratio(faceted.raw.p50 / plain.raw.p50),
+          ms2(suggest.api.p50),
+          ms2(suggest.raw.p50),
+          ms2(suggest.api.p99),
+        ];
+      }),
+    ),
+    '',
+    'The list requests of the mix, as they are and with `facets=technology,tariff,country,year,risk_features`; ' +
+      '"facets cost" is p50 with facets ÷ p50 without. Suggest: what people type, keystroke by keystroke (the ' +
+      'start of a name, a third with one typo), `limit=10`.',
+    '',
     '### Indexing and the API process',
     '',
     ...table(
@@ -186,7 +223,7 @@ export function resultTables(all: CountFigures[], settings: RunSettings): string
       ...table(
         ['kind', 'share', 'API p50', 'raw p50', 'Δ'],
         ['---', '---:', '---:', '---:', '---:'],
-        REQUEST_KINDS.map((kind) => {
+        REQUEST_KINDS.filter((kind) => MIX_WEIGHTS[kind] > 0).map((kind) => {
           const api = largest.load.api.p50ByKind[kind] ?? Number.NaN;
           const raw = largest.load.raw.p50ByKind[kind] ?? Number.NaN;
           return [kind, `${MIX_WEIGHTS[kind]} %`, ms2(api), ms2(raw), ms2(api - raw)];
