@@ -4,6 +4,7 @@
 //   requestId → requestLog → securityHeaders → cors (answers OPTIONS) → problemResponses (errors → problem+json)
 //   → /health/* routes and the pages with their assets (before the limiter: never counted)
 //   → rateLimit (only /api/v1/*, any case; sets its headers before anything below can throw)
+//   → boundedQueryString (414 past 2,048 bytes; after the limiter, so refusals count)
 //   → onlyReadMethods (405 on known paths) → conditionalGet (ETag, Cache-Control, 304) → /api/v1 routes
 import Koa, { type Middleware } from 'koa';
 import type { Logger } from 'pino';
@@ -12,6 +13,7 @@ import { conditionalGet } from './http/conditionalGet.js';
 import { cors } from './http/cors.js';
 import { onlyReadMethods } from './http/methods.js';
 import { problemResponses } from './http/problemResponses.js';
+import { boundedQueryString } from './http/queryLength.js';
 import { requestId } from './http/requestId.js';
 import { requestLog } from './http/requestLog.js';
 import { securityHeaders } from './http/securityHeaders.js';
@@ -52,6 +54,7 @@ export function createApp({ config, search, limiter, logger }: AppDeps): Koa {
   app.use(health.routes());
   app.use(pages.routes());
   app.use(underApi(rateLimit(limiter)));
+  app.use(boundedQueryString());
   app.use(onlyReadMethods([health, pages, ...api]));
   app.use(conditionalGet({ maxAgeSeconds: config.cacheMaxAgeSeconds }));
   for (const router of api) app.use(router.routes());

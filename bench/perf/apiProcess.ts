@@ -38,11 +38,12 @@ export async function buildApi(mode: ApiMode): Promise<ApiBuild> {
     await rm(root, { recursive: true, force: true });
     throw new Error(`tsc -p tsconfig.build.json failed (exit ${code})`);
   }
-  // What the compiled tree expects around it: ESM package scope, node_modules, and dist/mappings (Dockerfile).
+  // What the compiled tree expects around it: ESM package scope, node_modules, dist/mappings and dist/public (the image has them beside dist/).
   await writeFile(join(root, 'package.json'), '{ "type": "module" }\n');
   await symlink(join(REPO_ROOT, 'node_modules'), join(root, 'node_modules'), 'dir');
   await mkdir(outDir, { recursive: true });
   await symlink(join(REPO_ROOT, 'mappings'), join(outDir, 'mappings'), 'dir');
+  await symlink(join(REPO_ROOT, 'public'), join(outDir, 'public'), 'dir');
   return {
     mode,
     entry: join(outDir, 'src/server.js'),

@@ -26,10 +26,29 @@ export class ProblemError extends Error {
   }
 }
 
+/** A 400 names at most this many problems: thousands of bad tokens must not make a body of hundreds of KB. */
+export const MAX_PROBLEMS = 20;
+
 export class BadRequestError extends ProblemError {
   constructor(invalidParams: InvalidParam[]) {
-    const names = [...new Set(invalidParams.map((param) => param.name))].join(', ');
-    super(400, 'Invalid request parameters', `Invalid parameters: ${names}`, {}, invalidParams);
+    const shown = invalidParams.slice(0, MAX_PROBLEMS);
+    const names = [...new Set(shown.map((param) => param.name))].join(', ');
+    const more = invalidParams.length - shown.length;
+    const detail = `Invalid parameters: ${names}${more > 0 ? ` (and ${more} more problems not listed)` : ''}`;
+    super(400, 'Invalid request parameters', detail, {}, shown);
+  }
+}
+
+/** The maximum length of a query string, in bytes as sent (percent-encoded). */
+export const MAX_QUERY_STRING_BYTES = 2048;
+
+export class UriTooLongError extends ProblemError {
+  constructor(bytes: number) {
+    super(
+      414,
+      'URI Too Long',
+      `The query string has ${bytes} bytes; at most ${MAX_QUERY_STRING_BYTES} are accepted.`,
+    );
   }
 }
 

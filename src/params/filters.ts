@@ -1,10 +1,15 @@
 // The filter parameters shared by the list and the statistics endpoints: schema fragments, descriptions,
 // and the typed filter object both search builders take.
+import { foldText } from '../../indexContract/text/fold.js';
 import type { ParamSpec, ParameterDoc, ParsedParams } from './validate.js';
 
 export const TOKEN_PATTERN = '^[a-z0-9_]+$';
 export const MAX_RISK_FEATURES = 20;
 export const MAX_CAPACITY_MW = 100_000;
+/** `q` after accent folding: one character can fold into many ("ﷺ" is 18), and each word costs a clause set. */
+export const MAX_FOLDED_Q_LENGTH = 200;
+export const MAX_Q_WORDS = 12;
+export const MAX_FOLDED_DEVELOPER_LENGTH = 100;
 /** Most values a comma-joined token list (technology, tariff, country) may carry. */
 export const MAX_LIST_TOKENS = 20;
 const COUNTRY_PATTERN = '^[a-z]{2}$';
@@ -45,7 +50,9 @@ export const filterProperties = {
     maxLength: 200,
     description:
       'Full-text search over project name, developer, reference code and location; case- and accent-insensitive, ' +
-      'tolerant of one typo in words of five letters or more, prefix match on the last word. Trimmed; blank = absent.',
+      'tolerant of one typo in words of five letters or more, prefix match on the last word. Trimmed; blank = absent. ' +
+      `At most ${MAX_Q_WORDS} words and ${MAX_FOLDED_Q_LENGTH} characters also once accents and ligatures are ` +
+      'spelled out; words longer than 30 letters match exactly.',
   },
   technology: tokenList(
     'Technology equals one of these tokens (OR), joined by ",". Trimmed and lowercased; an unknown token matches nothing.',
@@ -148,6 +155,31 @@ export function toFilters(params: ParsedParams): SearchFilters {
   if (typeof params.min_capacity === 'number') filters.minCapacity = params.min_capacity;
   if (typeof params.max_capacity === 'number') filters.maxCapacity = params.max_capacity;
   return filters;
+}
+
+
+/** The bounds that hold after folding, as the search sees the text. */
+export function foldedTextProblems(filters: SearchFilters): { name: string; reason: string }[] {
+  const problems: { name: string; reason: string }[] = [];
+  if (filters.q !== undefined) {
+    const folded = foldText(filters.q);
+    const words = folded.split(/\s+/u).filter((word) => /[\p{L}\p{N}]/u.test(word));
+    if (folded.length > MAX_FOLDED_Q_LENGTH) {
+      problems.push({
+        name: 'q',
+        reason: `is ${folded.length} characters once accents and ligatures are spelled out; at most ${MAX_FOLDED_Q_LENGTH}`,
+      });
+    } else if (words.length > MAX_Q_WORDS) {
+      problems.push({ name: 'q', reason: `has ${words.length} words; at most ${MAX_Q_WORDS}` });
+    }
+  }
+  if (filters.developer !== undefined && foldText(filters.developer).length > MAX_FOLDED_DEVELOPER_LENGTH) {
+    problems.push({
+      name: 'developer',
+      reason: `is longer than ${MAX_FOLDED_DEVELOPER_LENGTH} characters once accents and ligatures are spelled out`,
+    });
+  }
+  return problems;
 }
 
 /** min > max is a problem of min_capacity (the contract names it so). */

@@ -3,6 +3,7 @@ import { BadRequestError } from '../http/problem.js';
 import {
   capacityProblems,
   filterProperties,
+  foldedTextProblems,
   filterSpecs,
   parameterDocs,
   toFilters,
@@ -108,7 +109,7 @@ export function parseListQuery(querystring: string): ListQuery {
   const { params, problems } = validator.validate(readQueryString(querystring));
   const valid = validOnly(params, problems);
   const filters = toFilters(valid);
-  problems.push(...capacityProblems(filters));
+  problems.push(...capacityProblems(filters), ...foldedTextProblems(filters));
 
   const sort = typeof valid.sort === 'string' ? (valid.sort as SortOrder) : undefined;
   if (sort === 'relevance' && filters.q === undefined && !problems.some((p) => p.name === 'q')) {

@@ -3,6 +3,7 @@ import { BadRequestError } from '../http/problem.js';
 import {
   capacityProblems,
   filterProperties,
+  foldedTextProblems,
   filterSpecs,
   parameterDocs,
   toFilters,
@@ -33,7 +34,7 @@ const validator = paramsValidator(statisticsParamsSchema, filterSpecs, {
 export function parseStatisticsQuery(querystring: string): StatisticsQuery {
   const { params, problems } = validator.validate(readQueryString(querystring));
   const filters = toFilters(validOnly(params, problems));
-  problems.push(...capacityProblems(filters));
+  problems.push(...capacityProblems(filters), ...foldedTextProblems(filters));
   if (problems.length > 0) throw new BadRequestError(problems);
   return filters;
 }

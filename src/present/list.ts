@@ -40,9 +40,18 @@ export interface ListBody {
 
 export interface ListPresentation {
   body: ListBody;
-  /** The Link header value (RFC 8288) carrying the same links as the body. */
-  linkHeader: string;
+  /**
+   * The Link header value (RFC 8288) carrying the same links as the body; undefined when it would be longer
+   * than MAX_LINK_HEADER_BYTES (the body's links still carry the URLs).
+   */
+  linkHeader: string | undefined;
 }
+
+/**
+ * The Link header repeats the query string five times: past this it is left out, so the whole header block stays
+ * under 8 KB (the default buffer of nginx and of many clients) with room for the other headers.
+ */
+export const MAX_LINK_HEADER_BYTES = 6144;
 
 export interface ListRequest {
   query: ListQuery;
@@ -71,7 +80,11 @@ export function presentList(
     sort: query.sort,
   };
   if (query.facets) meta.facets = presentFacets(response.aggregations, query.facets);
-  return { body: { data, meta, links }, linkHeader: linkHeader(links) };
+  const header = linkHeader(links);
+  return {
+    body: { data, meta, links },
+    linkHeader: Buffer.byteLength(header) <= MAX_LINK_HEADER_BYTES ? header : undefined,
+  };
 }
 
 function pickFields(item: PpaListItem, fields: readonly string[] | undefined): ListItem {

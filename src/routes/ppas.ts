@@ -44,7 +44,7 @@ export function ppasRouter(deps: PpasRouterDeps): Router {
       querystring: ctx.querystring,
       base: baseOf(ctx),
     });
-    ctx.set('Link', linkHeader);
+    if (linkHeader) ctx.set('Link', linkHeader);
     ctx.status = 200;
     ctx.body = body;
   });

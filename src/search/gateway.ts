@@ -1,7 +1,7 @@
 // The API's only door to Elasticsearch: it pins every search to the alias and the request timeout, and turns
 // an unavailable cluster into a ServiceUnavailableError (503 + Retry-After) that says nothing about Elasticsearch.
 import { errors, type Client, type estypes } from '@elastic/elasticsearch';
-import { ServiceUnavailableError } from '../http/problem.js';
+import { BadRequestError, ServiceUnavailableError } from '../http/problem.js';
 
 /** A search request without its index: the gateway pins every search to the alias. */
 export type SearchRequestBody = Omit<estypes.SearchRequest, 'index'>;
@@ -58,6 +58,16 @@ export function searchOutageReason(error: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * Elasticsearch refused the query for its size (too many clauses after expansion). Only `q` can make a query
+ * that large: the client's problem, not an outage and not a 500.
+ */
+export function isQueryTooLarge(error: unknown): boolean {
+  if (!(error instanceof errors.ResponseError) || error.statusCode !== 400) return false;
+  return QUERY_TOO_LARGE.test(JSON.stringify(error.body ?? ''));
+}
+const QUERY_TOO_LARGE = /too_many_(?:nested_)?clauses|maxClauseCount|max_clause_count|too many clauses/i;
+
 function unavailable(error: unknown, reason: string): ServiceUnavailableError {
   const problem = new ServiceUnavailableError(
     'The search service is temporarily unavailable; retry later.',
@@ -82,7 +92,16 @@ export function createSearchGateway({
         return await client.search<TDoc, TAggregations>({ ...request, index: alias }, requestOptions);
       } catch (error) {
         const reason = searchOutageReason(error);
-        throw reason ? unavailable(error, reason) : error;
+        if (reason) throw unavailable(error, reason);
+        if (isQueryTooLarge(error)) {
+          throw new BadRequestError([
+            {
+              name: 'q',
+              reason: 'makes a search too large to run (too many words or word forms): shorten it',
+            },
+          ]);
+        }
+        throw error;
       }
     },
 

@@ -34,6 +34,8 @@ export const EXTRA_LETTER_BOOST = 1;
 export const REFERENCE_CODE_BOOST = 10_000;
 /** A dropped-letter match: a typo (TYPO_WEIGHT) in the name (field boost 3). */
 export const DROPPED_LETTER_BOOST = 0.6;
+/** Longer words match exactly: no typo tolerance, no spelling variants (each would multiply the query's cost). */
+export const MAX_TYPO_WORD_LETTERS = 30;
 /** Typed words looked up among the names' one-letter-dropped spellings: four letters or more (from five). */
 const DROPPED_LETTER_WORD = /^\p{L}{4,}$/u;
 
@@ -82,13 +84,15 @@ export function buildTextQuery(q: string, parts: TextQueryParts = ALL_PARTS): Qu
   if (words.length === 0) return { bool: { should: [referenceCode], minimum_should_match: 1 } };
 
   const phrase = words.join(' ');
+  // A word past MAX_TYPO_WORD_LETTERS matches exactly everywhere, also in the whole-name clauses.
+  const typosAllowed = words.every((word) => [...word].length <= MAX_TYPO_WORD_LETTERS);
   const should: Query[] = [];
   if (parts.nameBonuses) {
     should.push({
       constant_score: { filter: { term: { [NAME_EXACT_FIELD]: phrase } }, boost: EXACT_NAME_BOOST },
     });
   }
-  if (parts.nameWithTypo) {
+  if (parts.nameWithTypo && typosAllowed) {
     // One typo in the whole name ("Kafuue Gorge South HFO Power Plant") still beats longer names with the same
     // words ("… Power Plant South").
     should.push({
@@ -100,7 +104,8 @@ export function buildTextQuery(q: string, parts: TextQueryParts = ALL_PARTS): Qu
   }
   if (parts.allWordsInName) {
     // All the words in the name itself (typos allowed), rather than spread over name, developer and place.
-    should.push({ match: { name_folded: { query: phrase, operator: 'and', fuzziness: FUZZINESS } } });
+    const fuzziness = typosAllowed ? { fuzziness: FUZZINESS } : {};
+    should.push({ match: { name_folded: { query: phrase, operator: 'and', ...fuzziness } } });
   }
   should.push({ multi_match: { query: phrase, type: 'phrase', fields: TEXT_FIELDS, boost: PHRASE_BOOST } });
   if (parts.nameBonuses) {
@@ -117,6 +122,7 @@ export function buildTextQuery(q: string, parts: TextQueryParts = ALL_PARTS): Qu
 
 /** One typed word: the best of its matches as typed, with a typo, and (last word) as a prefix. */
 function wordQuery(word: string, last: boolean, parts: TextQueryParts): Query {
+  const exactOnly = [...word].length > MAX_TYPO_WORD_LETTERS;
   const queries: Query[] = [
     // cross_fields blends a word's frequency over the fields: "solar", common in names, would otherwise score
     // higher in a developer's name (rare there) than in the project name, boost or not.
@@ -128,17 +134,18 @@ function wordQuery(word: string, last: boolean, parts: TextQueryParts): Query {
         operator: 'and',
       },
     },
-    {
-      multi_match: {
-        query: word,
-        type: 'best_fields',
-        fields: TEXT_FIELDS,
-        fuzziness: FUZZINESS,
-        operator: 'and',
-        boost: TYPO_WEIGHT,
-      },
-    },
   ];
+  if (exactOnly) return { dis_max: { queries } };
+  queries.push({
+    multi_match: {
+      query: word,
+      type: 'best_fields',
+      fields: TEXT_FIELDS,
+      fuzziness: FUZZINESS,
+      operator: 'and',
+      boost: TYPO_WEIGHT,
+    },
+  });
   // A letter dropped from a five-letter word leaves four, too short for fuzziness ("Slar" for "Solar"): the
   // indexer writes every name word of five letters or more with one letter (not the first) dropped.
   if (parts.droppedLetter && DROPPED_LETTER_WORD.test(word)) {

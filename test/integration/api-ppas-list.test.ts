@@ -294,11 +294,13 @@ describe('GET /api/v1/ppas on the sample index', function () {
       }
     });
 
-    it('punctuation-only or very long q answers 200', async () => {
+    it('punctuation-only or the longest q answers 200 (12 words, 200 characters); a 13th word is 400', async () => {
       expect((await list('q=--%20!!')).meta.total).to.equal(0);
-      const long = Array.from({ length: 22 }, () => 'abcdefgh').join(' ');
+      const long = Array.from({ length: 12 }, () => 'abcdefghijklmno').join(' ');
       expect(long.length).to.be.at.most(200);
       expect((await list(`q=${encodeURIComponent(long)}`)).meta.total).to.equal(0);
+      const thirteen = Array.from({ length: 13 }, () => 'abcdefgh').join(' ');
+      expect(paramNames(await problem(`/api/v1/ppas?q=${encodeURIComponent(thirteen)}`))).to.deep.equal(['q']);
       expect(named('Évora Nova Solar').length).to.be.greaterThan(0);
     });
   });
@@ -306,6 +308,13 @@ describe('GET /api/v1/ppas on the sample index', function () {
   describe('bad input answers 400 naming every problem', () => {
     const rows: [string, string[]][] = [
       [`q=${'a'.repeat(201)}`, ['q']],
+      [`q=${'%EF%B7%BA'.repeat(12)}`, ['q']], // U+FDFA folds to 18 characters: 216 in all
+      [`developer=${'%EF%AC%83'.repeat(40)}`, ['developer']], // "ﬃ" folds to "ffi"
+      ['country=sen', ['country']],
+      [`technology=${Array.from({ length: 21 }, (_, i) => `t${i}`).join(',')}`, ['technology']],
+      ['facets=developer', ['facets']],
+      ['fields=offtaker', ['fields']],
+      ['slug=Not_A_Slug', ['slug']],
       ['technology=solar-pv', ['technology']],
       ['technology=solar_pv,,wind', ['technology']],
       ['tariff=energy_only,', ['tariff']],

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { BadRequestError } from '../../../../src/http/problem.js';
 import { problemsOf, names } from '../../../support/problems.js';
 import { listParameters, listParamsSchema, parseListQuery } from '../../../../src/params/list.js';
 import { parseStatisticsQuery } from '../../../../src/params/statistics.js';
@@ -222,5 +223,42 @@ describe('api params: list additions (country, slug, fields, facets)', () => {
   it('facets: the five names only, each once', () => {
     expect(parseListQuery('facets=year,technology,year').facets).to.deep.equal(['technology', 'year']);
     expect(names(problemsOf(() => parseListQuery('facets=developer')))).to.deep.equal(['facets']);
+  });
+});
+
+describe('api params: bounds after folding (q, developer)', () => {
+  it('q: at most 200 characters and 12 words once folded', () => {
+    // U+FDFA folds to 18 characters and 4 words: 11 of them are 11 characters as typed, 198 folded.
+    expect(parseListQuery(`q=${encodeURIComponent('ﷺ'.repeat(3))}`).q).to.equal('ﷺ'.repeat(3));
+    const problems = problemsOf(() => parseListQuery(`q=${encodeURIComponent('ﷺ'.repeat(200))}`));
+    expect(names(problems)).to.deep.equal(['q']);
+    expect(problems[0]?.reason).to.contain('once accents and ligatures are spelled out');
+    expect(parseListQuery(`q=${Array.from({ length: 12 }, (_, i) => `w${i}`).join('+')}`).q).to.be.a(
+      'string',
+    );
+    expect(
+      names(problemsOf(() => parseListQuery(`q=${Array.from({ length: 13 }, (_, i) => `w${i}`).join('+')}`))),
+    ).to.deep.equal(['q']);
+  });
+
+  it('developer: at most 100 characters once folded', () => {
+    expect(
+      names(problemsOf(() => parseListQuery(`developer=${encodeURIComponent('ﬃ'.repeat(40))}`))),
+    ).to.deep.equal(['developer']);
+    expect(parseListQuery(`developer=${encodeURIComponent('ﬃ'.repeat(33))}`).developer).to.have.length(33);
+  });
+
+  it('a 400 names at most 20 problems and says how many more there were', () => {
+    const query = Array.from({ length: 60 }, (_, i) => `unknown${i}=1`).join('&');
+    let thrown: unknown;
+    try {
+      parseListQuery(query);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).to.be.instanceOf(BadRequestError);
+    const error = thrown as BadRequestError;
+    expect(error.invalidParams).to.have.length(20);
+    expect(error.detail).to.contain('(and 40 more problems not listed)');
   });
 });

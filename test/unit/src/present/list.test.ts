@@ -93,3 +93,30 @@ describe('api present: list, meta and links', () => {
     );
   });
 });
+
+describe('api present: the Link header stays small', () => {
+  it('is left out past 6 KB, while the body keeps every link', () => {
+    const querystring = `q=${'%E5%8C%97'.repeat(200)}`; // 1,800 bytes of percent-encoded text
+    const { body, linkHeader: header } = presentList(
+      {
+        took: 1,
+        timed_out: false,
+        _shards: { total: 1, successful: 1, skipped: 0, failed: 0 },
+        hits: { total: { value: 100, relation: 'eq' }, hits: [] },
+      },
+      { query: parseListQuery(`${querystring}&page=2`), querystring: `${querystring}&page=2`, base: BASE },
+    );
+    expect(header).to.equal(undefined);
+    expect(body.links.next).to.contain(querystring);
+    const short = presentList(
+      {
+        took: 1,
+        timed_out: false,
+        _shards: { total: 1, successful: 1, skipped: 0, failed: 0 },
+        hits: { total: { value: 100, relation: 'eq' }, hits: [] },
+      },
+      { query: parseListQuery('q=solar&page=2'), querystring: 'q=solar&page=2', base: BASE },
+    );
+    expect(short.linkHeader).to.contain('rel="next"');
+  });
+});

@@ -94,3 +94,17 @@ describe('api search: text query', () => {
     });
   });
 });
+
+describe('api search: text query cost', () => {
+  it('a word longer than 30 letters matches exactly: no typo, dropped-letter or extra-letter variants', () => {
+    const long = 'a'.repeat(31);
+    const wordClauses = JSON.stringify(buildTextQuery(long));
+    expect(wordClauses).to.not.contain('fuzz');
+    expect(wordClauses).to.not.contain('name_dropped_letter');
+    // Beside it, "solar" still tolerates a typo as a word, but no whole-name clause does.
+    const mixed = buildTextQuery(`solar ${long}`) as { bool: { should: { bool?: { must: unknown[] } }[] } };
+    const words = JSON.stringify(mixed.bool.should[1]?.bool?.must);
+    expect(words).to.contain('fuzziness');
+    expect(JSON.stringify(buildTextQuery('a'.repeat(30)))).to.contain('fuzziness');
+  });
+});
