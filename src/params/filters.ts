@@ -157,7 +157,6 @@ export function toFilters(params: ParsedParams): SearchFilters {
   return filters;
 }
 
-
 /** The bounds that hold after folding, as the search sees the text. */
 export function foldedTextProblems(filters: SearchFilters): { name: string; reason: string }[] {
   const problems: { name: string; reason: string }[] = [];

@@ -300,7 +300,9 @@ describe('GET /api/v1/ppas on the sample index', function () {
       expect(long.length).to.be.at.most(200);
       expect((await list(`q=${encodeURIComponent(long)}`)).meta.total).to.equal(0);
       const thirteen = Array.from({ length: 13 }, () => 'abcdefgh').join(' ');
-      expect(paramNames(await problem(`/api/v1/ppas?q=${encodeURIComponent(thirteen)}`))).to.deep.equal(['q']);
+      expect(paramNames(await problem(`/api/v1/ppas?q=${encodeURIComponent(thirteen)}`))).to.deep.equal([
+        'q',
+      ]);
       expect(named('Évora Nova Solar').length).to.be.greaterThan(0);
     });
   });
