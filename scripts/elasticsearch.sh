@@ -8,7 +8,8 @@
 # servers it starts on free ports, so that runs leave nothing behind. A plain `stop` keeps them for a look at the logs.
 #
 # Environment: ES_VERSION (default 8.19.9), ES_PORT (default 9200), ES_HEAP (default 512m),
-# ES_CACHE_DIR (unpacked distributions, keyed by version), ES_RUN_DIR (data, logs, pid; keyed by version and port),
+# ES_CACHE_DIR (unpacked distributions, keyed by version), ES_RUN_ROOT (where the run directories go; must be
+# the caller's own and not writable by others), ES_RUN_DIR (data, logs, pid; keyed by version and port),
 # ES_JAVA_HOME (a JDK to use instead of the one found), ES_JVM_DIR (where JDKs are looked for, default
 # /usr/lib/jvm), ES_START_TIMEOUT_S (default 120).
 set -euo pipefail
@@ -20,14 +21,17 @@ ES_START_TIMEOUT_S="${ES_START_TIMEOUT_S:-120}"
 ES_USER="${ES_USER:-ppa-es}"
 ARTIFACT="org.elasticsearch.distribution.integ-test-zip:elasticsearch:${ES_VERSION}:zip"
 
+# The run directories live under one parent of ours (ES_RUN_ROOT) in a world-writable place (/var/tmp, /tmp):
+# start checks that parent before using it (safe_run_root).
 if [ "$(id -u)" = 0 ]; then
   # Root's home is closed to other users, so the unpacked server lives where the ES user can read it.
   ES_CACHE_DIR="${ES_CACHE_DIR:-/var/cache/ppa-search/elasticsearch}"
-  ES_RUN_DIR="${ES_RUN_DIR:-/var/tmp/ppa-search/es-${ES_VERSION}-${ES_PORT}}"
+  ES_RUN_ROOT="${ES_RUN_ROOT:-/var/tmp/ppa-search}"
 else
   ES_CACHE_DIR="${ES_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/ppa-search/elasticsearch}"
-  ES_RUN_DIR="${ES_RUN_DIR:-${TMPDIR:-/tmp}/ppa-search-$(id -un)/es-${ES_VERSION}-${ES_PORT}}"
+  ES_RUN_ROOT="${ES_RUN_ROOT:-${TMPDIR:-/tmp}/ppa-search-$(id -un)}"
 fi
+ES_RUN_DIR="${ES_RUN_DIR:-${ES_RUN_ROOT}/es-${ES_VERSION}-${ES_PORT}}"
 ES_HOME="${ES_CACHE_DIR}/${ES_VERSION}/elasticsearch-${ES_VERSION}"
 PID_FILE="${ES_RUN_DIR}/es.pid"
 URL="http://127.0.0.1:${ES_PORT}"
@@ -144,6 +148,8 @@ start() {
   port_taken && die "port $ES_PORT is taken by another process (set ES_PORT to use another port)"
   local java_home
   java_home="$(find_java_home)"
+  case "$ES_RUN_DIR" in "$ES_RUN_ROOT"/*) safe_run_root ;; esac
+  local started_at=$SECONDS
   fetch
   ensure_user
   rm -rf "$ES_RUN_DIR"
@@ -178,8 +184,26 @@ start() {
     fi
     sleep 1; waited=$((waited + 1))
   done
-  say "up after ${waited}s: version $(es_version_running)"
+  say "up after $((SECONDS - started_at))s: version $(es_version_running)"
   echo "$URL"
+}
+
+# Another local user could create the run root first (it has a fixed name in a world-writable directory) and
+# so control what the server reads and writes: use it only when it is a real directory of ours that nobody else
+# can write to; create it otherwise (readable, not writable, by others: the ES user must traverse it).
+safe_run_root() {
+  local dir="$ES_RUN_ROOT"
+  [ -L "$dir" ] && die "$dir is a symbolic link: refusing to use it (remove it, or set ES_RUN_ROOT)"
+  if [ -e "$dir" ]; then
+    [ -d "$dir" ] || die "$dir is not a directory: refusing to use it (remove it, or set ES_RUN_ROOT)"
+    [ "$(stat -c %u "$dir")" = "$(id -u)" ] ||
+      die "$dir belongs to another user (uid $(stat -c %u "$dir")): refusing to use it (remove it, or set ES_RUN_ROOT)"
+    case "$(stat -c %A "$dir")" in
+      ?????w???? | ????????w?) die "$dir is writable by group or others: refusing to use it (chmod go-w it, or remove it)" ;;
+    esac
+  else
+    (umask 022 && mkdir -p "$dir") || die "cannot create $dir"
+  fi
 }
 
 stop() {

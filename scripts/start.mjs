@@ -98,12 +98,13 @@ async function aliasExists(esUrl, alias, env) {
   fail(`Elasticsearch answered HTTP ${response.status} when asked for ${alias}`);
 }
 
-async function waitUntilLive(base, server, timeoutMs = 60_000) {
+/** Until /health/ready answers 200 (Elasticsearch and the alias reachable): never counted by the rate limit. */
+async function waitUntilReady(base, server, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (server.exitCode !== null) return false;
     try {
-      const response = await fetch(`${base}/health/live`, { signal: AbortSignal.timeout(1000) });
+      const response = await fetch(`${base}/health/ready`, { signal: AbortSignal.timeout(1000) });
       if (response.ok) return true;
     } catch {
       // not listening yet
@@ -113,11 +114,21 @@ async function waitUntilLive(base, server, timeoutMs = 60_000) {
   return false;
 }
 
-async function firstSlug(base) {
+/**
+ * A listed slug for the examples, asked of Elasticsearch directly: a request to the API would spend one of the
+ * local client's rate-limit points before the user sends any.
+ */
+async function firstSlug(esUrl, alias, env) {
   try {
-    const response = await fetch(`${base}/api/v1/ppas?per_page=1`);
+    const first = esUrl.split(',')[0].trim().replace(/\/+$/, '');
+    const response = await fetch(`${first}/${encodeURIComponent(alias)}/_search`, {
+      method: 'POST',
+      headers: { ...esHeaders(env), 'Content-Type': 'application/json' },
+      body: JSON.stringify({ size: 1, query: { term: { active: true } }, _source: ['slug'], sort: ['slug'] }),
+      signal: AbortSignal.timeout(5000),
+    });
     const body = await response.json();
-    return body?.data?.[0]?.slug;
+    return body?.hits?.hits?.[0]?._source?.slug;
   } catch {
     return undefined;
   }
@@ -169,12 +180,13 @@ async function main() {
   const localHost =
     host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
   const local = `http://${localHost}:${port}`;
-  if (await waitUntilLive(local, server)) {
+  if (await waitUntilReady(local, server)) {
     const base = env.PUBLIC_BASE_URL?.trim().replace(/\/+$/, '') || local;
-    const slug = await firstSlug(local);
+    const slug = await firstSlug(env.ES_URL, alias, env);
     const lines = [
       '',
       `PPA search API: ${base}`,
+      `Explorer: ${base}/   API reference: ${base}/api/v1/docs`,
       'Try:',
       `  ${base}/api/v1/ppas?q=solar`,
       `  ${base}/api/v1/ppas?technology=wind,hydro&sort=capacity_desc&per_page=5`,

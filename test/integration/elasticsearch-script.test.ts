@@ -1,7 +1,7 @@
 // scripts/elasticsearch.sh must fail with a message that names what is missing, before it downloads or starts anything.
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,7 +22,7 @@ function runScript(env: Record<string, string | undefined>, ...args: string[]) {
 function pathWithoutMaven(): { dir: string; path: string } {
   const dir = mkdtempSync(join(tmpdir(), 'no-mvn-'));
   const tools =
-    'bash curl id sed head cat mkdir dirname ss grep tail rm cp chmod chown runuser useradd unzip env sleep kill printf node';
+    'bash curl id sed head cat mkdir dirname ss grep tail rm cp chmod chown runuser useradd unzip env sleep kill printf node stat';
   for (const tool of tools.split(' ')) {
     const found = spawnSync('bash', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).stdout.trim();
     if (found) symlinkSync(found, join(dir, tool));
@@ -91,6 +91,44 @@ describe('scripts/elasticsearch.sh failures name the missing piece', () => {
     } finally {
       server.close();
     }
+  });
+
+  describe('a run root that another local user could control is refused before anything starts', () => {
+    let parent: string;
+    beforeEach(() => {
+      parent = mkdtempSync(join(tmpdir(), 'es-root-'));
+    });
+    afterEach(() => rmSync(parent, { recursive: true, force: true }));
+
+    const startWith = async (root: string) =>
+      runScript({ ES_PORT: String(await freePort()), ES_RUN_ROOT: root, ES_RUN_DIR: undefined }, 'start');
+
+    it('writable by others', async () => {
+      const root = join(parent, 'run');
+      mkdirSync(root);
+      chmodSync(root, 0o777);
+      const result = await startWith(root);
+      expect(result.status).to.equal(1);
+      expect(result.stderr).to.contain(`${root} is writable by group or others: refusing`);
+    });
+
+    it('a symbolic link', async () => {
+      mkdirSync(join(parent, 'elsewhere'));
+      symlinkSync(join(parent, 'elsewhere'), join(parent, 'run'));
+      const result = await startWith(join(parent, 'run'));
+      expect(result.status).to.equal(1);
+      expect(result.stderr).to.contain('is a symbolic link: refusing');
+    });
+
+    it('owned by another user', async function () {
+      if (process.getuid?.() !== 0) this.skip(); // only root can give a directory away
+      const root = join(parent, 'run');
+      mkdirSync(root);
+      chownSync(root, 65534, 65534);
+      const result = await startWith(root);
+      expect(result.status).to.equal(1);
+      expect(result.stderr).to.contain('belongs to another user');
+    });
   });
 
   it('status reports not running for a port with no server of ours', async () => {

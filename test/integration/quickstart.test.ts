@@ -84,6 +84,10 @@ describe('quick start: npm start', function () {
     expect(printed).to.include(`PPA search API: http://127.0.0.1:${port}`);
     const urls = [...printed.matchAll(/^ {2}(http:\/\/\S+)$/gm)].map((match) => match[1] as string);
     expect(urls.length).to.be.at.least(3);
+    // npm start checked itself without spending the local client's quota: this is its first counted request.
+    const first = await fetch(urls[0] as string);
+    expect(first.headers.get('x-ratelimit-limit')).to.equal('60');
+    expect(first.headers.get('x-ratelimit-remaining'), 'no point spent by npm start').to.equal('59');
     for (const url of urls) {
       const response = await fetch(url);
       expect(response.status, url).to.equal(200);
