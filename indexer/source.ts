@@ -8,8 +8,12 @@ import { EXIT_CODES, IndexerError } from './exitCodes.js';
 
 export type SourceFormat = 'ndjson' | 'json-array';
 
-/** One entry of the source: a parsed value, or the reason its text is not JSON. */
-export type SourceItem = { line: number; value: unknown } | { line: number; parseError: string };
+/**
+ * One entry of the source: a parsed value, or the reason its text is not JSON (`unreadable`: the line itself could
+ * not be read as text: too long, or not UTF-8).
+ */
+export type SourceItem =
+  { line: number; value: unknown } | { line: number; parseError: string; unreadable?: boolean };
 
 export interface ReadSourceOptions {
   /** Called with the bytes read so far (for progress). */
@@ -63,6 +67,23 @@ export async function* readSource(
   }
 }
 
+/** A longer NDJSON line is an invalid record: a line of unbounded length must not grow in memory. */
+export const MAX_LINE_BYTES = 1024 * 1024;
+
+/** A line of the source: its text, or why it has none. */
+type Line = { text: string } | { problem: string };
+
+/** Strict UTF-8: an invalid byte sequence is an error, not a silent U+FFFD. */
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+function decodeLine(bytes: Uint8Array): Line {
+  try {
+    return { text: utf8.decode(bytes) };
+  } catch {
+    return { problem: 'is not valid UTF-8' };
+  }
+}
+
 /**
  * Lines of a stream, pulled one chunk at a time: the file is read only as fast as records are consumed, so a
  * slow bulk load never lets the source pile up in memory (readline's 'line' events would keep coming).
@@ -71,24 +92,38 @@ export async function* readSource(
  * UTF-8 character), so no string ever holds a whole chunk: once the text has one character beyond Latin-1, a
  * decoded 64 KiB chunk is a 128 KiB two-byte string, which V8 puts in its large-object space, where every
  * one that lives through a scavenge goes straight to the old generation and stays until the next full GC.
+ * A line past MAX_LINE_BYTES is dropped as it is read (its bytes are not kept) and comes out as a problem.
  */
-async function* readLines(stream: Readable, onBytes?: (bytesRead: number) => void): AsyncGenerator<string> {
+async function* readLines(stream: Readable, onBytes?: (bytesRead: number) => void): AsyncGenerator<Line> {
   let bytesRead = 0;
   let rest: Buffer[] = []; // the bytes of a line that began in an earlier chunk (copied: chunks are not kept)
+  let restBytes = 0;
+  let overlong = false; // the current line has passed MAX_LINE_BYTES: skip to its end
+  const tooLong: Line = { problem: `is longer than ${MAX_LINE_BYTES} bytes (1 MiB)` };
   for await (const chunk of stream as AsyncIterable<Buffer>) {
     onBytes?.((bytesRead += chunk.length));
     let start = 0;
     for (let end = chunk.indexOf(0x0a); end !== -1; end = chunk.indexOf(0x0a, start)) {
-      if (rest.length > 0) {
-        rest.push(chunk.subarray(0, end));
-        yield Buffer.concat(rest).toString('utf8');
-        rest = [];
-      } else yield chunk.toString('utf8', start, end);
+      if (overlong || restBytes + (end - start) > MAX_LINE_BYTES) yield tooLong;
+      else if (rest.length > 0) {
+        rest.push(chunk.subarray(start, end));
+        yield decodeLine(Buffer.concat(rest));
+      } else yield decodeLine(chunk.subarray(start, end));
+      rest = [];
+      restBytes = 0;
+      overlong = false;
       start = end + 1;
     }
-    if (start < chunk.length) rest.push(Buffer.from(chunk.subarray(start)));
+    if (start < chunk.length && !overlong) {
+      restBytes += chunk.length - start;
+      if (restBytes > MAX_LINE_BYTES) {
+        overlong = true;
+        rest = [];
+      } else rest.push(Buffer.from(chunk.subarray(start)));
+    }
   }
-  if (rest.length > 0) yield Buffer.concat(rest).toString('utf8'); // a last line without a newline
+  if (overlong) yield tooLong;
+  else if (rest.length > 0) yield decodeLine(Buffer.concat(rest)); // a last line without a newline
 }
 
 async function* readNdjson(
@@ -96,8 +131,13 @@ async function* readNdjson(
   onBytes?: (bytesRead: number) => void,
 ): AsyncGenerator<SourceItem> {
   let line = 0;
-  for await (const text of readLines(stream, onBytes)) {
+  for await (const read of readLines(stream, onBytes)) {
     line++;
+    if ('problem' in read) {
+      yield { line, parseError: read.problem, unreadable: true };
+      continue;
+    }
+    const { text } = read;
     const trimmed = (line === 1 ? text.replace(/^\uFEFF/, '') : text).trim(); // also drops a CRLF's \r
     if (trimmed === '') continue; // blank lines (a trailing newline, say) are not records
     try {

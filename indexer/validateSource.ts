@@ -1,6 +1,7 @@
 // Pass 1 of a reindex (and all of `validate`): read every record, check it against the schema and for
 // duplicate slugs / reference codes, and count what would be indexed. Keeps only the keys it must compare.
 import { checkRecord, type FieldProblem } from './recordSchema.js';
+import { quoted, terminalSafe } from './terminalText.js';
 import { readSource, type ReadSourceOptions, type SourceFormat } from './source.js';
 
 /** A record that cannot be indexed; `line` is the NDJSON line (from 1) or the JSON array index (from 0). */
@@ -58,7 +59,9 @@ export async function validateSource(
     let problems: FieldProblem[];
     let slug: string | null = null;
     if ('parseError' in item) {
-      problems = [{ field: '(json)', message: `is not valid JSON: ${item.parseError}` }];
+      problems = item.unreadable
+        ? [{ field: '(line)', message: item.parseError }]
+        : [{ field: '(json)', message: `is not valid JSON: ${item.parseError}` }];
     } else {
       slug = slugOf(item.value);
       problems = checkRecord(item.value);
@@ -94,9 +97,13 @@ export async function validateSource(
   return report;
 }
 
-/** "line 12 (slug kahone-solar): capacity_mw must be >= 0; slug duplicates line 3" */
+/**
+ * 'line 12 (slug "kahone-solar"): capacity_mw must be >= 0; slug duplicates line 3'. Whatever came from the source
+ * is made terminal-safe (indexer/terminalText.ts).
+ */
 export function describeInvalidRecord(record: InvalidRecord, format: SourceFormat): string {
   const where = `${format === 'ndjson' ? 'line' : 'element'} ${record.line}`;
-  const slug = record.slug === null ? '' : ` (slug ${record.slug})`;
-  return `${where}${slug}: ${record.problems.map((problem) => `${problem.field} ${problem.message}`).join('; ')}`;
+  const slug = record.slug === null ? '' : ` (slug ${quoted(record.slug)})`;
+  const problems = record.problems.map((problem) => `${problem.field} ${problem.message}`).join('; ');
+  return `${where}${slug}: ${terminalSafe(problems)}`;
 }

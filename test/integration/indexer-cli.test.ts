@@ -69,7 +69,7 @@ describe('indexer: ppa-indexer CLI', function () {
     const result = await runCli(['reindex', '--source', source, '--alias', alias]);
     expect(result.code).to.equal(1);
     expect(result.stderr).to.include(
-      `line 42 (slug ${broken.slug as string}): financial_close_year must be >= 1900`,
+      `line 42 (slug "${broken.slug as string}"): financial_close_year must be >= 1900`,
     );
     expect(result.stderr).to.match(/line 100: \(json\) is not valid JSON/);
     expect(result.stderr).to.include('2 invalid record(s) of 500; nothing was indexed');
@@ -80,6 +80,33 @@ describe('indexer: ppa-indexer CLI', function () {
     const validation = await runCli(['validate', '--source', source]);
     expect(validation.code).to.equal(1);
     expect(validation.stderr).to.include('line 42');
+  });
+
+  it('a 2 MiB line, invalid UTF-8 and escape codes in a slug: reported (quoted, terminal-safe) and skippable', async () => {
+    const lines = sampleLines.map((line) => Buffer.from(line));
+    lines[2] = Buffer.from(JSON.stringify({ filler: 'x'.repeat(2 * 1024 * 1024) }));
+    lines[4] = Buffer.concat([lines[4]!.subarray(0, 30), Buffer.from([0xff, 0xfe]), lines[4]!.subarray(30)]);
+    const hostile = JSON.parse(sampleLines[6]!) as Record<string, unknown>;
+    hostile.slug = '\u001b[2J\u001b]0;owned\u0007evil';
+    lines[6] = Buffer.from(JSON.stringify(hostile));
+    const source = join(workDir, 'hostile.ndjson');
+    await writeFile(source, Buffer.concat(lines.flatMap((line) => [line, Buffer.from('\n')])));
+
+    const validation = await runCli(['validate', '--source', source]);
+    expect(validation.code).to.equal(1);
+    expect(validation.stderr).to.include('line 3: (line) is longer than 1048576 bytes (1 MiB)');
+    expect(validation.stderr).to.include('line 5: (line) is not valid UTF-8');
+    expect(validation.stderr).to.include('line 7 (slug "\\u{1b}[2J\\u{1b}]0;owned\\u{7}evil")');
+    expect(validation.stderr, 'no raw control character reaches the terminal').to.not.match(
+      /[\u0000-\u0008\u001b]/,
+    );
+
+    const skipped = await runCli(['reindex', '--source', source, '--alias', alias, '--skip-invalid']);
+    expect(skipped.code).to.equal(0);
+    const skippedPublished = [2, 4, 6].filter(
+      (i) => (JSON.parse(sampleLines[i]!) as { published: boolean }).published,
+    );
+    expect(summaryOf(skipped).indexed).to.equal(publishedCount - skippedPublished.length);
   });
 
   it('SIGTERM mid-load exits 143, deletes the half-built index and leaves the alias on the old one', async () => {

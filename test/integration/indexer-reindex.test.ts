@@ -148,7 +148,7 @@ describe('indexer: reindex against Elasticsearch', function () {
     );
     expect(error).to.be.instanceOf(InvalidSourceError);
     expect((error as Error).message).to.include(
-      `line 7 (slug ${broken.slug as string}): capacity_mw must be >= 0`,
+      `line 7 (slug "${broken.slug as string}"): capacity_mw must be >= 0`,
     );
     expect(await aliasTarget(client, alias)).to.equal(first.index);
     expect((await dataIndices(client, alias)).map((index) => index.index)).to.deep.equal([first.index]);
@@ -176,7 +176,7 @@ describe('indexer: reindex against Elasticsearch', function () {
     await writeFile(source, JSON.stringify(records, null, 2));
     const error = await reindex({ client, alias, source }).catch((caught: unknown) => caught);
     expect((error as Error).message).to.include(
-      `element 5 (slug ${records[5]!.slug}): technology must match pattern`,
+      `element 5 (slug "${records[5]!.slug}"): technology must match pattern`,
     );
 
     records[5]!.technology = 'solar_pv';

@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readSource, type SourceItem } from '../../../indexer/source.js';
+import { MAX_LINE_BYTES, readSource, type SourceItem } from '../../../indexer/source.js';
 
 async function readAll(path: string): Promise<SourceItem[]> {
   const items: SourceItem[] = [];
@@ -38,5 +38,45 @@ describe('indexer: readSource (NDJSON)', () => {
     expect(items[1]).to.have.property('parseError');
     expect(items[1]!.line).to.equal(2);
     expect(items[2]).to.deep.equal({ line: 3, value: { b: 'é' } });
+  });
+
+  it('reports a line past 1 MiB as unreadable without keeping it, and reads the lines after it', async () => {
+    const path = join(dir, 'long.ndjson');
+    const long = JSON.stringify({ text: 'x'.repeat(3 * MAX_LINE_BYTES) });
+    await writeFile(path, `{"a":1}\n${long}\n{"b":2}\n${'y'.repeat(MAX_LINE_BYTES + 1)}`);
+    const before = process.memoryUsage().heapUsed;
+    const items = await readAll(path);
+    expect(items.map((item) => item.line)).to.deep.equal([1, 2, 3, 4]);
+    expect(items[0]).to.deep.equal({ line: 1, value: { a: 1 } });
+    expect(items[1]).to.deep.equal({
+      line: 2,
+      parseError: 'is longer than 1048576 bytes (1 MiB)',
+      unreadable: true,
+    });
+    expect(items[2]).to.deep.equal({ line: 3, value: { b: 2 } });
+    expect(items[3]).to.include({ line: 4, unreadable: true });
+    // The 3 MiB line was never held whole (as bytes or as a string).
+    expect(process.memoryUsage().heapUsed - before).to.be.below(3 * MAX_LINE_BYTES);
+  });
+
+  it('a line of exactly 1 MiB is still read', async () => {
+    const path = join(dir, 'exact.ndjson');
+    const text = JSON.stringify({ t: 'z'.repeat(MAX_LINE_BYTES - 8) });
+    expect(Buffer.byteLength(text)).to.equal(MAX_LINE_BYTES);
+    await writeFile(path, `${text}\n`);
+    const items = await readAll(path);
+    expect(items).to.have.length(1);
+    expect(items[0]).to.have.property('value');
+  });
+
+  it('decodes UTF-8 strictly: invalid bytes make the line unreadable, not U+FFFD', async () => {
+    const path = join(dir, 'latin1.ndjson');
+    await writeFile(
+      path,
+      Buffer.concat([Buffer.from('{"a":"caf'), Buffer.from([0xe9]), Buffer.from('"}\n{"b":"café"}\n')]),
+    );
+    const items = await readAll(path);
+    expect(items[0]).to.deep.equal({ line: 1, parseError: 'is not valid UTF-8', unreadable: true });
+    expect(items[1]).to.deep.equal({ line: 2, value: { b: 'café' } });
   });
 });
