@@ -1,7 +1,9 @@
-// One reindex per alias at a time. The lock is a document created with op_type=create in a small index that
-// retention never touches (`<alias>.indexer-lock` does not match `<alias>-<timestamp>`). It carries an expiry
-// that a heartbeat extends, so a crashed run blocks others only until the expiry; an expired lock is taken
-// over with optimistic concurrency (if_seq_no / if_primary_term), so two runs cannot both take it.
+// One reindex per alias at a time. The lock is a document (id: the alias) created with op_type=create in one
+// small index shared by every alias (LOCK_INDEX; retention never touches it: it is no `<alias>-<timestamp>`),
+// deleted when released, so nothing is left behind per alias. It carries an expiry that a heartbeat extends, so
+// a crashed run blocks others only until the expiry; an expired lock is taken over with optimistic concurrency
+// (if_seq_no / if_primary_term), so two runs cannot both take it. Expiries are read and written on the
+// cluster's clock, not this machine's: two indexer hosts whose clocks disagree still agree on the lock.
 import type { Client } from '@elastic/elasticsearch';
 import { hostname } from 'node:os';
 import { LockedError } from './errors.js';
@@ -10,12 +12,13 @@ export interface LockOptions {
   ttlMs?: number;
   /** Who holds it, for the refusal message. */
   owner?: string;
-  now?: () => number;
 }
 
-interface LockDocument {
+export interface LockDocument {
+  alias: string;
   owner: string;
   acquired_at: string;
+  /** Epoch milliseconds on the cluster's clock. */
   expires_at: number;
 }
 
@@ -24,11 +27,30 @@ interface Version {
   if_primary_term: number;
 }
 
-const LOCK_ID = 'reindex';
 const DEFAULT_TTL_MS = 60_000;
 
-export function lockIndexName(alias: string): string {
-  return `${alias}.indexer-lock`;
+/** The one index that holds the reindex locks of every alias (a document per running reindex). */
+export const LOCK_INDEX = 'ppa-indexer-locks';
+
+/** Where the lock of `alias` lives. */
+export function lockLocation(alias: string): { index: string; id: string } {
+  return { index: LOCK_INDEX, id: alias };
+}
+
+/**
+ * The cluster's current time (epoch ms), as the node that answers reports it: the clock every lock expiry is
+ * measured on.
+ */
+export async function clusterNow(client: Client): Promise<number> {
+  const stats = await client.nodes.stats({
+    node_id: '_local',
+    metric: 'process',
+    filter_path: 'nodes.*.timestamp',
+  });
+  const timestamp = Object.values(stats.nodes ?? {})[0]?.timestamp;
+  if (typeof timestamp !== 'number')
+    throw new Error('the cluster did not report its time (_nodes/_local/stats)');
+  return timestamp;
 }
 
 function statusOf(error: unknown): number | undefined {
@@ -42,41 +64,46 @@ export class ReindexLock {
 
   private constructor(
     private readonly client: Client,
-    private readonly index: string,
+    private readonly location: { index: string; id: string },
     private readonly document: LockDocument,
     private version: Version,
     private readonly ttlMs: number,
-    private readonly now: () => number,
   ) {}
 
   static async acquire(client: Client, alias: string, options: LockOptions = {}): Promise<ReindexLock> {
     const ttlMs = options.ttlMs ?? DEFAULT_TTL_MS;
-    const now = options.now ?? Date.now;
-    const index = lockIndexName(alias);
+    const location = lockLocation(alias);
+    await ensureLockIndex(client);
+    const now = await clusterNow(client);
     const document: LockDocument = {
+      alias,
       owner: options.owner ?? `${hostname()} pid ${process.pid}`,
-      acquired_at: new Date(now()).toISOString(),
-      expires_at: now() + ttlMs,
+      acquired_at: new Date(now).toISOString(),
+      expires_at: now + ttlMs,
     };
-    await ensureLockIndex(client, index);
     try {
-      const created = await client.index({ index, id: LOCK_ID, op_type: 'create', document, refresh: false });
-      return new ReindexLock(client, index, document, versionOf(created), ttlMs, now).startHeartbeat();
+      // Never retried: a create that timed out but succeeded, sent again, would find our own lock and refuse.
+      const created = await client.index(
+        { ...location, op_type: 'create', document, refresh: false },
+        { maxRetries: 0 },
+      );
+      return new ReindexLock(client, location, document, versionOf(created), ttlMs).startHeartbeat();
     } catch (error) {
       if (statusOf(error) !== 409) throw error;
     }
-    const held = await client.get<LockDocument>({ index, id: LOCK_ID });
+    const held = await client.get<LockDocument>(location);
     const holder = held._source;
-    if (holder && holder.expires_at > now()) {
-      const seconds = Math.ceil((holder.expires_at - now()) / 1000);
+    const heldNow = await clusterNow(client);
+    if (holder && holder.expires_at > heldNow) {
+      const seconds = Math.ceil((holder.expires_at - heldNow) / 1000);
       throw new LockedError(
         `another reindex of alias "${alias}" is running (lock held by ${holder.owner} since ${holder.acquired_at}; ` +
           `it expires in ${seconds}s unless that run keeps it alive)`,
       );
     }
     try {
-      const taken = await client.index({ index, id: LOCK_ID, document, ...versionOf(held), refresh: false });
-      return new ReindexLock(client, index, document, versionOf(taken), ttlMs, now).startHeartbeat();
+      const taken = await client.index({ ...location, document, ...versionOf(held), refresh: false });
+      return new ReindexLock(client, location, document, versionOf(taken), ttlMs).startHeartbeat();
     } catch (error) {
       if (statusOf(error) === 409)
         throw new LockedError(`another reindex of alias "${alias}" just took the expired lock`);
@@ -103,7 +130,7 @@ export class ReindexLock {
     await this.writes; // a heartbeat in flight would otherwise make our delete look like a lost lock
     if (this.lostReason !== null) return;
     try {
-      await this.client.delete({ index: this.index, id: LOCK_ID, ...this.version, refresh: false });
+      await this.client.delete({ ...this.location, ...this.version, refresh: false });
     } catch (error) {
       // 404/409: it expired and someone else took it; theirs now.
       if (statusOf(error) !== 404 && statusOf(error) !== 409) throw error;
@@ -113,10 +140,10 @@ export class ReindexLock {
   private async writeExpiry(): Promise<void> {
     this.assertHeld();
     try {
+      const now = await clusterNow(this.client);
       const updated = await this.client.index({
-        index: this.index,
-        id: LOCK_ID,
-        document: { ...this.document, expires_at: this.now() + this.ttlMs },
+        ...this.location,
+        document: { ...this.document, expires_at: now + this.ttlMs },
         ...this.version,
         refresh: false,
       });
@@ -147,7 +174,9 @@ function versionOf(response: { _seq_no?: number; _primary_term?: number }): Vers
   return { if_seq_no: response._seq_no ?? 0, if_primary_term: response._primary_term ?? 0 };
 }
 
-async function ensureLockIndex(client: Client, index: string): Promise<void> {
+/** Creates LOCK_INDEX when it is missing (two runs at once: one creates it, the other finds it). */
+export async function ensureLockIndex(client: Client): Promise<void> {
+  const index = LOCK_INDEX;
   if (await client.indices.exists({ index })) return;
   try {
     await client.indices.create({
@@ -156,6 +185,7 @@ async function ensureLockIndex(client: Client, index: string): Promise<void> {
       mappings: {
         dynamic: 'strict',
         properties: {
+          alias: { type: 'keyword' },
           owner: { type: 'keyword' },
           acquired_at: { type: 'date' },
           expires_at: { type: 'date', format: 'epoch_millis' },
@@ -163,7 +193,6 @@ async function ensureLockIndex(client: Client, index: string): Promise<void> {
       },
     });
   } catch (error) {
-    // Two runs creating it at once: one wins, the other finds it there.
     if (
       (error as { meta?: { body?: { error?: { type?: string } } } }).meta?.body?.error?.type !==
       'resource_already_exists_exception'

@@ -1,7 +1,7 @@
 // What the alias serves: its index, document counts, age, the indices kept for rollback, and the lock.
 import type { Client } from '@elastic/elasticsearch';
 import { aliasTarget, dataIndices } from './aliases.js';
-import { lockIndexName } from './lock.js';
+import { clusterNow, LOCK_INDEX, type LockDocument } from './lock.js';
 
 export interface IndexStatus {
   index: string;
@@ -18,15 +18,34 @@ export interface AliasStatus {
   built_at: string | null;
   age_seconds: number | null;
   kept: IndexStatus[];
-  lock: { owner: string; acquired_at: string; expires_at: string; expired: boolean } | null;
+  lock: LockStatus | null;
+  /** Every reindex lock in the cluster (every alias), for an operator who wonders what is running. */
+  locks: LockStatus[];
+}
+
+export interface LockStatus {
+  alias: string;
+  owner: string;
+  acquired_at: string;
+  expires_at: string;
+  /** On the cluster's clock (the one the lock runs on). */
+  expired: boolean;
 }
 
 export async function aliasStatus(client: Client, alias: string, now = new Date()): Promise<AliasStatus> {
-  const [live, indices, lock] = await Promise.all([
+  const [live, indices, lockDocuments, clusterTime] = await Promise.all([
     aliasTarget(client, alias),
     dataIndices(client, alias),
-    readLock(client, alias),
+    readLocks(client),
+    clusterNow(client),
   ]);
+  const locks = lockDocuments.map((lock): LockStatus => ({
+    alias: lock.alias,
+    owner: lock.owner,
+    acquired_at: lock.acquired_at,
+    expires_at: new Date(lock.expires_at).toISOString(),
+    expired: lock.expires_at <= clusterTime,
+  }));
   const kept = indices.map((index) => ({
     index: index.index,
     docs: index.docs,
@@ -44,29 +63,18 @@ export async function aliasStatus(client: Client, alias: string, now = new Date(
     built_at: current?.built_at ?? null,
     age_seconds: current?.age_seconds ?? null,
     kept,
-    lock: lock
-      ? {
-          owner: lock.owner,
-          acquired_at: lock.acquired_at,
-          expires_at: new Date(lock.expires_at).toISOString(),
-          expired: lock.expires_at <= now.getTime(),
-        }
-      : null,
+    lock: locks.find((lock) => lock.alias === alias) ?? null,
+    locks,
   };
 }
 
-async function readLock(
-  client: Client,
-  alias: string,
-): Promise<{ owner: string; acquired_at: string; expires_at: number } | null> {
+/** The lock documents of every alias (none when no reindex ever ran). */
+async function readLocks(client: Client): Promise<LockDocument[]> {
   try {
-    const response = await client.get<{ owner: string; acquired_at: string; expires_at: number }>({
-      index: lockIndexName(alias),
-      id: 'reindex',
-    });
-    return response._source ?? null;
+    const response = await client.search<LockDocument>({ index: LOCK_INDEX, size: 100, sort: ['alias'] });
+    return response.hits.hits.flatMap((hit) => (hit._source ? [hit._source] : []));
   } catch (error) {
-    if ((error as { meta?: { statusCode?: number } }).meta?.statusCode === 404) return null;
+    if ((error as { meta?: { statusCode?: number } }).meta?.statusCode === 404) return [];
     throw error;
   }
 }
@@ -85,6 +93,13 @@ export function describeStatus(status: AliasStatus): string {
     status.lock
       ? `lock: held by ${status.lock.owner} since ${status.lock.acquired_at}${status.lock.expired ? ' (expired)' : ''}`
       : 'lock: free',
+    ...status.locks
+      .filter((lock) => lock.alias !== status.alias)
+      .map(
+        (lock) =>
+          `other reindex running: alias ${lock.alias}, held by ${lock.owner} since ${lock.acquired_at}` +
+          (lock.expired ? ' (expired)' : ''),
+      ),
   ];
   return lines.join('\n');
 }

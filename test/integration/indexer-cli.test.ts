@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { aliasTarget, dataIndices } from '../../indexer/aliases.js';
 import { generateRecords } from '../../indexer/generate/generateRecords.js';
 import { writeNdjson } from '../../indexer/generate/writeNdjson.js';
-import { lockIndexName, ReindexLock } from '../../indexer/lock.js';
+import { lockLocation, ReindexLock } from '../../indexer/lock.js';
 import { indexSample, SAMPLE_PATH } from '../support/sampleIndex.js';
 import { runCli, startCli, summaryOf } from '../support/indexerCliProcess.js';
 import { deleteIndices, testEsClient, uniqueName } from '../support/services.js';
@@ -126,7 +126,7 @@ describe('indexer: ppa-indexer CLI', function () {
     expect(await aliasTarget(client, alias)).to.equal(first.index);
     expect((await client.count({ index: alias })).count).to.equal(publishedCount);
     expect((await dataIndices(client, alias)).map((index) => index.index)).to.deep.equal([first.index]);
-    const lock = await client.exists({ index: lockIndexName(alias), id: 'reindex' });
+    const lock = await client.exists(lockLocation(alias));
     expect(lock, 'the lock is released').to.equal(false);
   });
 

@@ -1,7 +1,8 @@
 // The reindex lock against the real Elasticsearch: heartbeat keeps it, release frees it, takeover is detected.
 import { expect } from 'chai';
 import { LockedError } from '../../indexer/errors.js';
-import { lockIndexName, ReindexLock } from '../../indexer/lock.js';
+import { aliasStatus, describeStatus } from '../../indexer/status.js';
+import { clusterNow, LOCK_INDEX, lockLocation, ReindexLock } from '../../indexer/lock.js';
 import { deleteIndices, testEsClient, uniqueName } from '../support/services.js';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -32,15 +33,52 @@ describe('indexer: reindex lock', function () {
     const lock = await ReindexLock.acquire(client, alias, { ttlMs: 60_000, owner: 'slow run' });
     // Another run took the lock over (as it may once the expiry has passed): the document changed under us.
     await client.index({
-      index: lockIndexName(alias),
-      id: 'reindex',
-      document: { owner: 'new run', acquired_at: new Date().toISOString(), expires_at: Date.now() + 60_000 },
+      ...lockLocation(alias),
+      document: {
+        alias,
+        owner: 'new run',
+        acquired_at: new Date().toISOString(),
+        expires_at: Date.now() + 60_000,
+      },
     });
     const failure = await lock.extend().catch((error: unknown) => error);
     expect((failure as { meta?: { statusCode?: number } }).meta?.statusCode).to.equal(409);
     expect(() => lock.assertHeld()).to.throw(/lost the reindex lock/);
     await lock.release(); // must not delete the new run's lock
-    const holder = await client.get<{ owner: string }>({ index: lockIndexName(alias), id: 'reindex' });
+    const holder = await client.get<{ owner: string }>(lockLocation(alias));
     expect(holder._source?.owner).to.equal('new run');
+  });
+
+  it('measures expiry on the cluster’s clock, not this machine’s', async () => {
+    const realNow = Date.now;
+    Date.now = () => realNow() + 3_600_000; // this machine's clock is an hour fast
+    let lock: ReindexLock | undefined;
+    try {
+      lock = await ReindexLock.acquire(client, alias, { ttlMs: 60_000, owner: 'skewed host' });
+    } finally {
+      Date.now = realNow;
+    }
+    const written = await client.get<{ expires_at: number }>(lockLocation(alias));
+    const cluster = await clusterNow(client);
+    expect(written._source?.expires_at).to.be.within(cluster + 50_000, cluster + 61_000);
+    await lock?.release();
+  });
+
+  it('keeps every alias’s lock in one index and leaves no document behind when released', async () => {
+    const other = uniqueName('idx-lock-other');
+    const first = await ReindexLock.acquire(client, alias, { owner: 'a' });
+    const second = await ReindexLock.acquire(client, other, { owner: 'b' });
+    await client.indices.refresh({ index: LOCK_INDEX });
+    const held = await client.search<{ alias: string }>({ index: LOCK_INDEX, size: 100 });
+    expect(held.hits.hits.map((hit) => hit._source?.alias)).to.include.members([alias, other]);
+    expect(await client.indices.exists({ index: `${alias}.indexer-lock` })).to.equal(false);
+    const status = await aliasStatus(client, alias);
+    expect(status.lock).to.include({ alias, owner: 'a', expired: false });
+    expect(status.locks.map((lock) => lock.alias)).to.include.members([alias, other]);
+    expect(describeStatus(status)).to.include(`other reindex running: alias ${other}, held by b`);
+    await first.release();
+    await second.release();
+    expect(await client.exists(lockLocation(alias))).to.equal(false);
+    expect(await client.exists(lockLocation(other))).to.equal(false);
   });
 });

@@ -15,7 +15,7 @@ import {
 } from '../../indexer/errors.js';
 import { generateRecords } from '../../indexer/generate/generateRecords.js';
 import { parseIndexBuiltAt } from '../../indexContract/indexName.js';
-import { lockIndexName } from '../../indexer/lock.js';
+import { ensureLockIndex, LOCK_INDEX, lockLocation } from '../../indexer/lock.js';
 import type { PpaRecord } from '../../indexContract/record.js';
 import { reindex } from '../../indexer/reindex.js';
 import { rollback } from '../../indexer/rollback.js';
@@ -129,7 +129,8 @@ describe('indexer: reindex against Elasticsearch', function () {
     await indexSample(client, alias);
     await reindex({ client, alias, source: SAMPLE_PATH, keep: 1 });
     expect(await client.indices.exists({ index: bystander })).to.equal(true);
-    expect(await client.indices.exists({ index: lockIndexName(alias) })).to.equal(true);
+    expect(await client.indices.exists({ index: LOCK_INDEX })).to.equal(true);
+    expect(await client.exists(lockLocation(alias)), 'no lock left behind').to.equal(false);
     expect(await dataIndices(client, alias)).to.have.length(1);
   });
 
@@ -255,20 +256,20 @@ describe('indexer: reindex against Elasticsearch', function () {
   });
 
   it('takes over a lock whose holder crashed (expired), but not a live one', async () => {
-    await client.indices.create({ index: lockIndexName(alias) });
+    await ensureLockIndex(client);
     const lockDocument = {
+      alias,
       owner: 'crashed-run',
       acquired_at: new Date().toISOString(),
       expires_at: Date.now() + 60_000,
     };
-    await client.index({ index: lockIndexName(alias), id: 'reindex', document: lockDocument, refresh: true });
+    await client.index({ ...lockLocation(alias), document: lockDocument, refresh: true });
     const refused = await indexSample(client, alias).catch((caught: unknown) => caught);
     expect(refused).to.be.instanceOf(LockedError);
     expect((refused as Error).message).to.include('crashed-run');
 
     await client.index({
-      index: lockIndexName(alias),
-      id: 'reindex',
+      ...lockLocation(alias),
       document: { ...lockDocument, expires_at: Date.now() - 1000 },
       refresh: true,
     });

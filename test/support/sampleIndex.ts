@@ -7,7 +7,7 @@ export const SAMPLE_PATH = fileURLToPath(new URL('../../data/sample-ppas.ndjson'
 
 /**
  * Builds `<alias>-<timestamp>` from the source and points `alias` at it. Use a uniqueName() alias and delete
- * `${alias}*` afterwards (deleteIndices), which also removes the lock index `${alias}.indexer-lock`.
+ * `${alias}*` afterwards (deleteIndices); the reindex releases its lock (in ppa-indexer-locks) itself.
  */
 export function indexSample(
   client: Client,
