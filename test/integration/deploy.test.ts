@@ -20,6 +20,7 @@ interface ComposeService {
   image?: string;
   build?: unknown;
   environment?: Record<string, string | number | boolean | null> | string[];
+  networks?: string[] | Record<string, unknown>;
   ports?: unknown[];
   expose?: unknown[];
   volumes?: (string | { type?: string; source?: string; target?: string; read_only?: boolean })[];
@@ -39,18 +40,21 @@ const compose = (parseYaml(readIfExists('docker-compose.yml'), { merge: true }) 
   services: {},
 }) as ComposeFile;
 
+/** `${VAR:-default}` as compose reads it with VAR unset: the default. */
+const withDefaults = (value: string): string => value.replace(/\$\{[A-Z0-9_]+:-([^}]*)\}/g, '$1');
+
 function environmentOf(service: ComposeService): Environment {
   const env = service.environment ?? {};
   if (Array.isArray(env)) {
     return Object.fromEntries(
       env.map((entry) => {
         const at = entry.indexOf('=');
-        return at < 0 ? [entry, ''] : [entry.slice(0, at), entry.slice(at + 1)];
+        return at < 0 ? [entry, ''] : [entry.slice(0, at), withDefaults(entry.slice(at + 1))];
       }),
     );
   }
   return Object.fromEntries(
-    Object.entries(env).map(([name, value]) => [name, value === null ? '' : String(value)]),
+    Object.entries(env).map(([name, value]) => [name, value === null ? '' : withDefaults(String(value))]),
   );
 }
 
@@ -154,10 +158,48 @@ describe('deploy: docker-compose.yml', () => {
     expect(healthcheckText(es ?? {})).to.include('_cluster/health');
   });
 
-  it('has Redis with a health check', () => {
+  it('has Redis with a health check, bounded memory and an eviction policy for keys that all expire', () => {
     const redis = compose.services.redis;
     expect(redis?.image).to.match(/^redis:/);
     expect(healthcheckText(redis ?? {})).to.match(/redis-cli.*ping/);
+    const command = Array.isArray(redis?.command) ? redis.command : String(redis?.command ?? '').split(/\s+/);
+    const option = (name: string) => command[command.indexOf(name) + 1];
+    expect(option('--maxmemory'), '--maxmemory').to.match(/^\d+(mb|gb)$/);
+    // Every rate-limit key has a TTL: volatile-* policies evict among them, noeviction would refuse writes.
+    expect(option('--maxmemory-policy')).to.be.oneOf(['volatile-ttl', 'volatile-lru', 'allkeys-lru']);
+  });
+
+  it('keeps Elasticsearch and Redis on an internal network, the proxy off it, the replicas on both', () => {
+    const networksOf = (name: string): string[] => {
+      const networks = compose.services[name]?.networks ?? [];
+      return Array.isArray(networks) ? networks : Object.keys(networks);
+    };
+    const declared = (compose as unknown as { networks?: Record<string, { internal?: boolean } | null> })
+      .networks;
+    const internal = Object.entries(declared ?? {})
+      .filter(([, network]) => network?.internal === true)
+      .map(([name]) => name);
+    expect(internal, 'an internal network').to.have.length(1);
+    const [backend = ''] = internal;
+    expect(networksOf('elasticsearch')).to.deep.equal([backend]);
+    expect(networksOf('redis')).to.deep.equal([backend]);
+    expect(networksOf('proxy')).to.not.include(backend);
+    for (const [name] of apiServices()) {
+      expect(networksOf(name), name).to.include(backend);
+      expect(
+        networksOf(name).some((network) => networksOf('proxy').includes(network)),
+        `${name} reaches the proxy`,
+      ).to.be.true;
+    }
+    expect(networksOf('indexer')).to.include(backend);
+  });
+
+  it('builds links on PUBLIC_BASE_URL, never on a Host a client sent', () => {
+    for (const [name, service] of apiServices()) {
+      expect(loadConfig(environmentOf(service)).publicBaseUrl, `${name} PUBLIC_BASE_URL`).to.match(
+        /^https?:\/\//,
+      );
+    }
   });
 
   it('runs two API replicas of the built image, started after Elasticsearch and Redis are healthy', () => {
@@ -200,6 +242,12 @@ describe('deploy: docker-compose.yml', () => {
     expect(proxy?.image).to.match(/^nginx:/);
     expect(proxy?.volumes ?? []).to.include('./deploy/nginx/nginx.conf:/etc/nginx/nginx.conf:ro');
     const listen = nginxStatements.find((statement) => statement.startsWith('listen '))?.split(' ')[1] ?? '';
+    expect(
+      nginxStatements
+        .filter((statement) => statement.startsWith('listen '))
+        .map((statement) => statement.split(' ')[1]),
+      'every server block listens on the one published port',
+    ).to.deep.equal([listen, listen]);
     const published = (proxy?.ports ?? []).map(String);
     expect(
       published.some((port) => port.endsWith(`:${listen}`)),
@@ -249,7 +297,8 @@ describe('deploy: deploy/nginx/nginx.conf', () => {
     expect(nginxStatements).to.include('proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for');
     // Set by nginx, so a client-sent X-Forwarded-Host cannot steer the API's absolute links (Koa trusts it
     // once TRUST_PROXY_HOPS > 0).
-    expect(nginxStatements).to.include('proxy_set_header X-Forwarded-Host $http_host');
+    expect(nginxStatements).to.include('proxy_set_header X-Forwarded-Host $host');
+    expect(nginxStatements).to.include('proxy_set_header Host $host');
     expect(nginxStatements).to.include('proxy_set_header X-Forwarded-Proto $scheme');
     expect(nginxStatements).to.include('proxy_pass http://ppa_api');
   });
@@ -261,6 +310,63 @@ describe('deploy: deploy/nginx/nginx.conf', () => {
       ),
     );
     expect(dropping).to.deep.equal([]);
+  });
+
+  it('serves only its server_name (and requests without Host); any other Host gets 444 from a default server', () => {
+    expect(nginxStatements).to.include('listen 8080 default_server');
+    const defaultServer = /server\s*\{\s*listen 8080 default_server;([^}]*)\}/.exec(
+      nginxConf.replace(/#.*$/gm, ''),
+    );
+    expect(defaultServer?.[1]).to.match(/return 444;/);
+    const names = nginxStatements.find(
+      (statement) => statement.startsWith('server_name ') && statement !== 'server_name _',
+    );
+    expect(names, 'server_name').to.be.a('string').and.include('""');
+  });
+
+  it('keeps /health/* and /metrics to the private networks', () => {
+    const location = /location ~\* \^\/\(health\|metrics\)\(\/\|\$\) \{([^}]*)\}/.exec(
+      nginxConf.replace(/#.*$/gm, ''),
+    );
+    expect(location?.[1], 'a location for /health and /metrics').to.be.a('string');
+    const rules = (location?.[1] ?? '')
+      .split(';')
+      .map((rule) => rule.trim())
+      .filter((rule) => /^(allow|deny)\b/.test(rule));
+    expect(rules).to.deep.equal([
+      'allow 10.0.0.0/8',
+      'allow 172.16.0.0/12',
+      'allow 192.168.0.0/16',
+      'allow fc00::/7',
+      'deny all',
+    ]);
+  });
+
+  it('has edge limits: timeouts, connections per client, buffers for the largest legal answer, no passive mark-down', () => {
+    for (const directive of [
+      'client_header_timeout',
+      'client_body_timeout',
+      'send_timeout',
+      'keepalive_timeout',
+    ]) {
+      expect(
+        nginxStatements.some((statement) => statement.startsWith(`${directive} `)),
+        directive,
+      ).to.equal(true);
+    }
+    expect(nginxStatements).to.include('limit_conn_zone $binary_remote_addr zone=per_client:10m');
+    expect(nginxStatements.some((statement) => /^limit_conn per_client \d+$/.test(statement))).to.equal(true);
+    const kb = (name: string) =>
+      Number(/(\d+)k$/.exec(nginxStatements.find((st) => st.startsWith(`${name} `)) ?? '')?.[1]);
+    expect(
+      kb('proxy_buffer_size'),
+      'proxy_buffer_size (KB) above the API’s 8 KB header bound',
+    ).to.be.at.least(16);
+    expect(upstreamServers()).to.have.length(2);
+    expect(nginxConf.replace(/#.*$/gm, '').match(/server api-\d+:3000 max_fails=0;/g)).to.have.length(2);
+    expect(
+      nginxStatements.some((statement) => statement.includes('request_id=$upstream_http_x_request_id')),
+    ).to.equal(true);
   });
 
   it('leaves user, pid and daemon to the image (the test and the container both add their own)', () => {
