@@ -189,7 +189,7 @@ describe('deploy: docker-compose.yml', () => {
       expect(
         networksOf(name).some((network) => networksOf('proxy').includes(network)),
         `${name} reaches the proxy`,
-      ).to.be.true;
+      ).to.equal(true);
     }
     expect(networksOf('indexer')).to.include(backend);
   });
