@@ -131,10 +131,17 @@ port_taken() {
   fi
 }
 
-healthy() { curl -fsS --max-time 2 "$URL/_cluster/health" >/dev/null 2>&1; }
+# ES_SECURITY=true: security on (authentication, no TLS: local use only), the built-in user `elastic` with the
+# password ES_ELASTIC_PASSWORD; for testing the API and the indexer against a secured node.
+ES_SECURITY="${ES_SECURITY:-false}"
+es_curl() {
+  if [ "$ES_SECURITY" = true ]; then curl -u "elastic:${ES_ELASTIC_PASSWORD}" "$@"; else curl "$@"; fi
+}
+
+healthy() { es_curl -fsS --max-time 2 "$URL/_cluster/health" >/dev/null 2>&1; }
 
 es_version_running() {
-  curl -fsS --max-time 2 "$URL/_nodes/_local?filter_path=nodes.*.version" 2>/dev/null |
+  es_curl -fsS --max-time 2 "$URL/_nodes/_local?filter_path=nodes.*.version" 2>/dev/null |
     sed -E 's/.*"version":"([^"]+)".*/\1/'
 }
 
@@ -156,6 +163,15 @@ start() {
   mkdir -p "$ES_RUN_DIR/data" "$ES_RUN_DIR/logs" "$ES_RUN_DIR/tmp"
   # ES writes its keystore into its config directory: give each run a private, writable copy.
   cp -r "$ES_HOME/config" "$ES_RUN_DIR/config"
+  local security=(-E xpack.security.enabled=false)
+  if [ "$ES_SECURITY" = true ]; then
+    [ -n "${ES_ELASTIC_PASSWORD:-}" ] || die "ES_SECURITY=true needs ES_ELASTIC_PASSWORD (the password of the user elastic)"
+    printf '%s' "$ES_ELASTIC_PASSWORD" |
+      ES_JAVA_HOME="$java_home" ES_PATH_CONF="$ES_RUN_DIR/config" "$ES_HOME/bin/elasticsearch-keystore" add -x -f bootstrap.password >/dev/null ||
+      die "could not write the bootstrap password into the keystore"
+    security=(-E xpack.security.enabled=true -E xpack.security.http.ssl.enabled=false
+      -E xpack.security.transport.ssl.enabled=false -E xpack.security.authc.api_key.enabled=true)
+  fi
   if [ "$(id -u)" = 0 ]; then
     # The run directory's parents must be traversable by the ES user.
     chmod a+x "$(dirname "$ES_RUN_DIR")"
@@ -169,7 +185,7 @@ start() {
     -E path.data="$ES_RUN_DIR/data" -E path.logs="$ES_RUN_DIR/logs" \
     -E cluster.routing.allocation.disk.threshold_enabled=false \
     -E action.destructive_requires_name=false \
-    -E xpack.security.enabled=false >"$ES_RUN_DIR/logs/startup.out" 2>&1 ||
+    "${security[@]}" >"$ES_RUN_DIR/logs/startup.out" 2>&1 ||
     { tail -n 30 "$ES_RUN_DIR/logs/startup.out" >&2; die "Elasticsearch failed to start (see $ES_RUN_DIR/logs)"; }
   local waited=0
   until healthy; do
