@@ -2,7 +2,7 @@
 // element index, from 0, via stream-json). Memory stays flat whatever the file size.
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
-import type { Readable } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
 import StreamArray from 'stream-json/streamers/StreamArray.js';
 import { EXIT_CODES, IndexerError } from './exitCodes.js';
 
@@ -148,6 +148,35 @@ async function* readNdjson(
   }
 }
 
+/**
+ * Passes the bytes on unchanged once they are known to be UTF-8 (a JSON array cannot skip one bad element the
+ * way NDJSON skips a line: an invalid byte sequence ends the read with its position).
+ */
+function strictUtf8(): Transform {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  let offset = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      try {
+        decoder.decode(chunk, { stream: true });
+      } catch {
+        callback(new Error(`not valid UTF-8 (in the bytes from offset ${offset})`));
+        return;
+      }
+      offset += chunk.length;
+      callback(null, chunk);
+    },
+    flush(callback) {
+      try {
+        decoder.decode();
+        callback();
+      } catch {
+        callback(new Error('not valid UTF-8 (the file ends inside a character)'));
+      }
+    },
+  });
+}
+
 async function* readJsonArray(
   path: string,
   stream: Readable,
@@ -156,8 +185,10 @@ async function* readJsonArray(
   let bytesRead = 0;
   // pipe() pauses the file when the parser is full, so this listener does not make it flow faster.
   if (onBytes) stream.on('data', (chunk: Buffer) => onBytes((bytesRead += chunk.length)));
-  const elements = stream.pipe(StreamArray.withParser());
+  const checked = stream.pipe(strictUtf8());
+  const elements = checked.pipe(StreamArray.withParser());
   stream.on('error', (error) => elements.destroy(error));
+  checked.on('error', (error) => elements.destroy(error));
   let next = 0;
   try {
     for await (const element of elements as AsyncIterable<{ key: number; value: unknown }>) {

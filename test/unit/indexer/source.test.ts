@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MAX_LINE_BYTES, readSource, type SourceItem } from '../../../indexer/source.js';
+import { MAX_LINE_BYTES, readSource, SourceSyntaxError, type SourceItem } from '../../../indexer/source.js';
 
 async function readAll(path: string): Promise<SourceItem[]> {
   const items: SourceItem[] = [];
@@ -78,5 +78,23 @@ describe('indexer: readSource (NDJSON)', () => {
     const items = await readAll(path);
     expect(items[0]).to.deep.equal({ line: 1, parseError: 'is not valid UTF-8', unreadable: true });
     expect(items[1]).to.deep.equal({ line: 2, value: { b: 'café' } });
+  });
+
+  it('a JSON array with invalid UTF-8 ends with an error naming the element, not with U+FFFD in a value', async () => {
+    const path = join(dir, 'array.json');
+    await writeFile(
+      path,
+      Buffer.concat([Buffer.from('[{"a":1},{"b":"caf'), Buffer.from([0xe9]), Buffer.from('"},{"c":3}]')]),
+    );
+    const read: SourceItem[] = [];
+    let failure: unknown;
+    try {
+      for await (const item of readSource(path, 'json-array')) read.push(item);
+    } catch (error) {
+      failure = error;
+    }
+    expect(failure).to.be.instanceOf(SourceSyntaxError);
+    expect((failure as Error).message).to.contain('not valid UTF-8');
+    expect(JSON.stringify(read)).to.not.contain('\uFFFD');
   });
 });
