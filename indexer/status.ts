@@ -71,6 +71,8 @@ export async function aliasStatus(client: Client, alias: string, now = new Date(
 /** The lock documents of every alias (none when no reindex ever ran). */
 async function readLocks(client: Client): Promise<LockDocument[]> {
   try {
+    // Locks come and go within a second: refresh the (tiny) index so the search sees the current ones.
+    await client.indices.refresh({ index: LOCK_INDEX });
     const response = await client.search<LockDocument>({ index: LOCK_INDEX, size: 100, sort: ['alias'] });
     return response.hits.hits.flatMap((hit) => (hit._source ? [hit._source] : []));
   } catch (error) {
