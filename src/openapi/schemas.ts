@@ -180,10 +180,18 @@ export const responseSchemas: Record<string, Schema> = {
     meta: {
       ...record({
         total: count('Matching PPAs.'),
-        page: { type: 'integer', minimum: 1 },
+        page: { type: ['integer', 'null'], minimum: 1, description: 'null in cursor mode.' },
         per_page: { type: 'integer', minimum: 1, maximum: 100 },
-        total_pages: count('ceil(total / per_page); 0 when nothing matches.'),
+        total_pages: {
+          type: ['integer', 'null'],
+          minimum: 0,
+          description: 'ceil(total / per_page); 0 when nothing matches; null in cursor mode.',
+        },
         sort: { type: 'string', enum: [...SORT_ORDERS], description: 'The ordering applied.' },
+        next_cursor: {
+          type: ['string', 'null'],
+          description: 'Cursor mode only: the cursor of the next page; null after the last.',
+        },
         facets: {
           type: 'object',
           additionalProperties: false,
@@ -198,8 +206,16 @@ export const responseSchemas: Record<string, Schema> = {
         self: { type: 'string', format: 'uri' },
         first: { type: 'string', format: 'uri' },
         prev: { type: ['string', 'null'], format: 'uri', description: 'null on the first page.' },
-        next: { type: ['string', 'null'], format: 'uri', description: 'null on the last page.' },
-        last: { type: 'string', format: 'uri', description: 'Page max(total_pages, 1).' },
+        next: {
+          type: ['string', 'null'],
+          format: 'uri',
+          description: 'null on the last page; past 10,000 results it goes on in cursor mode.',
+        },
+        last: {
+          type: ['string', 'null'],
+          format: 'uri',
+          description: 'Page max(total_pages, 1); null in cursor mode.',
+        },
       },
       'Absolute links keeping every other parameter; the same links are in the Link header.',
     ),

@@ -9,6 +9,7 @@ import {
   toFilters,
   type SearchFilters,
 } from './filters.js';
+import { CURSOR_START, decodeCursor, type Cursor } from './cursor.js';
 import { SLUG_MAX_LENGTH, SLUG_PATTERN } from './detail.js';
 import { facetsProperty, toFacetNames, type FacetName } from './facets.js';
 import { fieldsProperty, toItemFields, type ItemField } from './fields.js';
@@ -43,6 +44,8 @@ export interface ListQuery extends SearchFilters {
   fields?: ItemField[];
   /** Breakdowns to count beside the page. */
   facets?: FacetName[];
+  /** Cursor mode (cursor=… instead of page): where the walk resumes. */
+  cursor?: Cursor;
 }
 
 export const listParamsSchema = {
@@ -88,6 +91,16 @@ export const listParamsSchema = {
     },
     fields: fieldsProperty,
     facets: facetsProperty,
+    cursor: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 1100,
+      description:
+        `Cursor paging, past the ${MAX_RESULT_WINDOW.toLocaleString('en')} results pages can reach: "${CURSOR_START}" starts a ` +
+        'walk over every match in the requested sort; each answer has meta.next_cursor (null at the end) and ' +
+        'links.next built from it. Opaque: a cursor used with other filters, q or sort than the walk began with, ' +
+        'or altered, is 400. Not with page.',
+    },
   },
 } satisfies ParamsSchema;
 
@@ -102,6 +115,7 @@ const validator = paramsValidator(listParamsSchema, [
   { name: 'slug', kind: 'tokenList' },
   { name: 'fields', kind: 'tokenList' },
   { name: 'facets', kind: 'tokenList' },
+  { name: 'cursor', kind: 'text' },
 ]);
 
 /** Parses the raw query string of a list request; throws BadRequestError naming every problem at once. */
@@ -117,16 +131,18 @@ export function parseListQuery(querystring: string): ListQuery {
   }
   const page = typeof valid.page === 'number' ? valid.page : 1;
   const perPage = typeof valid.per_page === 'number' ? valid.per_page : DEFAULT_PER_PAGE;
+  const cursorText = typeof valid.cursor === 'string' ? valid.cursor : undefined;
   // Judged only on values that are valid themselves (a bad per_page is its own problem, not page's).
   const perPageInvalid = problems.some((problem) => problem.name === 'per_page');
-  if (!perPageInvalid && page * perPage > MAX_RESULT_WINDOW) {
+  if (cursorText === undefined && !perPageInvalid && page * perPage > MAX_RESULT_WINDOW) {
     problems.push({
       name: 'page',
-      reason: `page × per_page must not exceed ${MAX_RESULT_WINDOW} (results past the first ${MAX_RESULT_WINDOW} cannot be paged to)`,
+      reason:
+        `page × per_page must not exceed ${MAX_RESULT_WINDOW} (results past the first ${MAX_RESULT_WINDOW} ` +
+        `cannot be paged to): walk them with cursor=${CURSOR_START} instead of page`,
     });
   }
-  if (problems.length > 0) throw new BadRequestError(problems);
-  return {
+  const query: ListQuery = {
     ...filters,
     sort: sort ?? (filters.q === undefined ? 'recent' : 'relevance'),
     page,
@@ -135,4 +151,18 @@ export function parseListQuery(querystring: string): ListQuery {
     ...(Array.isArray(valid.fields) ? { fields: toItemFields(valid.fields) } : {}),
     ...(Array.isArray(valid.facets) ? { facets: toFacetNames(valid.facets) } : {}),
   };
+  if (cursorText !== undefined) {
+    if (valid.page !== undefined || problems.some((problem) => problem.name === 'page')) {
+      problems.push({
+        name: 'cursor',
+        reason: 'cursor and page cannot be used together (a cursor says where to go on)',
+      });
+    } else if (!problems.some((problem) => ['q', 'sort'].includes(problem.name))) {
+      const cursor = decodeCursor(query, cursorText);
+      if ('problem' in cursor) problems.push({ name: 'cursor', reason: cursor.problem });
+      else query.cursor = cursor;
+    }
+  }
+  if (problems.length > 0) throw new BadRequestError(problems);
+  return query;
 }

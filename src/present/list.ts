@@ -3,15 +3,20 @@ import type { estypes } from '@elastic/elasticsearch';
 import { MAX_RESULT_WINDOW, type ListQuery, type SortOrder } from '../params/list.js';
 import type { ListSource } from '../../indexContract/sourceFields.js';
 import type { FacetName } from '../params/facets.js';
+import { CURSOR_START, encodeCursor, positionAfter } from '../params/cursor.js';
 import { facetAggregationName, type FacetAggregation } from '../search/facets.js';
 import { PPAS_PATH, presentListItem, trimSlash, type PpaListItem } from './ppa.js';
 
 export interface ListMeta {
   total: number;
-  page: number;
+  /** null in cursor mode. */
+  page: number | null;
   per_page: number;
-  total_pages: number;
+  /** null in cursor mode. */
+  total_pages: number | null;
   sort: SortOrder;
+  /** Cursor mode only: where the next page starts; null after the last. */
+  next_cursor?: string | null;
   /** Only when `facets` was asked for. */
   facets?: Partial<Record<FacetName, FacetBucket[]>>;
 }
@@ -29,7 +34,8 @@ export interface ListLinks {
   first: string;
   prev: string | null;
   next: string | null;
-  last: string;
+  /** null in cursor mode. */
+  last: string | null;
 }
 
 export interface ListBody {
@@ -68,17 +74,35 @@ export function presentList(
   const { query, base } = request;
   const total = totalHits(response.hits.total);
   const totalPages = Math.ceil(total / query.perPage);
-  const data = response.hits.hits.flatMap((hit) =>
+  const hits = response.hits.hits;
+  const data = hits.flatMap((hit) =>
     hit._source ? [pickFields(presentListItem(hit._source, base), query.fields)] : [],
   );
-  const links = buildListLinks(request, totalPages);
-  const meta: ListMeta = {
-    total,
-    page: query.page,
-    per_page: query.perPage,
-    total_pages: totalPages,
-    sort: query.sort,
-  };
+  // The cursor after this page's last record: only when the page is full (a short page is the last one).
+  const lastSort = hits.length === query.perPage ? hits[hits.length - 1]?.sort : undefined;
+  const nextCursor = lastSort ? encodeCursor(query, positionAfter(lastSort)) : null;
+  let links: ListLinks;
+  let meta: ListMeta;
+  if (query.cursor) {
+    links = {
+      self: withParameters(request, { cursor: query.cursor.start ? CURSOR_START : currentCursor(request) }),
+      first: withParameters(request, { cursor: CURSOR_START }),
+      prev: null,
+      next: nextCursor ? withParameters(request, { cursor: nextCursor }) : null,
+      last: null,
+    };
+    meta = {
+      total,
+      page: null,
+      per_page: query.perPage,
+      total_pages: null,
+      sort: query.sort,
+      next_cursor: nextCursor,
+    };
+  } else {
+    links = buildListLinks(request, totalPages, nextCursor);
+    meta = { total, page: query.page, per_page: query.perPage, total_pages: totalPages, sort: query.sort };
+  }
   if (query.facets) meta.facets = presentFacets(response.aggregations, query.facets);
   const header = linkHeader(links);
   return {
@@ -115,21 +139,54 @@ function totalHits(total: estypes.SearchTotalHits | number | undefined): number 
 }
 
 /**
- * prev/next are null at the ends; first is page 1 and last is page max(total_pages, 1). The end for `next` is
- * also the deep-paging window: a client that follows `next` must never be led to a page that answers 400.
+ * prev/next are null at the ends; first is page 1 and last is page max(total_pages, 1). At the deep-paging window
+ * `next` goes on in cursor mode (from this page's last record): a client that follows `next` is never led to a
+ * page that answers 400, and can still reach every match.
  */
-export function buildListLinks(request: ListRequest, totalPages: number): ListLinks {
+export function buildListLinks(
+  request: ListRequest,
+  totalPages: number,
+  nextCursor: string | null = null,
+): ListLinks {
   const { page, perPage } = request.query;
   const last = Math.max(totalPages, 1);
   const nextIsPageable = (page + 1) * perPage <= MAX_RESULT_WINDOW;
   const at = (target: number) => pageUrl(request, target);
-  return {
-    self: at(page),
-    first: at(1),
-    prev: page > 1 ? at(page - 1) : null,
-    next: page < totalPages && nextIsPageable ? at(page + 1) : null,
-    last: at(last),
-  };
+  let next: string | null = null;
+  if (page < totalPages) {
+    if (nextIsPageable) next = at(page + 1);
+    else if (nextCursor) next = withParameters(request, { cursor: nextCursor }, ['page']);
+  }
+  return { self: at(page), first: at(1), prev: page > 1 ? at(page - 1) : null, next, last: at(last) };
+}
+
+/** The cursor the request came with, as sent. */
+function currentCursor(request: ListRequest): string {
+  return new URLSearchParams(request.querystring).get('cursor') ?? CURSOR_START;
+}
+
+/**
+ * The list URL with `replace` set (each where it stood, else appended) and `drop` left out; every other
+ * parameter kept as sent.
+ */
+function withParameters(request: ListRequest, replace: Record<string, string>, drop: string[] = []): string {
+  const parts: string[] = [];
+  const placed = new Set<string>();
+  for (const part of request.querystring.split('&')) {
+    if (part === '') continue;
+    const name = parameterName(part);
+    if (drop.includes(name)) continue;
+    if (name in replace) {
+      if (!placed.has(name)) parts.push(`${name}=${encodeURIComponent(replace[name] ?? '')}`);
+      placed.add(name);
+      continue;
+    }
+    parts.push(encodeUnsafe(part));
+  }
+  for (const [name, value] of Object.entries(replace)) {
+    if (!placed.has(name)) parts.push(`${name}=${encodeURIComponent(value)}`);
+  }
+  return `${trimSlash(request.base)}${PPAS_PATH}?${parts.join('&')}`;
 }
 
 /**

@@ -18,6 +18,11 @@ const SORT_KEYS: Record<SortOrder, estypes.SortCombinations> = {
   oldest: { published_at: { order: 'asc' } },
 };
 
+/** The field the order is on (its first key). */
+function sortField(sort: SortOrder): string {
+  return Object.keys(SORT_KEYS[sort] as Record<string, unknown>)[0] ?? 'slug';
+}
+
 /** The contract's orderings; every one ends with slug ascending so pages never overlap or skip. */
 export function buildSort(sort: SortOrder): estypes.SortCombinations[] {
   return [SORT_KEYS[sort], SLUG_TIEBREAK];

@@ -173,6 +173,7 @@ describe('api params: list', () => {
       'slug',
       'fields',
       'facets',
+      'cursor',
     ]);
     const technology = listParameters.find((p) => p.name === 'technology');
     expect(technology).to.include({ in: 'query', style: 'form', explode: false });
