@@ -35,16 +35,26 @@ export function buildSort(sort: SortOrder): estypes.SortCombinations[] {
 export function buildListSearch(query: ListQuery): SearchRequestBody {
   const clauses = buildNamedFilterClauses(query);
   if (query.slugs) clauses.push({ clause: { terms: { slug: query.slugs } } });
+  const resume = query.cursor && !query.cursor.start ? query.cursor : undefined;
+  // Past the last record with a published_at, the rest (they lack one) follow by slug: Elasticsearch cannot take
+  // its placeholder for a missing date back as search_after. The record schema requires published_at of every
+  // published record, so only an index written by other means can get here.
+  if (resume?.missing) {
+    clauses.push({ clause: { bool: { must_not: [{ exists: { field: sortField(query.sort) } }] } } });
+  }
   const faceted =
     query.facets && query.facets.length > 0 ? buildFacetedParts(clauses, query.facets) : undefined;
   const body: SearchRequestBody = {
     query: buildSearchQuery(query, faceted ? faceted.queryClauses : clauses.map(({ clause }) => clause)),
-    sort: buildSort(query.sort),
-    from: (query.page - 1) * query.perPage,
+    sort: resume?.missing ? [SLUG_TIEBREAK] : buildSort(query.sort),
     size: query.perPage,
     track_total_hits: true,
     _source: [...(query.fields ?? LIST_SOURCE_FIELDS)],
   };
+  // Page mode skips; cursor mode resumes after the last record it returned (search_after: no per-walk state).
+  if (query.cursor) {
+    if (resume) body.search_after = resume.after;
+  } else body.from = (query.page - 1) * query.perPage;
   if (faceted) {
     if (faceted.postFilterClauses.length > 0)
       body.post_filter = { bool: { filter: faceted.postFilterClauses } };
