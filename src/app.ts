@@ -9,6 +9,7 @@
 import Koa, { type Middleware } from 'koa';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
+import { ExportSlots } from './export/exportSlots.js';
 import { conditionalGet } from './http/conditionalGet.js';
 import { cors } from './http/cors.js';
 import { onlyReadMethods } from './http/methods.js';
@@ -43,7 +44,11 @@ export function createApp({ config, search, limiter, logger }: AppDeps): Koa {
   const pages = pagesRouter(loadPages());
   const api = [
     openApiRouter({ publicBaseUrl: config.publicBaseUrl }),
-    ppasRouter({ search, publicBaseUrl: config.publicBaseUrl }),
+    ppasRouter({
+      search,
+      publicBaseUrl: config.publicBaseUrl,
+      exports: { slots: new ExportSlots(config.exportConcurrency), logger },
+    }),
   ];
 
   app.use(requestId());

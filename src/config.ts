@@ -26,6 +26,8 @@ export interface Config {
   /** Absolute http(s) URL without a trailing slash; unset: links use the request's own origin. */
   publicBaseUrl?: string;
   cacheMaxAgeSeconds: number;
+  /** Exports running at once in this instance (each client: one at a time). */
+  exportConcurrency: number;
   logLevel: LogLevel;
 }
 
@@ -78,6 +80,12 @@ const SPEC = {
     meaning: 'Cache-Control max-age on 200 answers',
     schema: { type: 'integer', minimum: 0, maximum: 31_536_000 },
   },
+  EXPORT_CONCURRENCY: {
+    expected: 'an integer from 1 to 64',
+    default: '4',
+    meaning: 'exports (GET /api/v1/ppas/export) running at once per instance; beyond it 429',
+    schema: { type: 'integer', minimum: 1, maximum: 64 },
+  },
   LOG_LEVEL: {
     expected: `one of ${LOG_LEVELS.join(', ')}`,
     default: 'info',
@@ -104,6 +112,7 @@ interface ValidatedEnvironment {
   TRUST_PROXY_HOPS: number;
   PUBLIC_BASE_URL?: string;
   CACHE_MAX_AGE_S: number;
+  EXPORT_CONCURRENCY: number;
   LOG_LEVEL: LogLevel;
 }
 
@@ -125,6 +134,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     trustProxyHops: value.TRUST_PROXY_HOPS,
     publicBaseUrl: value.PUBLIC_BASE_URL?.replace(/\/+$/, ''),
     cacheMaxAgeSeconds: value.CACHE_MAX_AGE_S,
+    exportConcurrency: value.EXPORT_CONCURRENCY,
     logLevel: value.LOG_LEVEL,
   };
 }

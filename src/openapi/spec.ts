@@ -4,6 +4,7 @@ import { listParameters, MAX_PER_PAGE, MAX_RESULT_WINDOW } from '../params/list.
 import { slugSchema } from '../params/detail.js';
 import { statisticsParameters } from '../params/statistics.js';
 import { suggestParameters } from '../params/suggest.js';
+import { exportParameters } from '../params/export.js';
 import { ALLOWED_METHODS } from '../http/problem.js';
 import { responseSchemas } from './schemas.js';
 
@@ -52,6 +53,7 @@ const headers = {
     "The request id: the client's own when it matches ^[A-Za-z0-9._-]{1,128}$, else a UUID.",
   ),
   Allow: header('The methods allowed: GET, HEAD, OPTIONS.'),
+  'Content-Disposition': header('`attachment; filename="ppas-<UTC date>.<csv|ndjson>"`.'),
   'Access-Control-Allow-Origin': header(
     'Always `*`: any origin may read any answer (no credentials are used).',
   ),
@@ -118,10 +120,18 @@ function apiResponses(
     },
     ...extra,
     '405': problem('Method not allowed (this API is read-only).', ['Allow']),
+    '414': problem('The query string is longer than 2,048 bytes.'),
     '429': problem('Rate limit exceeded.', ['Retry-After']),
     '500': problem('Unexpected error (no internal detail is given).'),
     '503': problem('The search cluster is unreachable or timed out.', ['Retry-After']),
   };
+}
+
+/** The error answers alone: an export has no ETag, so no 304, and its own 200. */
+function withoutSuccess(responses: Record<string, OpenApiResponse>): Record<string, OpenApiResponse> {
+  return Object.fromEntries(
+    Object.entries(responses).filter(([status]) => status !== '200' && status !== '304'),
+  );
 }
 
 const ifNoneMatch = {
@@ -220,6 +230,32 @@ export function buildOpenApiSpec(options: OpenApiOptions = {}): OpenApiSpec {
           { description: 'Statistics of the matching PPAs.', schema: 'Statistics' },
           { '400': badRequest },
         ),
+      }),
+      '/api/v1/ppas/export': withHead({
+        operationId: 'exportPpas',
+        tags: ['ppas'],
+        summary: 'Every matching PPA as CSV or NDJSON, streamed',
+        description:
+          'The list filters, q and sort, over every match (no pages). CSV: RFC 4180, UTF-8, a header row, ' +
+          'risk_features joined by ";", empty cells for null, and any cell beginning with =, +, -, @, tab or CR ' +
+          "prefixed with ' (spreadsheet formula injection). NDJSON: one list item per line. Streamed from " +
+          'Elasticsearch in batches; if Elasticsearch fails mid-stream the connection is cut (no final chunk), ' +
+          'never ended as if complete. Counts one request against the rate limit; each client runs one export at ' +
+          'a time and each instance at most EXPORT_CONCURRENCY: beyond that 429 with Retry-After.',
+        parameters: [...exportParameters, requestIdHeader],
+        responses: {
+          ...withoutSuccess(apiResponses({ description: '', schema: 'PpaList' }, { '400': badRequest })),
+          '200': {
+            description: 'The export (the body is streamed).',
+            headers: headerRefs([...RATE_LIMIT_HEADERS, ...EVERY_ANSWER, 'Content-Disposition']),
+            content: {
+              'text/csv': { schema: { type: 'string', description: 'RFC 4180 CSV with a header row.' } },
+              'application/x-ndjson': {
+                schema: { type: 'string', description: 'One JSON list item per line.' },
+              },
+            },
+          },
+        },
       }),
       '/api/v1/ppas/suggest': withHead({
         operationId: 'suggestPpas',

@@ -111,6 +111,11 @@ export function presentList(
   };
 }
 
+/** A list item from its _source: every field, or those `fields` names plus slug and url. */
+export function listItem(source: ListSource, base: string, fields?: readonly string[]): ListItem {
+  return pickFields(presentListItem(source, base), fields);
+}
+
 function pickFields(item: PpaListItem, fields: readonly string[] | undefined): ListItem {
   if (!fields) return item;
   const picked: Record<string, unknown> = {};

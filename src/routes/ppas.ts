@@ -2,6 +2,13 @@
 // Headers other than Link (ETag, caching, CORS, rate limit) and error rendering belong to the app's middleware.
 import { Router } from '@koa/router';
 import type { Context } from 'koa';
+import type { Logger } from 'pino';
+import { Readable } from 'node:stream';
+import { exportChunks } from '../export/exportBody.js';
+import type { ExportSlots } from '../export/exportSlots.js';
+import { parseExportQuery } from '../params/export.js';
+import { clientKey } from '../rateLimit/clientKey.js';
+import { buildExportBatch } from '../search/exportSearch.js';
 import { originOf } from '../http/origin.js';
 import { NotFoundError } from '../http/problem.js';
 import { parseDetailRequest } from '../params/detail.js';
@@ -25,11 +32,18 @@ export interface PpasRouterDeps {
   search: SearchGateway;
   /** PUBLIC_BASE_URL; unset: absolute links use the request's own origin. */
   publicBaseUrl?: string;
+  /** Exports: how many may run, and where a failure mid-stream is logged. Without them, no export route. */
+  exports?: { slots: ExportSlots; logger: Logger };
 }
 
+const EXPORT_TYPES = {
+  csv: 'text/csv; charset=utf-8; header=present',
+  ndjson: 'application/x-ndjson',
+} as const;
+
 /**
- * Routes under the /api/v1 prefix: /ppas, /ppas/statistics and /ppas/suggest (literal segments, before /:slug),
- * /ppas/:slug.
+ * Routes under the /api/v1 prefix: /ppas, /ppas/statistics, /ppas/export and /ppas/suggest (literal segments,
+ * before /:slug), /ppas/:slug.
  */
 export function ppasRouter(deps: PpasRouterDeps): Router {
   const router = new Router({ prefix: API_PREFIX });
@@ -55,6 +69,46 @@ export function ppasRouter(deps: PpasRouterDeps): Router {
     ctx.status = 200;
     ctx.body = presentStatistics(response);
   });
+
+  const exports = deps.exports;
+  if (exports) {
+    router.get('/ppas/export', async (ctx) => {
+      const query = parseExportQuery(ctx.querystring);
+      const release = exports.slots.acquire(clientKey(ctx.ip));
+      let first;
+      try {
+        // The first batch before the first byte: if Elasticsearch fails now, the answer is an ordinary 503.
+        first = await deps.search.search<ListSource>(buildExportBatch(query));
+      } catch (error) {
+        release();
+        throw error;
+      }
+      const base = baseOf(ctx);
+      const chunks = exportChunks(query, deps.search, base, first);
+      const response = ctx.res;
+      async function* body(): AsyncGenerator<string> {
+        try {
+          yield* chunks;
+        } catch (error) {
+          // Mid-stream: the status line is sent. Cut the connection, so the client sees a broken body (no final
+          // chunk), never a short export that looks complete.
+          exports?.logger.error({ err: error, path: ctx.path }, 'export failed mid-stream: response cut');
+          response.destroy();
+        } finally {
+          release(); // also when the client went away: the stream is destroyed, and the walk ends here
+        }
+      }
+      const date = new Date().toISOString().slice(0, 10);
+      ctx.status = 200;
+      ctx.type = EXPORT_TYPES[query.format];
+      ctx.set('Content-Disposition', `attachment; filename="ppas-${date}.${query.format}"`);
+      ctx.set('Cache-Control', 'no-store');
+      const stream = Readable.from(body(), { objectMode: false });
+      // A HEAD, or a client gone before the first chunk: the body never runs, so its finally never frees the slot.
+      stream.once('close', release);
+      ctx.body = stream;
+    });
+  }
 
   router.get('/ppas/suggest', async (ctx) => {
     const query = parseSuggestQuery(ctx.querystring);

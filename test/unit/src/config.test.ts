@@ -42,6 +42,7 @@ describe('app config: loadConfig', () => {
         'TRUST_PROXY_HOPS',
         'PUBLIC_BASE_URL',
         'CACHE_MAX_AGE_S',
+        'EXPORT_CONCURRENCY',
         'LOG_LEVEL',
       ].sort(),
     );
@@ -58,6 +59,7 @@ describe('app config: loadConfig', () => {
       rateLimitWindowSeconds: 60,
       trustProxyHops: 0,
       publicBaseUrl: undefined,
+      exportConcurrency: 4,
       cacheMaxAgeSeconds: 60,
       logLevel: 'info',
     };

@@ -1,0 +1,60 @@
+// The body of an export: batches of records from Elasticsearch (search_after), as CSV or NDJSON text, one chunk
+// per batch. Pulled by the response stream: the next batch is asked for only when the socket has taken the last
+// one (backpressure), so memory stays flat whatever the size.
+import type { estypes } from '@elastic/elasticsearch';
+import { stringify } from 'csv-stringify/sync';
+import type { ExportQuery } from '../params/export.js';
+import { listItem, type ListItem } from '../present/list.js';
+import { EXPORT_BATCH_SIZE, buildExportBatch } from '../search/exportSearch.js';
+import type { SearchGateway } from '../search/gateway.js';
+import type { ListSource } from '../../indexContract/sourceFields.js';
+
+/** A spreadsheet would run a cell that begins with one of these as a formula (CSV injection). */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** One CSV cell: empty for null, lists joined by ";", text that could start a formula prefixed with '. */
+export function csvCell(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (Array.isArray(value)) return csvCell(value.join(';'));
+  const text = String(value);
+  return typeof value === 'string' && FORMULA_START.test(text) ? `'${text}` : text;
+}
+
+/** The columns of an export: the chosen fields, then url. */
+export function exportColumns(query: ExportQuery): string[] {
+  return [...query.fields, 'url'];
+}
+
+export function csvText(items: readonly ListItem[], columns: readonly string[], withHeader: boolean): string {
+  const rows = items.map((item) =>
+    columns.map((column) => csvCell((item as Record<string, unknown>)[column])),
+  );
+  // RFC 4180: CRLF line ends, fields with a comma, quote or line break quoted, quotes doubled.
+  return stringify(withHeader ? [[...columns], ...rows] : rows, { record_delimiter: 'windows' });
+}
+
+export function ndjsonText(items: readonly ListItem[]): string {
+  return items.map((item) => `${JSON.stringify(item)}\n`).join('');
+}
+
+/**
+ * The export's text, batch by batch, starting from the first batch's answer (asked for before the first byte,
+ * so that a failure there is still an ordinary error answer).
+ */
+export async function* exportChunks(
+  query: ExportQuery,
+  search: SearchGateway,
+  base: string,
+  first: estypes.SearchResponse<ListSource>,
+): AsyncGenerator<string> {
+  const columns = exportColumns(query);
+  let response = first;
+  for (let batch = 0; ; batch++) {
+    const hits = response.hits.hits;
+    const items = hits.flatMap((hit) => (hit._source ? [listItem(hit._source, base, query.fields)] : []));
+    yield query.format === 'csv' ? csvText(items, columns, batch === 0) : ndjsonText(items);
+    const last = hits[hits.length - 1];
+    if (hits.length < EXPORT_BATCH_SIZE || !last?.sort) return;
+    response = await search.search<ListSource>(buildExportBatch(query, last.sort));
+  }
+}
