@@ -46,6 +46,7 @@ import { timeRawBulk, timeReindex } from './perf/indexing.js';
 import { apiTarget, rawTarget, runLoad, type LoadResult, type LoadTarget } from './perf/load.js';
 import { cpuSecondsIfLocal, machineInfo, processCpuSeconds } from './perf/machine.js';
 import { buildMix, buildSuggestMix, facetPairs, type MixRequest } from './perf/mix.js';
+import { measureExport } from './perf/exportRun.js';
 import {
   profileClockMicros,
   summariseProfile,
@@ -439,6 +440,8 @@ async function benchmarkCount(
   const unloaded = await measureOneConnection(targets, settings.probeSeconds, 'unloaded');
   const statistics = await measureStatisticsUncached(api.url, es, alias, mix, settings.probeSeconds);
   const searchAdditions = await measureSearchAdditions(api.url, es, alias, mix, corpus.sample, settings);
+  log('export: every live record as NDJSON and as CSV, and the raw search_after walk…');
+  const exported = await measureExport(api.url, api.pid, es, alias);
 
   // Still pinned as at the start (nobody reset Elasticsearch's affinity, it was not restarted)?
   if (split) {
@@ -461,6 +464,7 @@ async function benchmarkCount(
     unloaded: { api: sideFigures(unloaded.api), raw: sideFigures(unloaded.raw) },
     statisticsUncached: { api: sideFigures(statistics.api), raw: sideFigures(statistics.raw) },
     searchAdditions,
+    exported,
     indexing: {
       indexer: indexing.indexer,
       raw: indexing.rawBulk,

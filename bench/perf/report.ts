@@ -157,6 +157,33 @@ export function resultTables(all: CountFigures[], settings: RunSettings): string
       '"facets cost" is p50 with facets ÷ p50 without. Suggest: what people type, keystroke by keystroke (the ' +
       'start of a name, a third with one typo), `limit=10`.',
     '',
+    '### Export (every live record, one client)',
+    '',
+    ...table(
+      [
+        'records',
+        'NDJSON records/s',
+        'CSV records/s',
+        'raw walk records/s',
+        'NDJSON/raw',
+        'CSV/raw',
+        'API RSS while exporting',
+      ],
+      ['---:', '---:', '---:', '---:', '---:', '---:', '---:'],
+      all.map((f) => [
+        records(f.count),
+        int(f.exported.ndjson.recordsPerSecond),
+        int(f.exported.csv.recordsPerSecond),
+        int(f.exported.raw.recordsPerSecond),
+        ratio(f.exported.ndjson.recordsPerSecond / f.exported.raw.recordsPerSecond),
+        ratio(f.exported.csv.recordsPerSecond / f.exported.raw.recordsPerSecond),
+        `${int(f.exported.apiRssMb)} MiB`,
+      ]),
+    ),
+    '',
+    'Raw: the same batch bodies (1,000 records, search_after on the sort keys) straight from Elasticsearch, the ' +
+      'JSON read but not rewritten. The API reads the same batches and writes them as NDJSON or CSV to the socket.',
+    '',
     '### Indexing and the API process',
     '',
     ...table(

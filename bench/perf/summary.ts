@@ -3,6 +3,7 @@
 import type { IndexingTiming, ReindexTiming } from './indexing.js';
 import { median, quantile, type LoadResult } from './load.js';
 import type { RequestKind } from './mix.js';
+import type { ExportFigures } from './exportRun.js';
 import type { ProfileSummary } from './profile.js';
 
 export interface SideFigures {
@@ -43,6 +44,8 @@ export interface CountFigures {
     faceted: { api: SideFigures; raw: SideFigures };
     suggest: { api: SideFigures; raw: SideFigures };
   };
+  /** Every live record exported (NDJSON, CSV) against a raw search_after walk; the API's RSS meanwhile. */
+  exported: ExportFigures;
   indexing: { indexer: ReindexTiming; raw: IndexingTiming; ratio: number };
   apiPeakRssMb: number;
   /** CPU per answered request during the load rounds, by process, for each side. */
@@ -125,6 +128,18 @@ export function targetChecks(figures: CountFigures): TargetCheck[] {
       met: figures.searchAdditions.suggest.api.p50 <= 10,
     },
     {
+      name: 'Export records/s ÷ raw search_after walk (NDJSON; CSV)',
+      goal: '≥ 0.8×',
+      actual: `${exportRatio(figures, 'ndjson').toFixed(2)}×; ${exportRatio(figures, 'csv').toFixed(2)}×`,
+      met: exportRatio(figures, 'ndjson') >= 0.8 && exportRatio(figures, 'csv') >= 0.8,
+    },
+    {
+      name: 'API resident memory while exporting',
+      goal: '≤ 200 MB',
+      actual: `${figures.exported.apiRssMb.toFixed(0)} MiB`,
+      met: figures.exported.apiRssMb <= 200,
+    },
+    {
       name: 'Statistics p50 (API, 1 connection, request cache off)',
       goal: '≤ 20 ms',
       actual: `${statisticsP50.toFixed(1)} ms`,
@@ -136,4 +151,8 @@ export function targetChecks(figures: CountFigures): TargetCheck[] {
 /** What the five facets cost a list request: API p50 with them ÷ API p50 of the same requests without. */
 export function facetCost(figures: CountFigures): number {
   return figures.searchAdditions.faceted.api.p50 / figures.searchAdditions.plain.api.p50;
+}
+
+export function exportRatio(figures: CountFigures, format: 'ndjson' | 'csv'): number {
+  return figures.exported[format].recordsPerSecond / figures.exported.raw.recordsPerSecond;
 }

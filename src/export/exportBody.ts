@@ -1,6 +1,6 @@
 // The body of an export: batches of records from Elasticsearch (search_after), as CSV or NDJSON text, one chunk
-// per batch. Pulled by the response stream: the next batch is asked for only when the socket has taken the last
-// one (backpressure), so memory stays flat whatever the size.
+// per batch. Pulled by the response stream: at most one batch is fetched ahead of what the socket has taken
+// (backpressure), so memory stays flat whatever the size.
 import type { estypes } from '@elastic/elasticsearch';
 import { stringify } from 'csv-stringify/sync';
 import type { ExportQuery } from '../params/export.js';
@@ -51,10 +51,16 @@ export async function* exportChunks(
   let response = first;
   for (let batch = 0; ; batch++) {
     const hits = response.hits.hits;
+    const last = hits[hits.length - 1];
+    // The next batch is asked for before this one is written: Elasticsearch works while the socket drains.
+    const next =
+      hits.length === EXPORT_BATCH_SIZE && last?.sort
+        ? search.search<ListSource>(buildExportBatch(query, last.sort))
+        : undefined;
+    next?.catch(() => undefined); // if the client leaves, the prefetch is dropped unread
     const items = hits.flatMap((hit) => (hit._source ? [listItem(hit._source, base, query.fields)] : []));
     yield query.format === 'csv' ? csvText(items, columns, batch === 0) : ndjsonText(items);
-    const last = hits[hits.length - 1];
-    if (hits.length < EXPORT_BATCH_SIZE || !last?.sort) return;
-    response = await search.search<ListSource>(buildExportBatch(query, last.sort));
+    if (!next) return;
+    response = await next;
   }
 }
