@@ -440,8 +440,6 @@ async function benchmarkCount(
   const unloaded = await measureOneConnection(targets, settings.probeSeconds, 'unloaded');
   const statistics = await measureStatisticsUncached(api.url, es, alias, mix, settings.probeSeconds);
   const searchAdditions = await measureSearchAdditions(api.url, es, alias, mix, corpus.sample, settings);
-  log('export: every live record as NDJSON and as CSV, and the raw search_after walk…');
-  const exported = await measureExport(api.url, api.pid, es, alias);
 
   // Still pinned as at the start (nobody reset Elasticsearch's affinity, it was not restarted)?
   if (split) {
@@ -451,6 +449,18 @@ async function benchmarkCount(
   const apiPeakRssMb = await api.peakRssMb();
   await api.stop();
   apiStopped = true;
+
+  // A fresh API process for the export, so its peak memory is the export's alone (V8 keeps what the load
+  // rounds grew).
+  log('export: every live record as NDJSON and as CSV (a fresh API process), and the raw search_after walk…');
+  const exportApi = await startApi({ build, alias, esUrl: es.url, logLevel: settings.logLevel });
+  let exported;
+  try {
+    exported = await measureExport(exportApi.url, exportApi.pid, es, alias);
+    exported.apiRssMb = Math.max(exported.apiRssMb, await exportApi.peakRssMb());
+  } finally {
+    await exportApi.stop();
+  }
 
   const figures: CountFigures = {
     count,

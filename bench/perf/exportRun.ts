@@ -15,7 +15,7 @@ export interface ExportFigures {
   ndjson: ExportTiming;
   csv: ExportTiming;
   raw: ExportTiming;
-  /** The API's largest resident set while it streamed, sampled every 50 ms (MiB). */
+  /** The peak resident set of an API process that served only the exports (MiB). */
   apiRssMb: number;
 }
 

@@ -81,4 +81,20 @@ describe('indexer: reindex lock', function () {
     expect(await client.exists(lockLocation(alias))).to.equal(false);
     expect(await client.exists(lockLocation(other))).to.equal(false);
   });
+
+  it('never retries the create: a retried create that had succeeded would find its own lock', async () => {
+    // The real client, with its index() calls recorded on their way to Elasticsearch.
+    const calls: { params: Record<string, unknown>; options: Record<string, unknown> | undefined }[] = [];
+    const index = client.index.bind(client);
+    const recording = Object.create(client) as typeof client;
+    recording.index = ((params: Record<string, unknown>, options?: Record<string, unknown>) => {
+      calls.push({ params, options });
+      return index(params as never, options as never);
+    }) as unknown as typeof client.index;
+    const lock = await ReindexLock.acquire(recording, alias, { owner: 'careful' });
+    await lock.release();
+    const create = calls.find((call) => call.params.op_type === 'create');
+    expect(create, 'the create').to.not.equal(undefined);
+    expect(create?.options).to.deep.include({ maxRetries: 0 });
+  });
 });
