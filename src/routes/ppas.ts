@@ -2,10 +2,10 @@
 // Headers other than Link (ETag, caching, CORS, rate limit) and error rendering belong to the app's middleware.
 import { Router } from '@koa/router';
 import type { Context } from 'koa';
-import type { Logger } from 'pino';
+import { pino, type Logger } from 'pino';
 import { Readable } from 'node:stream';
 import { exportChunks } from '../export/exportBody.js';
-import type { ExportSlots } from '../export/exportSlots.js';
+import { ExportSlots } from '../export/exportSlots.js';
 import { parseExportQuery } from '../params/export.js';
 import { clientKey } from '../rateLimit/clientKey.js';
 import { buildExportBatch } from '../search/exportSearch.js';
@@ -32,7 +32,7 @@ export interface PpasRouterDeps {
   search: SearchGateway;
   /** PUBLIC_BASE_URL; unset: absolute links use the request's own origin. */
   publicBaseUrl?: string;
-  /** Exports: how many may run, and where a failure mid-stream is logged. Without them, no export route. */
+  /** Exports: how many may run, and where a failure mid-stream is logged (default: 4 slots, no log). */
   exports?: { slots: ExportSlots; logger: Logger };
 }
 
@@ -70,45 +70,43 @@ export function ppasRouter(deps: PpasRouterDeps): Router {
     ctx.body = presentStatistics(response);
   });
 
-  const exports = deps.exports;
-  if (exports) {
-    router.get('/ppas/export', async (ctx) => {
-      const query = parseExportQuery(ctx.querystring);
-      const release = exports.slots.acquire(clientKey(ctx.ip));
-      let first;
+  const exports = deps.exports ?? { slots: new ExportSlots(4), logger: pino({ level: 'silent' }) };
+  router.get('/ppas/export', async (ctx) => {
+    const query = parseExportQuery(ctx.querystring);
+    const release = exports.slots.acquire(clientKey(ctx.ip));
+    let first;
+    try {
+      // The first batch before the first byte: if Elasticsearch fails now, the answer is an ordinary 503.
+      first = await deps.search.search<ListSource>(buildExportBatch(query));
+    } catch (error) {
+      release();
+      throw error;
+    }
+    const base = baseOf(ctx);
+    const chunks = exportChunks(query, deps.search, base, first);
+    const response = ctx.res;
+    async function* body(): AsyncGenerator<string> {
       try {
-        // The first batch before the first byte: if Elasticsearch fails now, the answer is an ordinary 503.
-        first = await deps.search.search<ListSource>(buildExportBatch(query));
+        yield* chunks;
       } catch (error) {
-        release();
-        throw error;
+        // Mid-stream: the status line is sent. Cut the connection, so the client sees a broken body (no final
+        // chunk), never a short export that looks complete.
+        exports.logger.error({ err: error, path: ctx.path }, 'export failed mid-stream: response cut');
+        response.destroy();
+      } finally {
+        release(); // also when the client went away: the stream is destroyed, and the walk ends here
       }
-      const base = baseOf(ctx);
-      const chunks = exportChunks(query, deps.search, base, first);
-      const response = ctx.res;
-      async function* body(): AsyncGenerator<string> {
-        try {
-          yield* chunks;
-        } catch (error) {
-          // Mid-stream: the status line is sent. Cut the connection, so the client sees a broken body (no final
-          // chunk), never a short export that looks complete.
-          exports?.logger.error({ err: error, path: ctx.path }, 'export failed mid-stream: response cut');
-          response.destroy();
-        } finally {
-          release(); // also when the client went away: the stream is destroyed, and the walk ends here
-        }
-      }
-      const date = new Date().toISOString().slice(0, 10);
-      ctx.status = 200;
-      ctx.type = EXPORT_TYPES[query.format];
-      ctx.set('Content-Disposition', `attachment; filename="ppas-${date}.${query.format}"`);
-      ctx.set('Cache-Control', 'no-store');
-      const stream = Readable.from(body(), { objectMode: false });
-      // A HEAD, or a client gone before the first chunk: the body never runs, so its finally never frees the slot.
-      stream.once('close', release);
-      ctx.body = stream;
-    });
-  }
+    }
+    const date = new Date().toISOString().slice(0, 10);
+    ctx.status = 200;
+    ctx.type = EXPORT_TYPES[query.format];
+    ctx.set('Content-Disposition', `attachment; filename="ppas-${date}.${query.format}"`);
+    ctx.set('Cache-Control', 'no-store');
+    const stream = Readable.from(body(), { objectMode: false });
+    // A HEAD, or a client gone before the first chunk: the body never runs, so its finally never frees the slot.
+    stream.once('close', release);
+    ctx.body = stream;
+  });
 
   router.get('/ppas/suggest', async (ctx) => {
     const query = parseSuggestQuery(ctx.querystring);
