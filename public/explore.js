@@ -83,6 +83,11 @@ async function refresh() {
   const statsUrl = `${API}/statistics${params.size ? `?${params}` : ''}`;
   showUrl('list-url', listUrl);
   showUrl('stats-url', statsUrl);
+  for (const format of ['csv', 'ndjson']) {
+    const exportParams = new URLSearchParams(params);
+    exportParams.set('format', format);
+    $(`export-${format}`).href = `${API}/export?${exportParams}`;
+  }
   try {
     const [list, statistics] = await Promise.all([getJson(listUrl), getJson(statsUrl)]);
     renderResults(list);

@@ -133,6 +133,11 @@ describe('the explorer in a real browser', function () {
       expected.meta.total,
     );
     expect(await page.locator('#list-url code').textContent()).to.contain(`technology=${technology}`);
+    // The download links follow the filters too, and what they give is the API's export.
+    const csvHref = (await page.locator('#export-csv').getAttribute('href')) ?? '';
+    expect(csvHref).to.equal(`/api/v1/ppas/export?technology=${technology}&format=csv`);
+    const exported = await (await fetch(`${app().url}${csvHref}`)).text();
+    expect(exported.trimEnd().split('\r\n')).to.have.length(expected.meta.total + 1);
 
     type Statistics = {
       data: {
