@@ -10,6 +10,7 @@ import Koa, { type Middleware } from 'koa';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { ExportSlots } from './export/exportSlots.js';
+import type { Metrics } from './metrics/metrics.js';
 import { conditionalGet } from './http/conditionalGet.js';
 import { cors } from './http/cors.js';
 import { onlyReadMethods } from './http/methods.js';
@@ -31,9 +32,14 @@ export interface AppDeps {
   search: SearchGateway;
   limiter: ClientRateLimiter;
   logger: Logger;
+  /** Prometheus metrics (METRICS_PORT): every answer counted and timed, searches and refusals too. */
+  metrics?: Metrics;
 }
 
-export function createApp({ config, search, limiter, logger }: AppDeps): Koa {
+export function createApp(deps: AppDeps): Koa {
+  const { config, logger, metrics } = deps;
+  const search = metrics ? metrics.instrumentSearch(deps.search) : deps.search;
+  const limiter = metrics ? metrics.instrumentLimiter(deps.limiter) : deps.limiter;
   const app = new Koa();
   applyProxyTrust(app, config.trustProxyHops);
   // Every error is answered by problemResponses; this only hears about failures while writing a response.
@@ -52,6 +58,7 @@ export function createApp({ config, search, limiter, logger }: AppDeps): Koa {
   ];
 
   app.use(requestId());
+  if (metrics) app.use(metrics.httpMiddleware());
   app.use(requestLog(logger));
   app.use(securityHeaders());
   app.use(cors());

@@ -28,6 +28,8 @@ export interface Config {
   cacheMaxAgeSeconds: number;
   /** Exports running at once in this instance (each client: one at a time). */
   exportConcurrency: number;
+  /** Prometheus metrics on this port (GET /metrics); unset: no metrics server. */
+  metricsPort?: number;
   logLevel: LogLevel;
 }
 
@@ -86,6 +88,11 @@ const SPEC = {
     meaning: 'exports (GET /api/v1/ppas/export) running at once per instance; beyond it 429',
     schema: { type: 'integer', minimum: 1, maximum: 64 },
   },
+  METRICS_PORT: {
+    expected: 'an integer from 1 to 65535 (another port than PORT)',
+    meaning: 'Prometheus metrics (GET /metrics) on this port of HOST, apart from the API; unset: none',
+    schema: { type: 'integer', minimum: 1, maximum: 65535 },
+  },
   LOG_LEVEL: {
     expected: `one of ${LOG_LEVELS.join(', ')}`,
     default: 'info',
@@ -113,6 +120,7 @@ interface ValidatedEnvironment {
   PUBLIC_BASE_URL?: string;
   CACHE_MAX_AGE_S: number;
   EXPORT_CONCURRENCY: number;
+  METRICS_PORT?: number;
   LOG_LEVEL: LogLevel;
 }
 
@@ -135,6 +143,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     publicBaseUrl: value.PUBLIC_BASE_URL?.replace(/\/+$/, ''),
     cacheMaxAgeSeconds: value.CACHE_MAX_AGE_S,
     exportConcurrency: value.EXPORT_CONCURRENCY,
+    ...(value.METRICS_PORT !== undefined ? { metricsPort: value.METRICS_PORT } : {}),
     logLevel: value.LOG_LEVEL,
   };
 }

@@ -4,6 +4,8 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
+import { createMetrics } from './metrics/metrics.js';
+import { createMetricsServer } from './metrics/metricsServer.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { createRateLimiter } from './rateLimit/index.js';
@@ -45,13 +47,16 @@ async function main(): Promise<void> {
     windowSeconds: config.rateLimitWindowSeconds,
     logger: logger.child({ component: 'rate-limit' }),
   });
-  const app = createApp({ config, search, limiter, logger });
+  const metrics =
+    config.metricsPort !== undefined ? createMetrics({ liveIndex: () => search.liveIndex() }) : undefined;
+  const app = createApp({ config, search, limiter, logger, ...(metrics ? { metrics } : {}) });
   const server = createServer(app.callback());
   // Longer than the idle timeout of the proxies usually in front (nginx, cloud balancers: 60 s), so they never
   // reuse a connection this side has just closed (a 502 for the client).
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
 
+  let metricsServer: ReturnType<typeof createMetricsServer> | undefined;
   // Handlers first: a signal that arrives as soon as we listen must already mean a graceful stop.
   let stopping = false;
   const shutdown = (signal: NodeJS.Signals) => {
@@ -61,6 +66,7 @@ async function main(): Promise<void> {
     }
     stopping = true;
     logger.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
+    metricsServer?.close();
     void stop(server, logger).then(async (forced) => {
       await Promise.allSettled([search.close(), limiter.close()]);
       logger.info({ forced }, 'stopped');
@@ -72,6 +78,12 @@ async function main(): Promise<void> {
 
   server.listen(config.port, config.host);
   await once(server, 'listening');
+  if (metrics && config.metricsPort !== undefined) {
+    metricsServer = createMetricsServer(metrics.registry);
+    metricsServer.listen(config.metricsPort, config.host);
+    await once(metricsServer, 'listening');
+    logger.info({ port: config.metricsPort }, 'metrics on GET /metrics');
+  }
   const { address, port } = server.address() as AddressInfo;
   logger.info(
     {

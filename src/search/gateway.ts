@@ -21,6 +21,8 @@ export interface SearchGateway {
     request: Omit<estypes.SearchRequest, 'index'>,
   ): Promise<estypes.SearchResponse<TDoc, TAggregations>>;
   ready(): Promise<SearchReadiness>;
+  /** The concrete index behind the alias (null when the alias is missing): which generation is served. */
+  liveIndex(): Promise<string | null>;
   close(): Promise<void>;
 }
 
@@ -101,6 +103,16 @@ export function createSearchGateway({
             },
           ]);
         }
+        throw error;
+      }
+    },
+
+    async liveIndex(): Promise<string | null> {
+      try {
+        const aliases = await client.indices.getAlias({ name: alias }, requestOptions);
+        return Object.keys(aliases)[0] ?? null;
+      } catch (error) {
+        if (error instanceof errors.ResponseError && error.statusCode === 404) return null;
         throw error;
       }
     },

@@ -43,6 +43,7 @@ describe('app config: loadConfig', () => {
         'PUBLIC_BASE_URL',
         'CACHE_MAX_AGE_S',
         'EXPORT_CONCURRENCY',
+        'METRICS_PORT',
         'LOG_LEVEL',
       ].sort(),
     );

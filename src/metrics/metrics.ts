@@ -1,0 +1,122 @@
+// Prometheus metrics for operators (prom-client), served on a port of their own (METRICS_PORT) that the public
+// never reaches: requests by route and status, latencies, Elasticsearch search latency, rate-limit refusals and
+// the limiter's fallback state, and the age of the index generation being served.
+import type { Middleware } from 'koa';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { parseIndexBuiltAt } from '../../indexContract/indexName.js';
+import type { ClientRateLimiter } from '../rateLimit/index.js';
+import type { SearchGateway } from '../search/gateway.js';
+
+const LATENCY_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+
+export interface Metrics {
+  registry: Registry;
+  /** Counts and times every answer, labelled by route template (not the raw path: bounded cardinality). */
+  httpMiddleware(): Middleware;
+  /** The gateway, its searches timed. */
+  instrumentSearch(search: SearchGateway): SearchGateway;
+  /** The limiter, its refusals counted and its fallback state reported. */
+  instrumentLimiter(limiter: ClientRateLimiter): ClientRateLimiter;
+}
+
+export function createMetrics(options: { liveIndex: () => Promise<string | null> }): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'ppa_' });
+  const requests = new Counter({
+    name: 'ppa_http_requests_total',
+    help: 'Answers by route template, method and status',
+    labelNames: ['route', 'method', 'status'] as const,
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: 'ppa_http_request_duration_seconds',
+    help: 'Time to answer, by route template',
+    labelNames: ['route'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+  const searches = new Histogram({
+    name: 'ppa_search_duration_seconds',
+    help: 'Elasticsearch searches, by outcome (ok or error)',
+    labelNames: ['outcome'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+  const refusals = new Counter({
+    name: 'ppa_rate_limit_refusals_total',
+    help: 'Requests refused by the rate limit (429)',
+    registers: [registry],
+  });
+  let limiterHealth: (() => { status: string }) | undefined;
+  new Gauge({
+    name: 'ppa_rate_limit_degraded',
+    help: '1 while Redis is away and the in-memory insurance limiter counts, else 0',
+    registers: [registry],
+    collect() {
+      this.set(limiterHealth?.().status === 'degraded' ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'ppa_index_generation_age_seconds',
+    help: 'Age of the index generation behind the alias (since its build); absent when the alias is missing',
+    registers: [registry],
+    async collect() {
+      const index = await options.liveIndex().catch(() => null);
+      const builtAt = index ? parseIndexBuiltAt(index) : null;
+      this.reset();
+      if (builtAt) this.set((Date.now() - builtAt.getTime()) / 1000);
+    },
+  });
+
+  return {
+    registry,
+    httpMiddleware() {
+      return async (ctx, next) => {
+        const started = process.hrtime.bigint();
+        try {
+          await next();
+        } finally {
+          // The matched route template (e.g. /api/v1/ppas/:slug), never the raw path.
+          const route = String((ctx as { _matchedRoute?: unknown })._matchedRoute ?? 'unmatched');
+          const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+          requests.inc({ route, method: ctx.method, status: String(ctx.status) });
+          duration.observe({ route }, seconds);
+        }
+      };
+    },
+    instrumentSearch(search) {
+      return {
+        ...search,
+        async search(request) {
+          const stop = searches.startTimer();
+          try {
+            const response = await search.search(request);
+            stop({ outcome: 'ok' });
+            return response;
+          } catch (error) {
+            stop({ outcome: 'error' });
+            throw error;
+          }
+        },
+      } as SearchGateway;
+    },
+    instrumentLimiter(limiter) {
+      limiterHealth = () => limiter.health();
+      return {
+        get points() {
+          return limiter.points;
+        },
+        get windowSeconds() {
+          return limiter.windowSeconds;
+        },
+        async consume(key) {
+          const decision = await limiter.consume(key);
+          if (!decision.allowed) refusals.inc();
+          return decision;
+        },
+        health: () => limiter.health(),
+        close: () => limiter.close(),
+      };
+    },
+  };
+}
