@@ -2,6 +2,7 @@
 //
 // Middleware, outermost first:
 //   requestId → requestLog → securityHeaders → cors (answers OPTIONS) → problemResponses (errors → problem+json)
+//   → entityTagPerEncoding → compression (br/gzip past 1 KB, as the client accepts)
 //   → /health/* routes and the pages with their assets (before the limiter: never counted)
 //   → rateLimit (only /api/v1/*, any case; sets its headers before anything below can throw)
 //   → boundedQueryString (414 past 2,048 bytes; after the limiter, so refusals count)
@@ -11,6 +12,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { ExportSlots } from './export/exportSlots.js';
 import type { Metrics } from './metrics/metrics.js';
+import { compression, entityTagPerEncoding } from './http/compression.js';
 import { conditionalGet } from './http/conditionalGet.js';
 import { cors } from './http/cors.js';
 import { onlyReadMethods } from './http/methods.js';
@@ -63,6 +65,8 @@ export function createApp(deps: AppDeps): Koa {
   app.use(securityHeaders());
   app.use(cors());
   app.use(problemResponses(logger));
+  app.use(entityTagPerEncoding());
+  app.use(compression());
   app.use(health.routes());
   app.use(pages.routes());
   app.use(underApi(rateLimit(limiter)));

@@ -3,6 +3,7 @@
 import type { Middleware } from 'koa';
 import { createHash } from 'node:crypto';
 import { Stream } from 'node:stream';
+import { withoutEncoding } from './compression.js';
 
 export interface ConditionalGetOptions {
   maxAgeSeconds: number;
@@ -35,6 +36,7 @@ export function ifNoneMatchMatches(header: string, etag: string): boolean {
   const value = header.trim();
   if (value === '') return false;
   if (value === '*') return true;
-  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  // Weak comparison: W/ and the encoding suffix (a tag sent with a gzip body names the same content) aside.
+  const opaque = (tag: string) => withoutEncoding(tag.trim().replace(/^W\//, ''));
   return value.split(',').some((tag) => opaque(tag) === opaque(etag));
 }
