@@ -1,16 +1,8 @@
 // GET /api/v1/ppas/export: the list's filters, q and sort, the columns (fields) and the format; no paging.
 import { BadRequestError } from '../http/problem.js';
-import {
-  capacityProblems,
-  filterProperties,
-  filterSpecs,
-  foldedTextProblems,
-  parameterDocs,
-  toFilters,
-  type SearchFilters,
-} from './filters.js';
+import { filterProperties, filterSpecs, parameterDocs, type SearchFilters } from './filters.js';
 import { fieldsProperty, ITEM_FIELDS, toItemFields, type ItemField } from './fields.js';
-import { listParamsSchema, type SortOrder } from './list.js';
+import { filtersAndSort, listParamsSchema, type SortOrder } from './list.js';
 import { readQueryString } from './querystring.js';
 import { paramsValidator, validOnly, type ParamsSchema } from './validate.js';
 
@@ -63,16 +55,11 @@ const validator = paramsValidator(
 export function parseExportQuery(querystring: string): ExportQuery {
   const { params, problems } = validator.validate(readQueryString(querystring));
   const valid = validOnly(params, problems);
-  const filters = toFilters(valid);
-  problems.push(...capacityProblems(filters), ...foldedTextProblems(filters));
-  const sort = typeof valid.sort === 'string' ? (valid.sort as SortOrder) : undefined;
-  if (sort === 'relevance' && filters.q === undefined && !problems.some((p) => p.name === 'q')) {
-    problems.push({ name: 'sort', reason: 'relevance requires a non-blank q' });
-  }
+  const { filters, sort } = filtersAndSort(valid, problems);
   if (problems.length > 0) throw new BadRequestError(problems);
   return {
     ...filters,
-    sort: sort ?? (filters.q === undefined ? 'recent' : 'relevance'),
+    sort,
     format: valid.format === 'ndjson' ? 'ndjson' : 'csv',
     fields: Array.isArray(valid.fields) ? toItemFields(valid.fields) : [...ITEM_FIELDS],
   };

@@ -14,7 +14,8 @@ import { SLUG_MAX_LENGTH, SLUG_PATTERN } from './detail.js';
 import { facetsProperty, toFacetNames, type FacetName } from './facets.js';
 import { fieldsProperty, toItemFields, type ItemField } from './fields.js';
 import { readQueryString } from './querystring.js';
-import { paramsValidator, validOnly, type ParamsSchema } from './validate.js';
+import { paramsValidator, validOnly, type ParamsSchema, type ParsedParams } from './validate.js';
+import type { InvalidParam } from '../http/problem.js';
 
 export const SORT_ORDERS = [
   'name_asc',
@@ -118,17 +119,28 @@ const validator = paramsValidator(listParamsSchema, [
   { name: 'cursor', kind: 'text' },
 ]);
 
-/** Parses the raw query string of a list request; throws BadRequestError naming every problem at once. */
-export function parseListQuery(querystring: string): ListQuery {
-  const { params, problems } = validator.validate(readQueryString(querystring));
-  const valid = validOnly(params, problems);
+/**
+ * The filters and the order of a list or an export, with their cross-field problems added to `problems`. The
+ * order by default: relevance with q, recent without; relevance without q is a problem of sort.
+ */
+export function filtersAndSort(
+  valid: ParsedParams,
+  problems: InvalidParam[],
+): { filters: SearchFilters; sort: SortOrder } {
   const filters = toFilters(valid);
   problems.push(...capacityProblems(filters), ...foldedTextProblems(filters));
-
   const sort = typeof valid.sort === 'string' ? (valid.sort as SortOrder) : undefined;
   if (sort === 'relevance' && filters.q === undefined && !problems.some((p) => p.name === 'q')) {
     problems.push({ name: 'sort', reason: 'relevance requires a non-blank q' });
   }
+  return { filters, sort: sort ?? (filters.q === undefined ? 'recent' : 'relevance') };
+}
+
+/** Parses the raw query string of a list request; throws BadRequestError naming every problem at once. */
+export function parseListQuery(querystring: string): ListQuery {
+  const { params, problems } = validator.validate(readQueryString(querystring));
+  const valid = validOnly(params, problems);
+  const { filters, sort } = filtersAndSort(valid, problems);
   const page = typeof valid.page === 'number' ? valid.page : 1;
   const perPage = typeof valid.per_page === 'number' ? valid.per_page : DEFAULT_PER_PAGE;
   const cursorText = typeof valid.cursor === 'string' ? valid.cursor : undefined;
@@ -144,7 +156,7 @@ export function parseListQuery(querystring: string): ListQuery {
   }
   const query: ListQuery = {
     ...filters,
-    sort: sort ?? (filters.q === undefined ? 'recent' : 'relevance'),
+    sort,
     page,
     perPage,
     ...(Array.isArray(valid.slug) ? { slugs: [...new Set(valid.slug)] } : {}),

@@ -3,9 +3,8 @@
 import { expect } from 'chai';
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { Browser, Page } from 'playwright-core';
 import { buildOpenApiSpec } from '../../src/openapi/spec.js';
-import { launchChromium, watchPage, type PageWatch } from '../support/browser.js';
+import { useBrowserPage } from '../support/browser.js';
 import { useSampleApp } from '../support/sampleApp.js';
 import { listed } from '../support/sampleOracle.js';
 import { foldText } from '../../indexContract/text/fold.js';
@@ -23,29 +22,12 @@ const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 describe('pages in a real browser', function () {
   this.timeout(120_000);
   const { app } = useSampleApp('pages-browser');
-  let browser: Browser;
-  let page: Page;
-  let watch: PageWatch;
-
-  before(async function () {
-    browser = await launchChromium(this);
-  });
-  after(async () => browser?.close());
-
-  beforeEach(async () => {
-    page = await browser.newPage({ viewport: { width: 1280, height: 1600 } });
-    watch = watchPage(page, app().url);
-  });
-  afterEach(async () => {
-    await page?.close();
-    expect(watch.errors, 'console errors').to.deep.equal([]);
-    expect(watch.foreignRequests, 'requests to another origin').to.deep.equal([]);
-  });
+  const { page } = useBrowserPage(() => app().url, { height: 1600 });
 
   it('the API reference renders every operation of the OpenAPI document', async () => {
-    await page.goto(`${app().url}/api/v1/docs`);
-    await page.waitForSelector('.opblock', { timeout: 30_000 });
-    const rendered = await page.$$eval('.opblock', (blocks) =>
+    await page().goto(`${app().url}/api/v1/docs`);
+    await page().waitForSelector('.opblock', { timeout: 30_000 });
+    const rendered = await page().$$eval('.opblock', (blocks) =>
       blocks.map((block) => {
         const method = block.querySelector('.opblock-summary-method')?.textContent ?? '';
         const path = block.querySelector('.opblock-summary-path')?.getAttribute('data-path') ?? '';
@@ -66,25 +48,12 @@ describe('pages in a real browser', function () {
 describe('the explorer in a real browser', function () {
   this.timeout(120_000);
   const { app } = useSampleApp('explorer-browser');
-  let browser: Browser;
-  let page: Page;
-  let watch: PageWatch;
-
-  before(async function () {
-    browser = await launchChromium(this);
-  });
-  after(async () => browser?.close());
-
-  beforeEach(async () => {
-    page = await browser.newPage({ viewport: { width: 1280, height: 1800 } });
-    watch = watchPage(page, app().url);
-    await page.goto(`${app().url}/`);
-    await page.waitForSelector('#results li');
-  });
-  afterEach(async () => {
-    await page?.close();
-    expect(watch.errors, 'console errors').to.deep.equal([]);
-    expect(watch.foreignRequests, 'requests to another origin').to.deep.equal([]);
+  const { browser, page } = useBrowserPage(() => app().url, {
+    height: 1800,
+    open: async (opened) => {
+      await opened.goto(`${app().url}/`);
+      await opened.waitForSelector('#results li');
+    },
   });
 
   const api = async <T>(path: string): Promise<T> => {
@@ -107,14 +76,18 @@ describe('the explorer in a real browser', function () {
         .sort((a, b) => sharing(a[1]) - sharing(b[1]))[0] ?? [];
     expect(record, 'a sample record').to.not.equal(undefined);
 
-    await page.locator('#q').pressSequentially(prefix ?? '', { delay: 30 });
-    const option = page.locator('#suggestions [role=option]', { hasText: record?.project_name ?? '' });
+    await page()
+      .locator('#q')
+      .pressSequentially(prefix ?? '', { delay: 30 });
+    const option = page().locator('#suggestions [role=option]', { hasText: record?.project_name ?? '' });
     await option.first().waitFor();
     await option.first().click();
-    await page.locator('#detail-heading', { hasText: record?.project_name ?? '' }).waitFor();
-    expect(await page.locator('#detail-heading').textContent()).to.equal(record?.project_name);
-    expect(await page.locator('#detail').isVisible()).to.equal(true);
-    expect(await page.locator('#detail-url code').textContent()).to.equal(
+    await page()
+      .locator('#detail-heading', { hasText: record?.project_name ?? '' })
+      .waitFor();
+    expect(await page().locator('#detail-heading').textContent()).to.equal(record?.project_name);
+    expect(await page().locator('#detail').isVisible()).to.equal(true);
+    expect(await page().locator('#detail-url code').textContent()).to.equal(
       `${app().url}/api/v1/ppas/${record?.slug}`,
     );
   });
@@ -124,17 +97,17 @@ describe('the explorer in a real browser', function () {
     const expected = await api<{ meta: { total: number } }>(
       `/api/v1/ppas?technology=${technology}&per_page=1`,
     );
-    const box = page.locator(`input[name=facet-technology][value="${technology}"]`);
+    const box = page().locator(`input[name=facet-technology][value="${technology}"]`);
     const countInLabel = await box.locator('xpath=..').textContent();
     expect(countInLabel).to.contain(`(${expected.meta.total})`);
     await box.check();
-    await page.waitForFunction(
+    await page().waitForFunction(
       (total) => document.getElementById('results-summary')?.textContent?.startsWith(`${total} PPA`),
       expected.meta.total,
     );
-    expect(await page.locator('#list-url code').textContent()).to.contain(`technology=${technology}`);
+    expect(await page().locator('#list-url code').textContent()).to.contain(`technology=${technology}`);
     // The download links follow the filters too, and what they give is the API's export.
-    const csvHref = (await page.locator('#export-csv').getAttribute('href')) ?? '';
+    const csvHref = (await page().locator('#export-csv').getAttribute('href')) ?? '';
     expect(csvHref).to.equal(`/api/v1/ppas/export?technology=${technology}&format=csv`);
     const exported = await (await fetch(`${app().url}${csvHref}`)).text();
     expect(exported.trimEnd().split('\r\n')).to.have.length(expected.meta.total + 1);
@@ -148,14 +121,14 @@ describe('the explorer in a real browser', function () {
       };
     };
     const { data } = await api<Statistics>(`/api/v1/ppas/statistics?technology=${technology}`);
-    await page.waitForFunction((count) => {
+    await page().waitForFunction((count) => {
       const chart = (
         window as unknown as { Chart: { getChart(id: string): { data: { labels: unknown[] } } } }
       ).Chart;
       return chart.getChart('chart-technology')?.data.labels.length === count;
     }, data.capacity_by_technology.length);
     // A string, not a function: tsx's helpers (__name) would not exist in the page.
-    const charted = (await page.evaluate(`(() => {
+    const charted = (await page().evaluate(`(() => {
       const values = (id) => Chart.getChart(id).data.datasets[0].data;
       return {
         technology: values('chart-technology'),
@@ -171,14 +144,14 @@ describe('the explorer in a real browser', function () {
       fiscal: data.fiscal_exposure.by_risk_feature.map((row) => row.capacity_mw),
     });
     mkdirSync(OUTPUT_DIR, { recursive: true });
-    await page.screenshot({ path: new URL('explorer.png', OUTPUT_DIR).pathname, fullPage: true });
+    await page().screenshot({ path: new URL('explorer.png', OUTPUT_DIR).pathname, fullPage: true });
   });
 
   it('keyboard alone reaches the search box, the facets and the results', async () => {
     const reached = new Set<string>();
     for (let i = 0; i < 150 && reached.size < 3; i++) {
-      await page.keyboard.press('Tab');
-      const where = await page.evaluate(() => {
+      await page().keyboard.press('Tab');
+      const where = await page().evaluate(() => {
         const active = document.activeElement;
         if (!active) return '';
         if (active.id === 'q') return 'search';
@@ -190,14 +163,14 @@ describe('the explorer in a real browser', function () {
     }
     expect([...reached].sort()).to.deep.equal(['facet', 'result', 'search']);
     // And a result opens with the keyboard.
-    await page.locator('#results button').first().focus();
-    await page.keyboard.press('Enter');
-    await page.locator('#detail').waitFor({ state: 'visible' });
+    await page().locator('#results button').first().focus();
+    await page().keyboard.press('Enter');
+    await page().locator('#detail').waitFor({ state: 'visible' });
   });
 
   it('axe-core finds no serious or critical accessibility violation', async () => {
     // A context that lets the test inject axe-core despite the page's CSP (the page itself is unchanged).
-    const context = await browser.newContext({ bypassCSP: true });
+    const context = await browser().newContext({ bypassCSP: true });
     const checked = await context.newPage();
     try {
       await checked.goto(`${app().url}/`);

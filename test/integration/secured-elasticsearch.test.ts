@@ -14,6 +14,39 @@ import { freePort, uniqueName } from '../support/services.js';
 
 const PASSWORD = `ppa-test-${process.pid}`;
 
+/** The API process on `esUrl` and `alias`, with `extra` variables; resolves with it and its base URL. */
+async function startApi(esUrl: string, alias: string, extra: Record<string, string> = {}) {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      ES_URL: esUrl,
+      ES_INDEX: alias,
+      LOG_LEVEL: 'warn',
+      ...extra,
+    },
+    stdio: 'ignore',
+  });
+  return { child, base: `http://127.0.0.1:${port}` };
+}
+
+/** /health/ready's status once the API answers at all (0 if it never does within the time). */
+async function readiness(base: string, until: (status: number) => boolean): Promise<number> {
+  const deadline = Date.now() + 60_000;
+  let status = 0;
+  while (Date.now() < deadline) {
+    status = await fetch(`${base}/health/ready`).then(
+      (r) => r.status,
+      () => 0,
+    );
+    if (until(status)) return status;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+  return status;
+}
+
 describe('a secured Elasticsearch (authentication required)', function () {
   this.timeout(180_000);
   let esPort = 0;
@@ -69,58 +102,18 @@ describe('a secured Elasticsearch (authentication required)', function () {
   });
 
   it('the API with credentials is ready and answers; the same API without them is not ready', async () => {
-    const port = await freePort();
-    server = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-      env: {
-        PATH: process.env.PATH ?? '',
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        ES_URL: esUrl,
-        ES_INDEX: alias,
-        LOG_LEVEL: 'warn',
-        ...credentials,
-      },
-      stdio: 'ignore',
-    });
-    const base = `http://127.0.0.1:${port}`;
-    const deadline = Date.now() + 60_000;
-    let ready = 0;
-    while (Date.now() < deadline && ready !== 200) {
-      ready = await fetch(`${base}/health/ready`).then(
-        (r) => r.status,
-        () => 0,
-      );
-      if (ready !== 200) await new Promise((resolve) => setTimeout(resolve, 300));
-    }
-    expect(ready).to.equal(200);
-    const list = (await (await fetch(`${base}/api/v1/ppas?q=solar&per_page=1`)).json()) as {
+    const secured = await startApi(esUrl, alias, credentials);
+    server = secured.child;
+    expect(await readiness(secured.base, (status) => status === 200)).to.equal(200);
+    const list = (await (await fetch(`${secured.base}/api/v1/ppas?q=solar&per_page=1`)).json()) as {
       meta: { total: number };
     };
     expect(list.meta.total).to.be.greaterThan(0);
     server.kill('SIGTERM');
     await once(server, 'exit');
 
-    const anonymousPort = await freePort();
-    server = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-      env: {
-        PATH: process.env.PATH ?? '',
-        PORT: String(anonymousPort),
-        HOST: '127.0.0.1',
-        ES_URL: esUrl,
-        ES_INDEX: alias,
-      },
-      stdio: 'ignore',
-    });
-    const anonymous = `http://127.0.0.1:${anonymousPort}`;
-    let status = 0;
-    const until = Date.now() + 30_000;
-    while (Date.now() < until && status === 0) {
-      status = await fetch(`${anonymous}/health/ready`).then(
-        (r) => r.status,
-        () => 0,
-      );
-      if (status === 0) await new Promise((resolve) => setTimeout(resolve, 300));
-    }
-    expect(status).to.equal(503);
+    const anonymous = await startApi(esUrl, alias);
+    server = anonymous.child;
+    expect(await readiness(anonymous.base, (status) => status !== 0)).to.equal(503);
   });
 });

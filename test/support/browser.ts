@@ -58,3 +58,40 @@ export function watchPage(page: Page, origin: string): PageWatch {
   });
   return watch;
 }
+
+/**
+ * Inside a describe: one Chromium for the suite, a fresh page for each test (opened on `open` when given), and
+ * after each test the checks every page test shares: no console error, no request to another origin.
+ */
+export function useBrowserPage(
+  origin: () => string,
+  options: { height: number; open?: (page: Page) => Promise<void> },
+): { browser: () => Browser; page: () => Page } {
+  let browser: Browser | undefined;
+  let page: Page | undefined;
+  let watch: PageWatch | undefined;
+
+  before(async function () {
+    browser = await launchChromium(this);
+  });
+  after(async () => browser?.close());
+
+  beforeEach(async () => {
+    page = await (browser as Browser).newPage({ viewport: { width: 1280, height: options.height } });
+    watch = watchPage(page, origin());
+    await options.open?.(page);
+  });
+  afterEach(async () => {
+    await page?.close();
+    if (!watch) return;
+    if (watch.errors.length > 0) throw new Error(`console errors: ${watch.errors.join('; ')}`);
+    if (watch.foreignRequests.length > 0) {
+      throw new Error(`requests to another origin: ${watch.foreignRequests.join(', ')}`);
+    }
+  });
+
+  return {
+    browser: () => browser as Browser,
+    page: () => page as Page,
+  };
+}
