@@ -4,6 +4,7 @@
 import type { ErrorObject } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { redisUrlProblem } from './redisUrl.js';
 
 // ajv-formats is CommonJS with a default export; under NodeNext the callable sits on `.default`.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
@@ -19,6 +20,8 @@ export interface VariableSpec {
   list?: true;
   /** Never echoed in an error message. */
   secret?: true;
+  /** Why a value that failed the schema is wrong, when `expected` alone would leave the reader guessing. */
+  explain?: (value: string) => string | undefined;
 }
 
 export interface VariableProblem {
@@ -55,12 +58,7 @@ function isHttpUrl(value: string): boolean {
 }
 
 function isRedisUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return (url.protocol === 'redis:' || url.protocol === 'rediss:') && url.hostname !== '';
-  } catch {
-    return false;
-  }
+  return redisUrlProblem(value) === undefined;
 }
 
 const ajv = new Ajv2020({ allErrors: true });
@@ -97,7 +95,12 @@ export function createVariablesReader(
     // Never echo a secret: not the key or password, nor credentials written into a URL.
     const shown = raw[variable]?.replace(/\/\/[^/@]*@/g, '//***@');
     const got = entry?.secret ? '' : ` (got ${JSON.stringify(shown)})`;
-    return { variable, message: `${variable} must be ${entry?.expected ?? 'valid'}${got}` };
+    const value = raw[variable];
+    const why = value === undefined ? undefined : entry?.explain?.(value);
+    return {
+      variable,
+      message: `${variable} must be ${entry?.expected ?? 'valid'}${got}${why ? `: ${why}` : ''}`,
+    };
   }
 
   return (env, defaults = {}) => {

@@ -6,6 +6,7 @@ import {
   esSettingsFrom,
   type EsSettings,
 } from '../settings/elasticsearch.js';
+import { redisUrlProblem } from '../settings/redisUrl.js';
 import { ConfigError, createVariablesReader, type VariableSpec } from '../settings/variables.js';
 
 export { ConfigError, type VariableSpec };
@@ -49,9 +50,14 @@ const SPEC = {
   },
   ...ES_VARIABLES_SPEC,
   REDIS_URL: {
-    expected: 'a redis:// or rediss:// URL',
-    meaning: 'shared rate-limit store; unset: in-memory limits (one instance)',
+    expected:
+      'a redis:// or rediss:// URL, redis+cluster://host:port,host:port,… (Cluster seed nodes) or ' +
+      'redis+sentinel://host:port,…/<master name> (Sentinel)',
+    meaning:
+      'shared rate-limit store: one Redis, a Cluster (`redis+cluster://`) or Sentinel (`redis+sentinel://`); ' +
+      'unset: in-memory limits (one instance)',
     schema: { type: 'string', format: 'redis-url' },
+    explain: redisUrlProblem,
   },
   RATE_LIMIT_POINTS: {
     expected: 'an integer from 1 to 1000000',

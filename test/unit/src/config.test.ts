@@ -194,9 +194,33 @@ describe('app config: loadConfig', () => {
         'rediss://:pw@cache:6380/2',
       );
     });
-    for (const bad of ['127.0.0.1:6379', 'http://cache:6379', 'redis://']) {
+    it('accepts a Cluster (seed nodes) and a Sentinel group (sentinels and master name)', () => {
+      const cluster = 'redis+cluster://10.0.0.1:7000,10.0.0.2:7000';
+      expect(loadConfig({ REDIS_URL: cluster }).redisUrl).to.equal(cluster);
+      const sentinel = 'redis+sentinel://:pw@s1:26379,s2:26379/ppa-limits';
+      expect(loadConfig({ REDIS_URL: sentinel }).redisUrl).to.equal(sentinel);
+    });
+    for (const bad of [
+      '127.0.0.1:6379',
+      'http://cache:6379',
+      'redis://',
+      'redis://a:1,b:2',
+      'redis+cluster://a:7000/2',
+      'redis+sentinel://s1:26379',
+    ]) {
       it(`rejects ${JSON.stringify(bad)}`, () => expectRejected('REDIS_URL', bad));
     }
+    it('says what is wrong with a Cluster or Sentinel URL', () => {
+      expect(failure({ REDIS_URL: 'redis+sentinel://s1:26379' }).message).to.include(
+        'name the master after the sentinels',
+      );
+      expect(failure({ REDIS_URL: 'redis+cluster://a:7000,b:port' }).message).to.match(
+        /REDIS_URL must be .*: seed node 2 \("b:port"\) has no port from 1 to 65535/,
+      );
+    });
+    it('never echoes a password in a Cluster URL', () => {
+      expect(failure({ REDIS_URL: 'redis+cluster://:hunter2@a:0' }).message).not.to.include('hunter2');
+    });
     it('never echoes a password written into the URL', () => {
       expect(failure({ REDIS_URL: 'memcache://:hunter2@x' }).message).not.to.include('hunter2');
     });
