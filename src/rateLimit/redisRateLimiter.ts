@@ -5,10 +5,11 @@ import { InsuranceMemoryLimiter } from './insuranceLimiter.js';
 import type { RateLimitLogger } from './logger.js';
 import { createRateLimitRedisClient } from './redisClient.js';
 import { RedisStallBreaker } from './stallBreaker.js';
-import { RedisStoreHealth } from './storeHealth.js';
+import { RedisStoreHealth, WHOLE_STORE } from './storeHealth.js';
 import type { ClientRateLimiter, RateLimitDecision } from './types.js';
 
 export interface RedisRateLimiterOptions {
+  /** One Redis, a Sentinel group or a Cluster (settings/redisUrl.ts). */
   redisUrl: string;
   points: number;
   windowSeconds: number;
@@ -21,15 +22,28 @@ export interface RedisRateLimiterOptions {
 export const DEFAULT_COMMAND_TIMEOUT_MS = 200;
 /** While Redis is stalled, how often one request probes it (so it returns within about this long). */
 export const STALLED_REDIS_PROBE_INTERVAL_MS = 1000;
+// A timer may fire a millisecond early; a failure this close to the timeout was the timeout.
+const TIMER_SLACK_MS = 5;
 
 export function createRedisRateLimiter(options: RedisRateLimiterOptions): ClientRateLimiter {
   const { points, windowSeconds, keyPrefix, logger } = options;
   const commandTimeoutMs = options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
-  const client = createRateLimitRedisClient(options.redisUrl, { commandTimeoutMs });
+  const connection = createRateLimitRedisClient(options.redisUrl, { commandTimeoutMs });
+  const { client } = connection;
   const storeHealth = new RedisStoreHealth(logger);
-  const stallBreaker = new RedisStallBreaker(STALLED_REDIS_PROBE_INTERVAL_MS);
+  // One breaker per server: in a Cluster a stalled master must not send the other masters' keys to memory.
+  const stallBreakers = new Map<string, RedisStallBreaker>();
+  const stallBreakerOf = (server: string): RedisStallBreaker => {
+    let breaker = stallBreakers.get(server);
+    if (!breaker) {
+      breaker = new RedisStallBreaker(STALLED_REDIS_PROBE_INTERVAL_MS);
+      stallBreakers.set(server, breaker);
+    }
+    return breaker;
+  };
   const insurance = new InsuranceMemoryLimiter({ points, duration: windowSeconds, keyPrefix });
-  // One EVALSHA per request: the library's Lua script increments and reads the TTL atomically.
+  // One EVALSHA per request: the library's Lua script increments and reads the TTL of one key atomically, so
+  // in a Cluster each call touches one slot (no hash tag needed; without one, clients spread over the masters).
   const shared = new RateLimiterRedis({
     storeClient: client,
     points,
@@ -42,7 +56,7 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): Client
   let closing = false;
 
   client.on('ready', () => {
-    stallBreaker.redisAnswered();
+    stallBreakerOf(WHOLE_STORE).redisAnswered();
     storeHealth.redisAnswered(storeHealth.ticket());
   });
   client.on('close', () => {
@@ -50,29 +64,46 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): Client
   });
   // Without a listener ioredis prints every failed reconnect attempt; the health change is logged once above.
   client.on('error', (error: Error) => logger.debug({ err: error }, 'rate limit: Redis client error'));
+  // A Cluster reports a master it cannot reach as a node error, each reconnect attempt again.
+  client.on('node error', (error: Error, server: string) =>
+    logger.debug({ err: error, redisServer: server }, 'rate limit: Redis Cluster node error'),
+  );
 
-  const failureReason = (): string =>
-    client.status === 'ready'
-      ? `Redis did not answer within ${commandTimeoutMs} ms`
-      : `Redis connection is ${client.status}`;
+  const failureReason = (server: string, stalled: boolean): string => {
+    const redis = server === WHOLE_STORE ? 'Redis' : `Redis ${server}`;
+    if (stalled) return `${redis} did not answer within ${commandTimeoutMs} ms`;
+    if (client.status !== 'ready') return `Redis connection is ${client.status}`;
+    return connection.kind === 'cluster'
+      ? `${redis} is unreachable or does not serve its slots`
+      : `${redis} refused the command`;
+  };
 
   return {
     points,
     windowSeconds,
     async consume(key: string): Promise<RateLimitDecision> {
       const ticket = storeHealth.ticket();
+      const server = connection.serverOf(shared.getKey(key));
+      const stallBreaker = stallBreakerOf(server);
       const askRedis = stallBreaker.shouldAskRedis();
+      const started = performance.now();
       const recordWhoAnswered = (result: RateLimiterRes): void => {
         // A request the breaker kept away from Redis observed nothing about it.
         if (!askRedis) return;
         if (!insurance.answered(result)) {
           stallBreaker.redisAnswered();
           storeHealth.redisAnswered(ticket);
+          if (server !== WHOLE_STORE) storeHealth.redisAnswered(ticket, server);
           return;
         }
-        // Connected yet silent past the timeout: stalled rather than gone (a lost connection fails at once).
-        if (client.status === 'ready') stallBreaker.redisTimedOut();
-        storeHealth.redisFailed(ticket, failureReason());
+        if (client.status !== 'ready') {
+          storeHealth.redisFailed(ticket, failureReason(WHOLE_STORE, false));
+          return;
+        }
+        // Connected yet silent for the whole timeout: stalled rather than gone (a lost connection fails at once).
+        const stalled = performance.now() - started >= commandTimeoutMs - TIMER_SLACK_MS;
+        if (stalled) stallBreaker.redisTimedOut();
+        storeHealth.redisFailed(ticket, failureReason(server, stalled), server);
       };
       try {
         const result = await (askRedis ? shared : insurance).consume(key);
@@ -85,7 +116,7 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): Client
         return toDecision(rejection, false, points, windowSeconds);
       }
     },
-    health: () => storeHealth.current(),
+    health: () => storeHealth.current(connection.holdsKeys),
     async close(): Promise<void> {
       closing = true;
       if (client.status === 'ready') {

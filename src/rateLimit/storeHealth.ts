@@ -1,14 +1,22 @@
 // Whether the shared Redis store or the in-memory fallback is answering, with one log line per change.
+// The connection as a whole (one Redis, a Sentinel group's master, or a Cluster) has a state; in a Cluster each
+// master can fail on its own too (its keys fall back while the other masters still share), so a failing master
+// gets a state of its own until it answers again.
 import type { RateLimitLogger } from './logger.js';
 import type { LimiterHealth } from './types.js';
 
 type StoreState = 'connecting' | 'redis' | 'fallback';
 
+/** The connection as a whole; any other name is one Cluster master (host:port). */
+export const WHOLE_STORE = '';
+
 export class RedisStoreHealth {
   #state: StoreState = 'connecting';
   #reason = 'connecting to Redis; in-memory limits apply meanwhile';
+  /** Cluster masters that failed and have not answered since, with why. */
+  readonly #failingServers = new Map<string, string>();
   #ticketsIssued = 0;
-  #newestApplied = 0;
+  readonly #newestApplied = new Map<string, number>();
 
   constructor(private readonly logger: RateLimitLogger) {}
 
@@ -22,8 +30,17 @@ export class RedisStoreHealth {
     return this.#ticketsIssued;
   }
 
-  redisAnswered(ticket: number): void {
-    if (!this.#isNewest(ticket) || this.#state === 'redis') return;
+  redisAnswered(ticket: number, server = WHOLE_STORE): void {
+    if (!this.#isNewest(ticket, server)) return;
+    if (server !== WHOLE_STORE) {
+      if (!this.#failingServers.delete(server)) return;
+      this.logger.info(
+        { rateLimitStore: 'redis', redisServer: server },
+        'rate limit: Redis answers again; shared limits apply',
+      );
+      return;
+    }
+    if (this.#state === 'redis') return;
     const previous = this.#state;
     this.#state = 'redis';
     this.#reason = '';
@@ -37,8 +54,18 @@ export class RedisStoreHealth {
     }
   }
 
-  redisFailed(ticket: number, reason: string): void {
-    if (!this.#isNewest(ticket) || this.#state === 'fallback') return;
+  redisFailed(ticket: number, reason: string, server = WHOLE_STORE): void {
+    if (!this.#isNewest(ticket, server)) return;
+    if (server !== WHOLE_STORE) {
+      if (this.#failingServers.has(server)) return;
+      this.#failingServers.set(server, reason);
+      this.logger.warn(
+        { rateLimitStore: 'memory', redisServer: server, reason },
+        'rate limit: Redis unavailable; falling back to in-memory limits for this instance',
+      );
+      return;
+    }
+    if (this.#state === 'fallback') return;
     this.#state = 'fallback';
     this.#reason = reason;
     this.logger.warn(
@@ -47,14 +74,17 @@ export class RedisStoreHealth {
     );
   }
 
-  current(): LimiterHealth {
-    if (this.#state === 'redis') return { status: 'ok', store: 'redis' };
-    return { status: 'degraded', store: 'redis', detail: this.#reason };
+  /** `holdsKeys` tells whether a failing master still serves slots (after a failover it no longer counts). */
+  current(holdsKeys: (server: string) => boolean = () => true): LimiterHealth {
+    if (this.#state !== 'redis') return { status: 'degraded', store: 'redis', detail: this.#reason };
+    const failing = [...this.#failingServers].filter(([server]) => holdsKeys(server));
+    if (failing.length === 0) return { status: 'ok', store: 'redis' };
+    return { status: 'degraded', store: 'redis', detail: failing.map(([, reason]) => reason).join('; ') };
   }
 
-  #isNewest(ticket: number): boolean {
-    if (ticket < this.#newestApplied) return false;
-    this.#newestApplied = ticket;
+  #isNewest(ticket: number, server: string): boolean {
+    if (ticket < (this.#newestApplied.get(server) ?? 0)) return false;
+    this.#newestApplied.set(server, ticket);
     return true;
   }
 }
