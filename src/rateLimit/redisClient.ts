@@ -57,8 +57,9 @@ export function createRateLimitRedisClient(
       enableOfflineQueue: false,
       retryStrategy: reconnectDelay,
       sentinelRetryStrategy: reconnectDelay,
-      // Sentinel tells of a failover (+switch-master) and the client moves to the new master at once.
-      failoverDetector: true,
+      // A master that died is replaced when the connection drops (the sentinels then name the new one); one
+      // demoted alive answers writes with READONLY: reconnect, asking the sentinels again.
+      reconnectOnError: (error) => (error.message.startsWith('READONLY') ? 1 : false),
       ...(target.tls ? { tls: {}, enableTLSForSentinelMode: true, sentinelTLS: {} } : {}),
     });
     return { client, kind: 'sentinel', ...whole };

@@ -119,11 +119,10 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): Client
     health: () => storeHealth.current(connection.holdsKeys),
     async close(): Promise<void> {
       closing = true;
-      if (client.status === 'ready') {
-        await client.quit().catch(() => client.disconnect());
-      } else {
-        client.disconnect();
-      }
+      // QUIT lets in-flight commands finish; disconnect() then also ends what QUIT leaves (Sentinel's
+      // connections, a Cluster's reconnecting nodes).
+      if (client.status === 'ready') await client.quit().catch(() => undefined);
+      client.disconnect();
     },
   };
 }

@@ -10,14 +10,24 @@ process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
 
+export interface RedisServerOptions {
+  /** A config file read first (Sentinel needs one it can rewrite). */
+  configFile?: string;
+  /** More arguments, e.g. ['--replicaof', host, port] or ['--sentinel']. */
+  args?: string[];
+}
+
 export class RedisServer {
   #child: ChildProcess | undefined;
 
-  private constructor(readonly port: number) {}
+  private constructor(
+    readonly port: number,
+    private readonly options: RedisServerOptions,
+  ) {}
 
   /** Starts redis-server on a free port (no persistence) and resolves once it answers PING. */
-  static async start(): Promise<RedisServer> {
-    const server = new RedisServer(await freePort());
+  static async start(options: RedisServerOptions = {}): Promise<RedisServer> {
+    const server = new RedisServer(await freePort(), options);
     await server.restart();
     return server;
   }
@@ -36,6 +46,7 @@ export class RedisServer {
     const child = spawn(
       'redis-server',
       [
+        ...(this.options.configFile ? [this.options.configFile] : []),
         '--port',
         String(this.port),
         '--bind',
@@ -46,6 +57,7 @@ export class RedisServer {
         'no',
         '--daemonize',
         'no',
+        ...(this.options.args ?? []),
       ],
       { stdio: 'ignore' },
     );
@@ -77,6 +89,22 @@ export class RedisServer {
     try {
       await admin.connect();
       await admin.call('CLIENT', 'PAUSE', String(ms));
+    } finally {
+      admin.disconnect();
+    }
+  }
+
+  /** One command on a connection of its own (INFO, SENTINEL …, for a test's own checks). */
+  async call(command: string, ...args: string[]): Promise<unknown> {
+    const admin = new Redis(this.url, {
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
+    admin.on('error', () => {});
+    try {
+      await admin.connect();
+      return await admin.call(command, ...args);
     } finally {
       admin.disconnect();
     }
