@@ -14,6 +14,7 @@ const isCompressible = (type: string) => /^application\/x-ndjson\b/.test(type) |
 
 /** Brotli at a dynamic-content quality: most of br's gain at a fraction of its top settings' CPU. */
 const BROTLI = { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } };
+const GZIP = { level: 6 };
 
 /** The encodings offered, best first (koa-compress's order among those it is given). */
 const ENCODINGS = ['br', 'gzip'];
@@ -23,7 +24,7 @@ export function compression(): Middleware {
     filter: isCompressible,
     threshold: COMPRESSION_THRESHOLD_BYTES,
     br: BROTLI,
-    gzip: { level: 6 },
+    gzip: GZIP,
     deflate: false,
   });
 }
@@ -35,6 +36,22 @@ const ENCODED_TAG = /-(?:br|gzip|zstd)"$/;
 type PreferringNegotiator = {
   encoding(available: string[], options: { preferred: string[] }): string | undefined;
 };
+
+/**
+ * The encoding to send a compressible body of `size` bytes in, as koa-compress would choose it (br before gzip
+ * at equal weight; no Accept-Encoding: none); undefined for identity.
+ */
+export function acceptedEncoding(ctx: Context, size: number): 'br' | 'gzip' | undefined {
+  if (size < COMPRESSION_THRESHOLD_BYTES || !ctx.get('Accept-Encoding')) return undefined;
+  const negotiator = new Negotiator(ctx.request) as unknown as PreferringNegotiator;
+  const encoding = negotiator.encoding([...ENCODINGS, 'identity'], { preferred: ENCODINGS });
+  return encoding === 'br' || encoding === 'gzip' ? encoding : undefined;
+}
+
+/** The body in `encoding`, with the settings the middleware uses (same bytes as a streamed compression). */
+export function encodeBody(encoding: 'br' | 'gzip', body: Buffer | string): Buffer {
+  return encoding === 'br' ? brotliCompressSync(body, BROTLI) : gzipSync(body, GZIP);
+}
 
 /** The encoding a GET of this answer is (or would be) sent with: what koa-compress negotiates. */
 function negotiated(ctx: Context): string | undefined {
@@ -69,18 +86,18 @@ export function entityTagPerEncoding(): Middleware {
       if (encoded) ctx.set('ETag', encoded);
       return;
     }
+    // Set by the response cache, which sends bytes it already holds (for a HEAD too: their length is right).
+    const encodedAlready = Boolean(ctx.response.get('Content-Encoding'));
     const encoding = negotiated(ctx);
     if (!encoding) return;
     ctx.set('ETag', etag.replace(/"$/, `-${encoding}"`));
-    if (ctx.method === 'HEAD') {
+    if (ctx.method === 'HEAD' && !encodedAlready) {
       ctx.set('Content-Encoding', encoding);
       ctx.vary('Accept-Encoding');
       // The length of the encoded body, as a GET would send it (Koa would give the identity length).
       const body =
         typeof ctx.body === 'string' || Buffer.isBuffer(ctx.body) ? ctx.body : JSON.stringify(ctx.body);
-      ctx.length = (
-        encoding === 'br' ? brotliCompressSync(body, BROTLI) : gzipSync(body, { level: 6 })
-      ).length;
+      ctx.length = encodeBody(encoding === 'br' ? 'br' : 'gzip', body).length;
     }
   };
 }
