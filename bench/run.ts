@@ -9,6 +9,8 @@
 //   npm run bench -- --quick                        # 2k records, seconds per side, no results file (npm test)
 //   npm run bench -- --cpu-split                    # Elasticsearch on CPU 0, everything else on CPU 1
 //
+// The public-traffic scenarios of issue 21 (no-repeat and Zipf mixes, statistics) are in bench/scale.ts.
+//
 // Options: --seed, --connections, --rounds, --duration (s per round), --warmup (s), --probe (s at 1 connection),
 // --mix-size, --api dist|tsx, --log-level, --profile (CPU profiles of the API and the indexer), --cpu-split
 // (Elasticsearch's JVM pinned to CPU 0, the API, autocannon and the indexer to CPU 1), --out <file>,
