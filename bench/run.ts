@@ -9,6 +9,8 @@
 //   npm run bench -- --quick                        # 2k records, seconds per side, no results file (npm test)
 //   npm run bench -- --cpu-split                    # Elasticsearch on CPU 0, everything else on CPU 1
 //
+// The public-traffic scenarios of issue 21 (no-repeat and Zipf mixes, statistics) are in bench/scale.ts.
+//
 // Options: --seed, --connections, --rounds, --duration (s per round), --warmup (s), --probe (s at 1 connection),
 // --mix-size, --api dist|tsx, --log-level, --profile (CPU profiles of the API and the indexer), --cpu-split
 // (Elasticsearch's JVM pinned to CPU 0, the API, autocannon and the indexer to CPU 1), --out <file>,
@@ -81,6 +83,13 @@ interface CliOptions {
   write: boolean;
   render?: string;
 }
+
+/**
+ * The main run cycles through its 1,000 requests again and again, so the API's response cache would answer
+ * nearly all of them: it measures the uncached path (bench/scale.ts measures the cache, on traffic that repeats
+ * the way public traffic does, and on traffic that never repeats).
+ */
+const WITHOUT_RESPONSE_CACHE = { RESPONSE_CACHE_MB: '0' };
 
 /** Beyond this share of failed requests a load run counts as broken (the API or the cluster is failing). */
 const MAX_ERROR_SHARE = 0.01;
@@ -359,6 +368,7 @@ async function profileRun(
   log(`profiling the API: one mix round (${settings.durationSeconds} s) under node --cpu-prof…`);
   const profiled = await startApi({
     build,
+    env: WITHOUT_RESPONSE_CACHE,
     alias,
     esUrl: es.url,
     logLevel: settings.logLevel,
@@ -415,6 +425,7 @@ async function benchmarkCount(
   const mix: MixRequest[] = buildMix(corpus.sample, { seed: settings.seed, size: settings.mixSize });
   const api = await startApi({
     build,
+    env: WITHOUT_RESPONSE_CACHE,
     alias,
     esUrl: es.url,
     logLevel: settings.logLevel,
@@ -453,7 +464,13 @@ async function benchmarkCount(
   // A fresh API process for the export, so its peak memory is the export's alone (V8 keeps what the load
   // rounds grew).
   log('export: every live record as NDJSON and as CSV (a fresh API process), and the raw search_after walk…');
-  const exportApi = await startApi({ build, alias, esUrl: es.url, logLevel: settings.logLevel });
+  const exportApi = await startApi({
+    build,
+    alias,
+    esUrl: es.url,
+    logLevel: settings.logLevel,
+    env: WITHOUT_RESPONSE_CACHE,
+  });
   let exported;
   try {
     exported = await measureExport(exportApi.url, exportApi.pid, es, alias);

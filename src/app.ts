@@ -6,12 +6,15 @@
 //   → /health/* routes and the pages with their assets (before the limiter: never counted)
 //   → rateLimit (only /api/v1/*, any case; sets its headers before anything below can throw)
 //   → boundedQueryString (414 past 2,048 bytes; after the limiter, so refusals count)
-//   → onlyReadMethods (405 on known paths) → conditionalGet (ETag, Cache-Control, 304) → /api/v1 routes
+//   → onlyReadMethods (405 on known paths) → cachedAnswers (the response cache: after the limiter, so every hit
+//   is counted) → conditionalGet (ETag, Cache-Control, 304) → /api/v1 routes
 import Koa, { type Middleware } from 'koa';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { ExportSlots } from './export/exportSlots.js';
 import type { Metrics } from './metrics/metrics.js';
+import { cachedAnswers } from './cache/cachedAnswers.js';
+import type { ResponseCache } from './cache/responseCache.js';
 import { compression, entityTagPerEncoding } from './http/compression.js';
 import { conditionalGet } from './http/conditionalGet.js';
 import { cors } from './http/cors.js';
@@ -36,10 +39,13 @@ export interface AppDeps {
   logger: Logger;
   /** Prometheus metrics (METRICS_PORT): every answer counted and timed, searches and refusals too. */
   metrics?: Metrics;
+  /** Finished answers of the live index generation (createResponseCache); absent: every request is answered. */
+  responseCache?: ResponseCache;
 }
 
 export function createApp(deps: AppDeps): Koa {
-  const { config, logger, metrics } = deps;
+  const { config, logger, metrics, responseCache } = deps;
+  if (metrics && responseCache) metrics.observeCache(responseCache);
   const search = metrics ? metrics.instrumentSearch(deps.search) : deps.search;
   const limiter = metrics ? metrics.instrumentLimiter(deps.limiter) : deps.limiter;
   const app = new Koa();
@@ -56,6 +62,7 @@ export function createApp(deps: AppDeps): Koa {
       search,
       publicBaseUrl: config.publicBaseUrl,
       exports: { slots: new ExportSlots(config.exportConcurrency), logger },
+      ...(responseCache ? { cache: responseCache } : {}),
     }),
   ];
 
@@ -72,6 +79,7 @@ export function createApp(deps: AppDeps): Koa {
   app.use(underApi(rateLimit(limiter)));
   app.use(boundedQueryString());
   app.use(onlyReadMethods([health, pages, ...api]));
+  if (responseCache) app.use(cachedAnswers(responseCache, { maxAgeSeconds: config.cacheMaxAgeSeconds }));
   app.use(conditionalGet({ maxAgeSeconds: config.cacheMaxAgeSeconds }));
   for (const router of api) app.use(router.routes());
   return app;

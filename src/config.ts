@@ -27,6 +27,8 @@ export interface Config {
   /** Absolute http(s) URL without a trailing slash; unset: links use the request's own origin. */
   publicBaseUrl?: string;
   cacheMaxAgeSeconds: number;
+  /** Bytes the in-process response cache may hold (0: no cache). */
+  responseCacheBytes: number;
   /** Exports running at once in this instance (each client: one at a time). */
   exportConcurrency: number;
   /** Prometheus metrics on this port (GET /metrics); unset: no metrics server. */
@@ -88,6 +90,13 @@ const SPEC = {
     meaning: 'Cache-Control max-age on 200 answers',
     schema: { type: 'integer', minimum: 0, maximum: 31_536_000 },
   },
+  RESPONSE_CACHE_MB: {
+    expected: 'an integer from 0 to 65536 (mebibytes)',
+    default: '32',
+    meaning:
+      'in-process cache of finished answers (list, detail, statistics, suggest) of the live index generation, bounded in MiB; 0: none',
+    schema: { type: 'integer', minimum: 0, maximum: 65_536 },
+  },
   EXPORT_CONCURRENCY: {
     expected: 'an integer from 1 to 64',
     default: '4',
@@ -125,6 +134,7 @@ interface ValidatedEnvironment {
   TRUST_PROXY_HOPS: number;
   PUBLIC_BASE_URL?: string;
   CACHE_MAX_AGE_S: number;
+  RESPONSE_CACHE_MB: number;
   EXPORT_CONCURRENCY: number;
   METRICS_PORT?: number;
   LOG_LEVEL: LogLevel;
@@ -148,6 +158,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     trustProxyHops: value.TRUST_PROXY_HOPS,
     publicBaseUrl: value.PUBLIC_BASE_URL?.replace(/\/+$/, ''),
     cacheMaxAgeSeconds: value.CACHE_MAX_AGE_S,
+    responseCacheBytes: value.RESPONSE_CACHE_MB * 1024 * 1024,
     exportConcurrency: value.EXPORT_CONCURRENCY,
     ...(value.METRICS_PORT !== undefined ? { metricsPort: value.METRICS_PORT } : {}),
     logLevel: value.LOG_LEVEL,

@@ -9,6 +9,7 @@ import { createMetricsServer } from './metrics/metricsServer.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { createRateLimiter } from './rateLimit/index.js';
+import { createResponseCache } from './cache/responseCache.js';
 import { createSearchGateway } from './search/gateway.js';
 import { createEsClient } from '../settings/esClient.js';
 
@@ -49,7 +50,18 @@ async function main(): Promise<void> {
   });
   const metrics =
     config.metricsPort !== undefined ? createMetrics({ liveIndex: () => search.liveIndex() }) : undefined;
-  const app = createApp({ config, search, limiter, logger, ...(metrics ? { metrics } : {}) });
+  const responseCache = createResponseCache({
+    maxBytes: config.responseCacheBytes,
+    liveIndex: () => search.liveIndex(),
+  });
+  const app = createApp({
+    config,
+    search,
+    limiter,
+    logger,
+    ...(metrics ? { metrics } : {}),
+    ...(responseCache ? { responseCache } : {}),
+  });
   const server = createServer(app.callback());
   // Longer than the idle timeout of the proxies usually in front (nginx, cloud balancers: 60 s), so they never
   // reuse a connection this side has just closed (a 502 for the client).
@@ -67,6 +79,7 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
     metricsServer?.close();
+    responseCache?.close();
     void stop(server, logger).then(async (forced) => {
       await Promise.allSettled([search.close(), limiter.close()]);
       logger.info({ forced }, 'stopped');

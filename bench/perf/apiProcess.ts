@@ -60,6 +60,8 @@ export interface ApiProcessOptions {
   cpuProfileDir?: string;
   /** --cpu-split: start it under `taskset -c <cpu>` (taskset execs node, so the pid is still node's). */
   cpu?: number;
+  /** More environment for the API (e.g. RESPONSE_CACHE_MB). */
+  env?: Record<string, string>;
 }
 
 export interface ApiProcess {
@@ -88,6 +90,7 @@ export async function startApi(options: ApiProcessOptions): Promise<ApiProcess> 
     // A loaded shared machine must not turn slow answers into 503s: the benchmark measures, it does not judge.
     ES_REQUEST_TIMEOUT_MS: '30000',
     LOG_LEVEL: options.logLevel,
+    ...options.env,
   });
   const nodeArgs = [
     ...(options.build.mode === 'tsx' ? ['--import', 'tsx'] : []),

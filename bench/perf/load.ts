@@ -18,11 +18,17 @@ export interface LoadTarget {
   requests: TaggedRequest[];
 }
 
-export function apiTarget(apiUrl: string, mix: MixRequest[]): LoadTarget {
+/** `headers`: e.g. `Accept-Encoding: gzip`, as browsers send it. */
+export function apiTarget(apiUrl: string, mix: MixRequest[], headers?: Record<string, string>): LoadTarget {
   return {
     side: 'api',
     url: apiUrl,
-    requests: mix.map((request) => ({ kind: request.kind, method: 'GET', path: request.apiPath })),
+    requests: mix.map((request) => ({
+      kind: request.kind,
+      method: 'GET',
+      path: request.apiPath,
+      ...(headers ? { headers } : {}),
+    })),
   };
 }
 
@@ -60,6 +66,11 @@ export interface LoadResult {
 export interface LoadOptions {
   connections: number;
   durationSeconds: number;
+  /**
+   * Send exactly this many requests instead of running for a time: each connection sends amount/connections of
+   * them from its own place in the list, so with a list of `amount` requests none is sent twice.
+   */
+  amount?: number;
   /** Per-request timeout, seconds. */
   timeoutSeconds?: number;
 }
@@ -88,7 +99,7 @@ export async function runLoad(target: LoadTarget, options: LoadOptions): Promise
       {
         url: target.url,
         connections: options.connections,
-        duration: options.durationSeconds,
+        ...(options.amount ? { amount: options.amount } : { duration: options.durationSeconds }),
         timeout: options.timeoutSeconds ?? 30,
         requests: target.requests,
         setupClient: (client) => client.setRequests(rotated(target.requests, spacing * clients++)),

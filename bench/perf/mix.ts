@@ -261,3 +261,64 @@ export function buildSuggestMix(records: PpaRecord[], options: MixOptions): MixR
   }
   return mix;
 }
+
+/**
+ * `size` distinct requests of the mix's kinds (no two with the same API path), in a seeded order: for runs in
+ * which no request may repeat. The mix is drawn larger and deduplicated, so kinds with few distinct forms (the
+ * unfiltered statistics, the first pages) weigh less than in buildMix.
+ */
+export function buildDistinctMix(records: PpaRecord[], options: MixOptions & { exclude?: Set<string> }) {
+  const seen = new Set(options.exclude);
+  const distinct: MixRequest[] = [];
+  for (let round = 0; distinct.length < options.size && round < 20; round++) {
+    for (const request of buildMix(records, { seed: options.seed + round * 7919, size: options.size * 2 })) {
+      if (seen.has(request.apiPath)) continue;
+      seen.add(request.apiPath);
+      distinct.push(request);
+      if (distinct.length === options.size) break;
+    }
+  }
+  if (distinct.length < options.size) throw new Error(`only ${distinct.length} distinct requests`);
+  return distinct;
+}
+
+/** `size` distinct filtered statistics requests (never the unfiltered one), seeded. */
+export function buildStatisticsMix(records: PpaRecord[], options: MixOptions & { exclude?: Set<string> }) {
+  const random = new Random(options.seed + 31);
+  const vocabulary = vocabularyOf(records);
+  const seen = new Set(options.exclude);
+  const mix: MixRequest[] = [];
+  for (let tries = 0; mix.length < options.size && tries < options.size * 50; tries++) {
+    const querystring = query(filterParams(random, vocabulary));
+    const request = mixRequest('statistics', querystring);
+    if (querystring === '' || seen.has(request.apiPath)) continue;
+    seen.add(request.apiPath);
+    mix.push(request);
+  }
+  if (mix.length < options.size) throw new Error(`only ${mix.length} distinct statistics requests`);
+  return mix;
+}
+
+/**
+ * A request sequence of `length` drawn from `pool` with Zipf popularity (the request of rank k is asked with
+ * probability proportional to 1/k^s), seeded: what public traffic looks like, a few requests very popular.
+ */
+export function zipfSequence(pool: MixRequest[], options: { seed: number; length: number; s: number }) {
+  const random = new Random(options.seed + 53);
+  const cumulative: number[] = [];
+  let sum = 0;
+  for (let rank = 1; rank <= pool.length; rank++) cumulative.push((sum += 1 / rank ** options.s));
+  const sequence: MixRequest[] = [];
+  for (let index = 0; index < options.length; index++) {
+    const target = random.next() * sum;
+    let low = 0;
+    let high = cumulative.length - 1;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (cumulative[middle]! < target) low = middle + 1;
+      else high = middle;
+    }
+    sequence.push(pool[low]!);
+  }
+  return sequence;
+}

@@ -12,8 +12,13 @@ export const COMPRESSION_THRESHOLD_BYTES = 1024;
 // mime-db does not list NDJSON; it is JSON text like the rest.
 const isCompressible = (type: string) => /^application\/x-ndjson\b/.test(type) || compressible(type) === true;
 
-/** Brotli at a dynamic-content quality: most of br's gain at a fraction of its top settings' CPU. */
-const BROTLI = { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } };
+/**
+ * The fastest levels: compression was the largest share of the API's own CPU under load (bench/perf/
+ * cpuProfileRun.ts). A 58 KB JSON body: gzip 1 → 12.4 KB in a third of gzip 6's time (9.8 KB), br 1 → 11.8 KB
+ * in half of br 4's (9.9 KB); nginx compresses at level 1 by default for the same reason.
+ */
+const BROTLI = { params: { [constants.BROTLI_PARAM_QUALITY]: 1 } };
+const GZIP = { level: 1 };
 
 /** The encodings offered, best first (koa-compress's order among those it is given). */
 const ENCODINGS = ['br', 'gzip'];
@@ -23,7 +28,7 @@ export function compression(): Middleware {
     filter: isCompressible,
     threshold: COMPRESSION_THRESHOLD_BYTES,
     br: BROTLI,
-    gzip: { level: 6 },
+    gzip: GZIP,
     deflate: false,
   });
 }
@@ -35,6 +40,22 @@ const ENCODED_TAG = /-(?:br|gzip|zstd)"$/;
 type PreferringNegotiator = {
   encoding(available: string[], options: { preferred: string[] }): string | undefined;
 };
+
+/**
+ * The encoding to send a compressible body of `size` bytes in, as koa-compress would choose it (br before gzip
+ * at equal weight; no Accept-Encoding: none); undefined for identity.
+ */
+export function acceptedEncoding(ctx: Context, size: number): 'br' | 'gzip' | undefined {
+  if (size < COMPRESSION_THRESHOLD_BYTES || !ctx.get('Accept-Encoding')) return undefined;
+  const negotiator = new Negotiator(ctx.request) as unknown as PreferringNegotiator;
+  const encoding = negotiator.encoding([...ENCODINGS, 'identity'], { preferred: ENCODINGS });
+  return encoding === 'br' || encoding === 'gzip' ? encoding : undefined;
+}
+
+/** The body in `encoding`, with the settings the middleware uses (same bytes as a streamed compression). */
+export function encodeBody(encoding: 'br' | 'gzip', body: Buffer | string): Buffer {
+  return encoding === 'br' ? brotliCompressSync(body, BROTLI) : gzipSync(body, GZIP);
+}
 
 /** The encoding a GET of this answer is (or would be) sent with: what koa-compress negotiates. */
 function negotiated(ctx: Context): string | undefined {
@@ -69,18 +90,18 @@ export function entityTagPerEncoding(): Middleware {
       if (encoded) ctx.set('ETag', encoded);
       return;
     }
+    // Set by the response cache, which sends bytes it already holds (for a HEAD too: their length is right).
+    const encodedAlready = Boolean(ctx.response.get('Content-Encoding'));
     const encoding = negotiated(ctx);
     if (!encoding) return;
     ctx.set('ETag', etag.replace(/"$/, `-${encoding}"`));
-    if (ctx.method === 'HEAD') {
+    if (ctx.method === 'HEAD' && !encodedAlready) {
       ctx.set('Content-Encoding', encoding);
       ctx.vary('Accept-Encoding');
       // The length of the encoded body, as a GET would send it (Koa would give the identity length).
       const body =
         typeof ctx.body === 'string' || Buffer.isBuffer(ctx.body) ? ctx.body : JSON.stringify(ctx.body);
-      ctx.length = (
-        encoding === 'br' ? brotliCompressSync(body, BROTLI) : gzipSync(body, { level: 6 })
-      ).length;
+      ctx.length = encodeBody(encoding === 'br' ? 'br' : 'gzip', body).length;
     }
   };
 }

@@ -4,6 +4,7 @@
 import type { Middleware } from 'koa';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { parseIndexBuiltAt } from '../../indexContract/indexName.js';
+import type { ResponseCache } from '../cache/responseCache.js';
 import type { ClientRateLimiter } from '../rateLimit/index.js';
 import type { SearchGateway } from '../search/gateway.js';
 
@@ -17,6 +18,8 @@ export interface Metrics {
   instrumentSearch(search: SearchGateway): SearchGateway;
   /** The limiter, its refusals counted and its fallback state reported. */
   instrumentLimiter(limiter: ClientRateLimiter): ClientRateLimiter;
+  /** Reports the response cache: hits, misses, bytes held and entries. */
+  observeCache(cache: ResponseCache): void;
 }
 
 export function createMetrics(options: { liveIndex: () => Promise<string | null> }): Metrics {
@@ -68,8 +71,58 @@ export function createMetrics(options: { liveIndex: () => Promise<string | null>
     },
   });
 
+  let cacheStats: (() => ReturnType<ResponseCache['stats']>) | undefined;
+  const cacheMetric = (
+    kind: 'counter' | 'gauge',
+    name: string,
+    help: string,
+    read: (stats: ReturnType<ResponseCache['stats']>) => number,
+  ) => {
+    const options = { name, help, registers: [registry] };
+    if (kind === 'counter') {
+      new Counter({
+        ...options,
+        collect() {
+          // The cache counts; the counter repeats its total (a counter only ever rises, as the cache's does).
+          this.reset();
+          if (cacheStats) this.inc(read(cacheStats()));
+        },
+      });
+    } else {
+      new Gauge({
+        ...options,
+        collect() {
+          this.set(cacheStats ? read(cacheStats()) : 0);
+        },
+      });
+    }
+  };
+  cacheMetric(
+    'counter',
+    'ppa_response_cache_hits_total',
+    'Answers sent from the response cache',
+    (s) => s.hits,
+  );
+  cacheMetric(
+    'counter',
+    'ppa_response_cache_misses_total',
+    'Cacheable requests the response cache did not hold (answered by a search)',
+    (s) => s.misses,
+  );
+  cacheMetric('gauge', 'ppa_response_cache_bytes', 'Bytes the response cache holds', (s) => s.bytes);
+  cacheMetric(
+    'gauge',
+    'ppa_response_cache_max_bytes',
+    'The response cache bound (RESPONSE_CACHE_MB)',
+    (s) => s.maxBytes,
+  );
+  cacheMetric('gauge', 'ppa_response_cache_entries', 'Answers the response cache holds', (s) => s.entries);
+
   return {
     registry,
+    observeCache(cache) {
+      cacheStats = () => cache.stats();
+    },
     httpMiddleware() {
       return async (ctx, next) => {
         const started = process.hrtime.bigint();

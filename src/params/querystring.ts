@@ -32,3 +32,22 @@ export function refuseAnyParameter(querystring: string): void {
     throw new BadRequestError([...names].map((name) => ({ name, reason: 'unknown parameter' })));
   }
 }
+
+/**
+ * The query string in a canonical form, for a request already validated: parameters in name order (repeats keep
+ * their order: it can matter, e.g. `fields`), blank ones and stray `&` left out, each part as sent. Requests that
+ * differ only in parameter order or blanks get the same form, so the same answer (its links are built from it)
+ * and one response-cache entry.
+ */
+export function canonicalQueryString(querystring: string): string {
+  const parts: { name: string; part: string }[] = [];
+  for (const part of querystring.split('&')) {
+    if (part === '') continue;
+    const [[name, value] = ['', '']] = new URLSearchParams(part);
+    if (value.trim() === '') continue;
+    parts.push({ name, part });
+  }
+  // Array.prototype.sort is stable: repeats of one name stay in the order sent.
+  parts.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return parts.map(({ part }) => part).join('&');
+}

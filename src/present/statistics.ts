@@ -2,7 +2,7 @@
 import type { estypes } from '@elastic/elasticsearch';
 import { parseIndexBuiltAt } from '../../indexContract/indexName.js';
 import { utcTimestamp } from './ppa.js';
-import type { StatisticsAggregations } from '../search/statisticsSearch.js';
+import { WITHOUT_YEAR_KEY, type StatisticsAggregations } from '../search/statisticsSearch.js';
 
 export interface CapacityShare {
   ppas: number;
@@ -84,24 +84,26 @@ export function presentStatistics(
   const capacity = aggs.capacity_mw.value ?? 0;
   const mw = (bucket: { capacity_mw: { value: number | null } }) => bucket.capacity_mw.value ?? 0;
   const withCapacity = (bucket: Bucket) => ({ ppas: bucket.doc_count, capacity_mw: roundMw(mw(bucket)) });
-  const exposure = (filtered: {
-    doc_count: number;
-    capacity_mw: { value: number | null };
-  }): CapacityShare => ({
-    ppas: filtered.doc_count,
-    capacity_mw: roundMw(mw(filtered)),
-    share_of_capacity: share(mw(filtered), capacity),
-  });
+  const riskFeatures = complete('by_risk_feature', aggs.by_risk_feature);
+  const exposure = (feature: string): CapacityShare => {
+    const bucket = riskFeatures.find((candidate) => candidate.key === feature);
+    const featured = bucket ? mw(bucket) : 0;
+    return {
+      ppas: bucket?.doc_count ?? 0,
+      capacity_mw: roundMw(featured),
+      share_of_capacity: share(featured, capacity),
+    };
+  };
 
-  const years = complete('by_year', aggs.by_year)
-    .filter((bucket) => bucket.doc_count > 0)
+  const yearBuckets = complete('by_year', aggs.by_year).filter((bucket) => bucket.doc_count > 0);
+  const withoutYear = yearBuckets.find((bucket) => Number(bucket.key) === WITHOUT_YEAR_KEY);
+  const years = yearBuckets
+    .filter((bucket) => bucket !== withoutYear)
     .map((bucket) => ({ year: Number(bucket.key), ...withCapacity(bucket) }))
     .sort((a, b) => a.year - b.year);
-  const withoutYear = aggs.without_year;
-  const capacityByYear: StatisticsBody['data']['capacity_by_year'] =
-    withoutYear.doc_count > 0
-      ? [...years, { year: null, ...withCapacity({ key: '', ...withoutYear }) }]
-      : years;
+  const capacityByYear: StatisticsBody['data']['capacity_by_year'] = withoutYear
+    ? [...years, { year: null, ...withCapacity(withoutYear) }]
+    : years;
 
   return {
     data: {
@@ -116,12 +118,12 @@ export function presentStatistics(
         .sort(byCapacity((item) => item.technology)),
       capacity_by_year: capacityByYear,
       fiscal_exposure: {
-        government_guarantee: exposure(aggs.government_guarantee),
-        take_or_pay: exposure(aggs.take_or_pay),
+        government_guarantee: exposure('government_guarantee'),
+        take_or_pay: exposure('take_or_pay'),
         annual_payment_obligation_usd: roundUsd(aggs.annual_payment_obligation_usd.value ?? 0),
         guaranteed_amount_usd: roundUsd(aggs.guaranteed_amount_usd.value ?? 0),
         ppas_with_disclosed_amounts: aggs.with_disclosed_amounts.doc_count,
-        by_risk_feature: complete('by_risk_feature', aggs.by_risk_feature)
+        by_risk_feature: riskFeatures
           .filter((bucket) => bucket.doc_count > 0)
           .map((bucket) => ({ risk_feature: String(bucket.key), ...withCapacity(bucket) }))
           .sort(byCapacity((item) => item.risk_feature)),
@@ -141,7 +143,7 @@ export function presentStatistics(
 
 /** The live index's build time, read from its name; null only when the index holds no document at all. */
 function generatedAt(aggs: StatisticsAggregations): string | null {
-  const name = aggs.live_index.name.buckets[0]?.key;
+  const name = aggs.live_index.buckets[0]?.key;
   const builtAt = name === undefined ? null : parseIndexBuiltAt(name);
   return builtAt ? utcTimestamp(builtAt.toISOString()) : null;
 }

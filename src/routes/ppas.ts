@@ -15,6 +15,9 @@ import { parseDetailRequest } from '../params/detail.js';
 import { parseListQuery } from '../params/list.js';
 import { parseStatisticsQuery } from '../params/statistics.js';
 import { parseSuggestQuery } from '../params/suggest.js';
+import { canonicalQueryString } from '../params/querystring.js';
+import { lookUpAnswer } from '../cache/cachedAnswers.js';
+import type { ResponseCache } from '../cache/responseCache.js';
 import { presentList } from '../present/list.js';
 import { presentPpa } from '../present/ppa.js';
 import { presentStatistics } from '../present/statistics.js';
@@ -34,6 +37,8 @@ export interface PpasRouterDeps {
   publicBaseUrl?: string;
   /** Exports: how many may run, and where a failure mid-stream is logged (default: 4 slots, no log). */
   exports?: { slots: ExportSlots; logger: Logger };
+  /** Finished answers of the current index generation (list, statistics, suggest, detail; not the export). */
+  cache?: ResponseCache;
 }
 
 const EXPORT_TYPES = {
@@ -52,12 +57,12 @@ export function ppasRouter(deps: PpasRouterDeps): Router {
 
   router.get('/ppas', async (ctx) => {
     const query = parseListQuery(ctx.querystring);
+    // Links are built from the canonical form: equivalent requests get one answer (and one cache entry).
+    const querystring = canonicalQueryString(ctx.querystring);
+    const base = baseOf(ctx);
+    if (lookUpAnswer(ctx, deps.cache, 'list', `${base} ${querystring}`)) return;
     const response = await deps.search.search<ListSource>(buildListSearch(query));
-    const { body, linkHeader } = presentList(response, {
-      query,
-      querystring: ctx.querystring,
-      base: baseOf(ctx),
-    });
+    const { body, linkHeader } = presentList(response, { query, querystring, base });
     if (linkHeader) ctx.set('Link', linkHeader);
     ctx.status = 200;
     ctx.body = body;
@@ -65,6 +70,7 @@ export function ppasRouter(deps: PpasRouterDeps): Router {
 
   router.get('/ppas/statistics', async (ctx) => {
     const query = parseStatisticsQuery(ctx.querystring);
+    if (lookUpAnswer(ctx, deps.cache, 'statistics', JSON.stringify(query))) return;
     const response = await deps.search.search<unknown, StatisticsAggregations>(buildStatisticsSearch(query));
     ctx.status = 200;
     ctx.body = presentStatistics(response);
@@ -110,18 +116,22 @@ export function ppasRouter(deps: PpasRouterDeps): Router {
 
   router.get('/ppas/suggest', async (ctx) => {
     const query = parseSuggestQuery(ctx.querystring);
+    const base = baseOf(ctx);
+    if (lookUpAnswer(ctx, deps.cache, 'suggest', `${base} ${JSON.stringify(query)}`)) return;
     const response = await deps.search.search<SuggestSource>(buildSuggestSearch(query));
     ctx.status = 200;
-    ctx.body = presentSuggestions(response, baseOf(ctx));
+    ctx.body = presentSuggestions(response, base);
   });
 
   router.get('/ppas/:slug', async (ctx) => {
     const slug = parseDetailRequest(ctx.params.slug ?? '', ctx.querystring);
+    const base = baseOf(ctx);
+    if (lookUpAnswer(ctx, deps.cache, 'detail', `${base} ${slug}`)) return;
     const response = await deps.search.search<DetailSource>(buildDetailSearch(slug));
     const source = response.hits.hits[0]?._source;
     if (!source) throw new NotFoundError();
     ctx.status = 200;
-    ctx.body = { data: presentPpa(source, baseOf(ctx)) };
+    ctx.body = { data: presentPpa(source, base) };
   });
 
   return router;

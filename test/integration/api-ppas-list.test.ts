@@ -157,13 +157,15 @@ describe('GET /api/v1/ppas on the sample index', function () {
     });
 
     it('links keep every parameter, are null at the ends, and match the Link header', async () => {
-      const query = 'technology=solar_pv,wind&risk_features[]=take_or_pay&sort=name_asc&per_page=10';
+      // Sent in any order: the links carry the parameters in name order (one answer for equivalent requests).
+      const sent = 'technology=solar_pv,wind&risk_features[]=take_or_pay&sort=name_asc&per_page=10';
+      const query = 'per_page=10&risk_features[]=take_or_pay&sort=name_asc&technology=solar_pv,wind';
       const total = oracle({ technology: ['solar_pv', 'wind'], risk: ['take_or_pay'] }).length;
       const pages = Math.ceil(total / 10);
       expect(pages).to.be.greaterThan(2);
       const url = (page: number) => `${app().url}/api/v1/ppas?${query}&page=${page}`;
 
-      const first = await get(`/api/v1/ppas?${query}`);
+      const first = await get(`/api/v1/ppas?${sent}`);
       const firstBody = first.body as ListBody;
       expect(firstBody.links).to.deep.equal({
         self: url(1),
@@ -188,7 +190,7 @@ describe('GET /api/v1/ppas on the sample index', function () {
 
       const lastBody = await list(`${query}&page=${pages}`);
       expect(lastBody.links.next).to.equal(null);
-      expect(lastBody.links.prev).to.equal(url(pages - 1));
+      expect(lastBody.links.prev).to.equal(inPlace(pages - 1)); // page sorts before per_page
     });
 
     it('a page past the last is 200 with no data; an empty result has total_pages 0 and last = page 1', async () => {

@@ -9,6 +9,8 @@ import { createApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createRateLimiter, type ClientRateLimiter } from '../../src/rateLimit/index.js';
 import { createSearchGateway, type SearchGateway } from '../../src/search/gateway.js';
+import { createResponseCache, type ResponseCache } from '../../src/cache/responseCache.js';
+import { createMetrics, type Metrics } from '../../src/metrics/metrics.js';
 import { createEsClient } from '../../settings/esClient.js';
 import { ES_URL } from './services.js';
 
@@ -21,13 +23,16 @@ export interface TestAppOptions {
   limiter?: ClientRateLimiter;
   /**
    * Over the defaults of loadConfig({}) plus: rateLimitPoints 10000 (so suites
-   * that are not about the rate limit never meet it), LOG_LEVEL info.
+   * that are not about the rate limit never meet it), responseCacheBytes 0 (suites not about the response cache
+   * see every request reach Elasticsearch), LOG_LEVEL info.
    */
   configOverrides?: Partial<Config>;
   /** Default: a pino logger writing into `logs`. */
   logger?: Logger;
   /** Wraps the real gateway (e.g. to make it throw); the app gets what this returns. */
   wrapSearch?: (gateway: SearchGateway) => SearchGateway;
+  /** Prometheus metrics for the app (read them from `metrics.registry`). */
+  withMetrics?: boolean;
 }
 
 export interface LogLine {
@@ -44,6 +49,9 @@ export interface TestApp {
   config: Config;
   search: SearchGateway;
   limiter: ClientRateLimiter;
+  /** When responseCacheBytes > 0. */
+  responseCache?: ResponseCache;
+  metrics?: Metrics;
   /** What the default logger wrote (empty when a logger was given). */
   logs: LogLine[];
   /** Stops the server (dropping keep-alive connections), then closes the gateway and the default limiter. */
@@ -56,6 +64,7 @@ export async function buildTestApp(options: TestAppOptions): Promise<TestApp> {
   const config: Config = {
     ...defaults,
     rateLimitPoints: 10_000,
+    responseCacheBytes: 0,
     ...options.configOverrides,
     es: { ...defaults.es, nodes: options.esNodes ?? ES_URL.split(','), alias: options.alias },
   };
@@ -78,7 +87,19 @@ export async function buildTestApp(options: TestAppOptions): Promise<TestApp> {
       windowSeconds: config.rateLimitWindowSeconds,
       logger,
     });
-  const app = createApp({ config, search, limiter, logger });
+  const responseCache = createResponseCache({
+    maxBytes: config.responseCacheBytes,
+    liveIndex: () => gateway.liveIndex(),
+  });
+  const metrics = options.withMetrics ? createMetrics({ liveIndex: () => gateway.liveIndex() }) : undefined;
+  const app = createApp({
+    config,
+    search,
+    limiter,
+    logger,
+    ...(responseCache ? { responseCache } : {}),
+    ...(metrics ? { metrics } : {}),
+  });
   const server = app.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
@@ -89,8 +110,11 @@ export async function buildTestApp(options: TestAppOptions): Promise<TestApp> {
     config,
     search,
     limiter,
+    ...(responseCache ? { responseCache } : {}),
+    ...(metrics ? { metrics } : {}),
     logs,
     async close() {
+      responseCache?.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await gateway.close();

@@ -43,6 +43,7 @@ describe('app config: loadConfig', () => {
         'PUBLIC_BASE_URL',
         'CACHE_MAX_AGE_S',
         'EXPORT_CONCURRENCY',
+        'RESPONSE_CACHE_MB',
         'METRICS_PORT',
         'LOG_LEVEL',
       ].sort(),
@@ -58,6 +59,7 @@ describe('app config: loadConfig', () => {
       redisUrl: undefined,
       rateLimitPoints: 60,
       rateLimitWindowSeconds: 60,
+      responseCacheBytes: 32 * 1024 * 1024,
       trustProxyHops: 0,
       publicBaseUrl: undefined,
       exportConcurrency: 4,
@@ -247,6 +249,16 @@ describe('app config: loadConfig', () => {
       'https://u:p@example.org',
     ]) {
       it(`rejects ${JSON.stringify(bad)}`, () => expectRejected('PUBLIC_BASE_URL', bad));
+    }
+  });
+
+  describe('RESPONSE_CACHE_MB', () => {
+    it('is a bound in MiB; 0 turns the cache off', () => {
+      expect(loadConfig({ RESPONSE_CACHE_MB: '0' }).responseCacheBytes).to.equal(0);
+      expect(loadConfig({ RESPONSE_CACHE_MB: '2' }).responseCacheBytes).to.equal(2 * 1024 * 1024);
+    });
+    for (const bad of ['-1', '1.5', '65537', 'big']) {
+      it(`rejects ${JSON.stringify(bad)}`, () => expectRejected('RESPONSE_CACHE_MB', bad));
     }
   });
 

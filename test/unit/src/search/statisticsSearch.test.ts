@@ -1,6 +1,10 @@
 import { expect } from 'chai';
 import { parseStatisticsQuery } from '../../../../src/params/statistics.js';
-import { buildStatisticsSearch, TERMS_SIZE } from '../../../../src/search/statisticsSearch.js';
+import {
+  buildStatisticsSearch,
+  TERMS_SIZE,
+  WITHOUT_YEAR_KEY,
+} from '../../../../src/search/statisticsSearch.js';
 
 describe('api search: statistics request', () => {
   it('is one size-0 request with the same filters and every aggregation', () => {
@@ -21,9 +25,6 @@ describe('api search: statistics request', () => {
       'capacity_mw',
       'by_technology',
       'by_year',
-      'without_year',
-      'government_guarantee',
-      'take_or_pay',
       'annual_payment_obligation_usd',
       'guaranteed_amount_usd',
       'with_disclosed_amounts',
@@ -32,11 +33,18 @@ describe('api search: statistics request', () => {
       'live_index',
     ]);
     expect(aggs.by_technology?.terms).to.deep.equal({ field: 'technology', size: TERMS_SIZE });
-    expect(aggs.without_year?.missing).to.deep.equal({ field: 'financial_close_year' });
-    // The live index is named even when the filters match nothing.
-    expect(aggs.live_index).to.deep.equal({
-      global: {},
-      aggs: { name: { terms: { field: '_index', size: 1 } } },
+    // Records without a year: by_year's -1 bucket, not a pass of its own.
+    expect(aggs.by_year?.terms).to.deep.equal({
+      field: 'financial_close_year',
+      size: TERMS_SIZE,
+      missing: WITHOUT_YEAR_KEY,
     });
+    // q filters without scoring, like every other clause.
+    const searched = buildStatisticsSearch(parseStatisticsQuery('q=solar'));
+    const clauses = (searched.query?.bool?.filter ?? []) as object[];
+    expect(clauses).to.have.length(2);
+    expect(searched.query?.bool).to.not.have.property('must');
+    // The live index is named even when the filters match nothing.
+    expect(aggs.live_index).to.deep.equal({ terms: { field: '_index', size: 1, min_doc_count: 0 } });
   });
 });

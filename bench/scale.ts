@@ -1,0 +1,315 @@
+// `npm run bench -- --scale` runs this file (or `npx tsx bench/scale.ts`): the public-traffic benchmark of issue
+// 21, API (its own compiled process, response cache on as deployed) against raw Elasticsearch `_search` with the
+// very bodies the API sends, each figure with the machine's load average:
+//   (a) no-repeat mix: no request sent twice in a run (so no cache can help), 16 connections and 1 connection;
+//   (b) Zipf mix: 5,000 distinct requests, popularity Zipf s = 1.0, the same sequence on both sides;
+//   (c) statistics: distinct filtered requests at 16 connections (Elasticsearch's request cache off, so every
+//       answer is computed), and the unfiltered statistics asked again and again (request cache on).
+// API requests carry `Accept-Encoding: gzip` as browsers send it; raw requests carry what the API's
+// Elasticsearch client sends (no compression). Runs alternate A B / B A with fresh request sets per round.
+//
+//   npx tsx bench/scale.ts --count 100000            # writes bench/results/<date>-scale.md and .json
+//   npx tsx bench/scale.ts --count 2000 --quick      # seconds, prints only
+import { Command } from 'commander';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createIndexerClient, readIndexerEsSettings } from '../indexer/esClient.js';
+import { positiveInteger } from '../indexer/optionParsers.js';
+import { buildApi, REPO_ROOT, startApi, type ApiProcess } from './perf/apiProcess.js';
+import { generateCorpus } from './perf/corpus.js';
+import {
+  benchAlias,
+  deleteIndicesWithPrefix,
+  esTargetFromEnv,
+  localNodeInfo,
+  setRequestCache,
+} from './perf/elasticsearch.js';
+import { timeReindex } from './perf/indexing.js';
+import { apiTarget, quantile, rawTarget, runLoad, type LoadResult } from './perf/load.js';
+import { machineInfo, processCpuSeconds } from './perf/machine.js';
+import {
+  buildDistinctMix,
+  buildStatisticsMix,
+  mixRequest,
+  zipfSequence,
+  type MixRequest,
+} from './perf/mix.js';
+import { verifyMix } from './perf/verify.js';
+
+const program = new Command()
+  .option('--count <n>', 'records generated', positiveInteger, 100_000)
+  .option('--seed <n>', 'seed of the records and the requests', positiveInteger, 20261122)
+  .option('--quick', 'small runs (smoke test), nothing written')
+  .option('--cache-mb <n>', 'RESPONSE_CACHE_MB of the API', '32')
+  .option('--out <base>', 'results file base name (default bench/results/<date>-scale)')
+  .parse();
+const options = program.opts<{
+  count: number;
+  seed: number;
+  quick?: boolean;
+  cacheMb: string;
+  out?: string;
+}>();
+
+const log = (message: string) => process.stderr.write(`scale: ${message}\n`);
+const load1 = () => Number(loadavg()[0]!.toFixed(2));
+const GZIP = { 'Accept-Encoding': 'gzip' };
+
+interface RunFigures {
+  side: 'api' | 'raw';
+  connections: number;
+  requests: number;
+  ok: number;
+  errors: number;
+  requestsPerSecond: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  /** ms of API process CPU per answered request (API runs only). */
+  apiCpuMs?: number;
+  /** 1-minute load average when the run ended. */
+  load: number;
+}
+
+function figures(result: LoadResult, apiCpuSeconds?: number): RunFigures {
+  return {
+    side: result.side,
+    connections: result.connections,
+    requests: result.ok + result.errors,
+    ok: result.ok,
+    errors: result.errors,
+    requestsPerSecond: result.requestsPerSecond,
+    p50: quantile(result.latencies, 0.5),
+    p90: quantile(result.latencies, 0.9),
+    p99: quantile(result.latencies, 0.99),
+    ...(apiCpuSeconds !== undefined ? { apiCpuMs: (apiCpuSeconds * 1000) / Math.max(1, result.ok) } : {}),
+    load: load1(),
+  };
+}
+
+const es = esTargetFromEnv();
+const alias = benchAlias();
+const workDir = await mkdtemp(join(tmpdir(), 'ppa-scale-'));
+const client = createIndexerClient(readIndexerEsSettings({ ...process.env, ES_INDEX: alias }));
+let api: ApiProcess | undefined;
+const cleanup = async () => {
+  await api?.stop().catch(() => undefined);
+  await deleteIndicesWithPrefix(es, alias).catch(() => undefined);
+  await client.close().catch(() => undefined);
+  await rm(workDir, { recursive: true, force: true });
+};
+process.once('SIGINT', () => void cleanup().then(() => process.exit(130)));
+
+try {
+  const quick = options.quick === true;
+  const connections = 16;
+  log(`${options.count} records: generating and indexing (load ${load1()})…`);
+  const corpus = await generateCorpus(join(workDir, 'records.ndjson'), {
+    count: options.count,
+    seed: options.seed,
+    sampleSize: Math.min(20_000, Math.max(500, Math.floor(options.count / 4))),
+  });
+  const indexed = await timeReindex(client, alias, corpus.path);
+  log(`indexed ${indexed.docs} in ${indexed.seconds.toFixed(1)} s`);
+  const build = await buildApi('dist');
+  const startTheApi = async () => {
+    await api?.stop();
+    api = await startApi({
+      build,
+      alias,
+      esUrl: es.url,
+      logLevel: 'info',
+      env: { RESPONSE_CACHE_MB: options.cacheMb },
+    });
+    return api;
+  };
+  await startTheApi();
+
+  // Request sets, all disjoint: warm-up, no-repeat rounds, Zipf pool, statistics rounds.
+  const perConnection = quick ? 10 : 150;
+  const oneConnection = quick ? 40 : 500;
+  const used = new Set<string>();
+  const take = (mix: MixRequest[]) => {
+    for (const request of mix) used.add(request.apiPath);
+    return mix;
+  };
+  const distinct = (size: number, salt: number) =>
+    take(buildDistinctMix(corpus.sample, { seed: options.seed + salt, size, exclude: used }));
+  const warmup = distinct(quick ? 50 : 600, 1);
+  const noRepeat16 = [distinct(perConnection * connections, 2), distinct(perConnection * connections, 3)];
+  const noRepeat1 = [distinct(oneConnection, 4), distinct(oneConnection, 5)];
+  const zipfPool = distinct(quick ? 200 : 5_000, 6);
+  const zipfLength = quick ? 320 : 6_400;
+  const zipf = [1, 2].map((round) =>
+    zipfSequence(zipfPool, { seed: options.seed + round, length: zipfLength, s: 1 }),
+  );
+  const statsSize = quick ? 32 : 60 * connections;
+  const stats16 = [1, 2].map((round) =>
+    take(
+      buildStatisticsMix(corpus.sample, { seed: options.seed + 100 + round, size: statsSize, exclude: used }),
+    ),
+  );
+  const unfiltered = [mixRequest('statistics', '')];
+
+  // Agreement first: the API and raw Elasticsearch give the same totals.
+  const verify = await verifyMix(warmup.slice(0, 100), api!.url, es, alias, 100);
+  if (verify.mismatches.length > 0)
+    throw new Error(`API and raw disagree: ${JSON.stringify(verify.mismatches[0])}`);
+  log(`verified ${verify.checked} requests`);
+  for (const side of ['api', 'raw'] as const) {
+    const target = side === 'api' ? apiTarget(api!.url, warmup, GZIP) : rawTarget(es, alias, warmup);
+    await runLoad(target, {
+      connections: 8,
+      durationSeconds: 0,
+      amount: warmup.length - (warmup.length % 8),
+    });
+  }
+
+  /** One run of `requests` (each sent once per side unless `repeat`), API or raw. */
+  async function run(side: 'api' | 'raw', requests: MixRequest[], conns: number, repeatSeconds?: number) {
+    const target = side === 'api' ? apiTarget(api!.url, requests, GZIP) : rawTarget(es, alias, requests);
+    const cpuBefore = side === 'api' ? await processCpuSeconds(api!.pid) : 0;
+    const result = await runLoad(target, {
+      connections: conns,
+      durationSeconds: repeatSeconds ?? 0,
+      ...(repeatSeconds ? {} : { amount: requests.length - (requests.length % conns) }),
+    });
+    const cpu = side === 'api' ? (await processCpuSeconds(api!.pid)) - cpuBefore : undefined;
+    const row = figures(result, cpu);
+    log(
+      `${side} ${conns} conn.: ${Math.round(row.requestsPerSecond)} req/s, p50 ${row.p50.toFixed(2)} ms, ` +
+        `${row.ok} ok, ${row.errors} errors${row.apiCpuMs !== undefined ? `, API CPU ${row.apiCpuMs.toFixed(2)} ms/req` : ''} (load ${row.load})`,
+    );
+    if (row.errors > row.requests * 0.01) throw new Error(`${side}: ${row.errors} failed requests`);
+    return row;
+  }
+  /** Round 1 API then raw, round 2 raw then API, each round on its own request set. */
+  async function abba(sets: MixRequest[][], conns: number, before?: () => Promise<unknown>) {
+    const rows: RunFigures[] = [];
+    for (const [round, set] of sets.entries()) {
+      for (const side of round % 2 === 0 ? (['api', 'raw'] as const) : (['raw', 'api'] as const)) {
+        if (before && side === 'api') await before();
+        rows.push(await run(side, set, conns));
+      }
+    }
+    return rows;
+  }
+
+  log('(a) no-repeat mix, 16 connections…');
+  const a16 = await abba(noRepeat16, connections);
+  log('(a) no-repeat mix, 1 connection…');
+  const a1 = await abba(noRepeat1, 1);
+  log('(b) Zipf mix (each API round on a fresh process: the cache starts empty)…');
+  const b = await abba(zipf, connections, startTheApi);
+  log('(c) distinct filtered statistics, 16 connections, request cache off…');
+  await setRequestCache(es, alias, false);
+  let c16: RunFigures[];
+  try {
+    c16 = await abba(stats16, connections);
+  } finally {
+    await setRequestCache(es, alias, true);
+  }
+  log('(c) the unfiltered statistics asked again and again (request cache on)…');
+  const seconds = quick ? 2 : 8;
+  const cRepeat: RunFigures[] = [];
+  for (const conns of [1, connections]) {
+    for (const side of ['api', 'raw', 'raw', 'api'] as const)
+      cRepeat.push(await run(side, unfiltered, conns, seconds / 2));
+  }
+
+  const mean = (rows: RunFigures[], side: 'api' | 'raw', key: keyof RunFigures, conns?: number) => {
+    const values = rows
+      .filter((row) => row.side === side && (conns === undefined || row.connections === conns))
+      .map((row) => Number(row[key]));
+    return values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
+  };
+  const ratio = (rows: RunFigures[], key: keyof RunFigures, conns?: number) =>
+    mean(rows, 'api', key, conns) / mean(rows, 'raw', key, conns);
+  const summary = {
+    noRepeatRatio: ratio(a16, 'requestsPerSecond'),
+    noRepeatP50OverheadMs1: mean(a1, 'api', 'p50') - mean(a1, 'raw', 'p50'),
+    noRepeatApiCpuMs: mean(a16, 'api', 'apiCpuMs'),
+    zipfRatio: ratio(b, 'requestsPerSecond'),
+    filteredStatsP50Ratio: ratio(c16, 'p50'),
+    filteredStatsP50: { api: mean(c16, 'api', 'p50'), raw: mean(c16, 'raw', 'p50') },
+    repeatedStatsP50: {
+      api1: mean(cRepeat, 'api', 'p50', 1),
+      raw1: mean(cRepeat, 'raw', 'p50', 1),
+      api16: mean(cRepeat, 'api', 'p50', connections),
+      raw16: mean(cRepeat, 'raw', 'p50', connections),
+    },
+  };
+  const targets = [
+    ['no-repeat API/raw req/s ≥ 0.85', summary.noRepeatRatio >= 0.85],
+    ['no-repeat p50 overhead at 1 connection ≤ 1 ms', summary.noRepeatP50OverheadMs1 <= 1],
+    ['Zipf API/raw req/s ≥ 1.5', summary.zipfRatio >= 1.5],
+    ['distinct filtered statistics API p50 ≤ 1.2× raw', summary.filteredStatsP50Ratio <= 1.2],
+    [
+      'repeated unfiltered statistics API p50 < raw (1 connection)',
+      summary.repeatedStatsP50.api1 < summary.repeatedStatsP50.raw1,
+    ],
+  ] as const;
+  const node = await localNodeInfo(es).catch(() => undefined);
+  const result = {
+    date: new Date().toISOString(),
+    records: options.count,
+    live: corpus.live,
+    machine: machineInfo(),
+    elasticsearch: node?.version,
+    cacheMb: Number(options.cacheMb),
+    summary,
+    targets: Object.fromEntries(targets),
+    runs: { noRepeat16: a16, noRepeat1: a1, zipf: b, filteredStatistics16: c16, repeatedStatistics: cRepeat },
+  };
+  const table = (title: string, rows: RunFigures[]) =>
+    [
+      `### ${title}`,
+      '',
+      '| side | conn. | requests | req/s | p50 ms | p90 ms | p99 ms | API CPU ms/req | load (1 min) |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+      ...rows.map(
+        (row) =>
+          `| ${row.side} | ${row.connections} | ${row.ok} | ${row.requestsPerSecond.toFixed(0)} | ${row.p50.toFixed(2)} | ${row.p90.toFixed(2)} | ${row.p99.toFixed(2)} | ${row.apiCpuMs?.toFixed(2) ?? ''} | ${row.load} |`,
+      ),
+      '',
+    ].join('\n');
+  const markdown = [
+    `# Public-traffic benchmark (issue 21): ${options.count.toLocaleString('en')} records (${corpus.live.toLocaleString('en')} live)`,
+    '',
+    `${result.date}; ${machineInfo().cores} cores (shared with other work: see the load column), Node ${process.version}, Elasticsearch ${node?.version ?? '?'}; API compiled, RESPONSE_CACHE_MB=${options.cacheMb}; API requests with \`Accept-Encoding: gzip\`.`,
+    '',
+    '| target | figure | met |',
+    '|---|---:|---|',
+    `| no-repeat mix, 16 conn.: API/raw req/s ≥ 0.85× | ${summary.noRepeatRatio.toFixed(2)}× | ${targets[0][1] ? 'yes' : 'no'} |`,
+    `| no-repeat mix, 1 conn.: p50 overhead ≤ 1 ms | ${summary.noRepeatP50OverheadMs1.toFixed(2)} ms | ${targets[1][1] ? 'yes' : 'no'} |`,
+    `| Zipf mix, 16 conn.: API/raw req/s ≥ 1.5× | ${summary.zipfRatio.toFixed(2)}× | ${targets[2][1] ? 'yes' : 'no'} |`,
+    `| distinct filtered statistics, 16 conn.: API p50 ≤ 1.2× raw | ${summary.filteredStatsP50.api.toFixed(1)} / ${summary.filteredStatsP50.raw.toFixed(1)} ms = ${summary.filteredStatsP50Ratio.toFixed(2)}× | ${targets[3][1] ? 'yes' : 'no'} |`,
+    `| unfiltered statistics repeated, 1 conn.: API p50 < raw | ${summary.repeatedStatsP50.api1.toFixed(2)} / ${summary.repeatedStatsP50.raw1.toFixed(2)} ms | ${targets[4][1] ? 'yes' : 'no'} |`,
+    `| (unfiltered statistics repeated, 16 conn.) | ${summary.repeatedStatsP50.api16.toFixed(2)} / ${summary.repeatedStatsP50.raw16.toFixed(2)} ms | |`,
+    `| (API CPU per request, no-repeat mix, 16 conn.) | ${summary.noRepeatApiCpuMs.toFixed(2)} ms | |`,
+    '',
+    table(
+      '(a) no-repeat mix, 16 connections (each request once per side; round 2 on another set, B before A)',
+      a16,
+    ),
+    table('(a) no-repeat mix, 1 connection', a1),
+    table(
+      `(b) Zipf s = 1.0 over ${zipfPool.length} distinct requests, ${zipfLength} per run, same sequence both sides`,
+      b,
+    ),
+    table('(c) distinct filtered statistics, 16 connections, Elasticsearch request cache off', c16),
+    table('(c) the unfiltered statistics repeated (request cache on), 1 and 16 connections', cRepeat),
+  ].join('\n');
+  process.stdout.write(`${markdown}\n`);
+  if (!quick) {
+    const base = options.out ?? join(REPO_ROOT, 'bench/results', `${result.date.slice(0, 10)}-scale`);
+    const suffix = options.count >= 1_000_000 ? `-${options.count / 1_000_000}m` : '';
+    await writeFile(`${base}${suffix}.md`, `${markdown}\n`);
+    await writeFile(`${base}${suffix}.json`, `${JSON.stringify(result, null, 2)}\n`);
+    log(`wrote ${base}${suffix}.md and .json`);
+  }
+  await build.cleanup();
+} finally {
+  await cleanup();
+}
