@@ -25,7 +25,9 @@ export async function migrate(client: pg.ClientBase): Promise<MigrationResult> {
          name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
     );
     const done = new Set(
-      (await client.query<{ name: string }>('SELECT name FROM schema_migrations')).rows.map((row) => row.name),
+      (await client.query<{ name: string }>('SELECT name FROM schema_migrations')).rows.map(
+        (row) => row.name,
+      ),
     );
     const result: MigrationResult = { applied: [], alreadyApplied: [] };
     for (const name of await migrationFiles()) {

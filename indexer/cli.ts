@@ -122,7 +122,10 @@ export function buildProgram(): Command {
       '--source <file|url>',
       'NDJSON or JSON array file, - for stdin, or postgres://USER[:PASS]@HOST[:PORT]/DB (default: DATABASE_URL)',
     )
-    .option('--relation <name>', `PostgreSQL relation with slug, updated_at, record (default ${DEFAULT_RELATION})`)
+    .option(
+      '--relation <name>',
+      `PostgreSQL relation with slug, updated_at, record (default ${DEFAULT_RELATION})`,
+    )
     .option('--alias <name>', 'alias to swap (default: ES_INDEX or "ppas")')
     .option('--keep <n>', 'indices to keep, the live one included', positiveInteger, 2)
     .option('--skip-invalid', 'index the valid records and list the invalid ones instead of stopping', false)
@@ -185,7 +188,9 @@ export function buildProgram(): Command {
     .option('--alias <name>', 'alias whose live index is kept fresh (default: ES_INDEX or "ppas")')
     .option('--follow', 'keep going: a run every --interval seconds or on NOTIFY, until SIGTERM', false)
     .addOption(
-      new Option('--interval <seconds>', 'seconds between runs under --follow').argParser(positiveNumber).default(2),
+      new Option('--interval <seconds>', 'seconds between runs under --follow')
+        .argParser(positiveNumber)
+        .default(2),
     )
     .addOption(
       new Option(
@@ -249,7 +254,9 @@ export function buildProgram(): Command {
             printRun(await sync.run((runs) => runs % every === 0));
           }
         } finally {
-          await lock?.release().catch((error: unknown) => logger.warn({ err: error }, 'could not release the lock'));
+          await lock
+            ?.release()
+            .catch((error: unknown) => logger.warn({ err: error }, 'could not release the lock'));
           await sync.close();
           await client.close();
         }

@@ -11,7 +11,10 @@ export async function readIndexMeta(client: Client, index: string): Promise<Part
 }
 
 /** The mark sync starts from and the sync runs made on the index so far; an index built from a file has no mark. */
-export async function readHighWaterMark(client: Client, index: string): Promise<{ mark: string; runs: number }> {
+export async function readHighWaterMark(
+  client: Client,
+  index: string,
+): Promise<{ mark: string; runs: number }> {
   const meta = await readIndexMeta(client, index);
   if (typeof meta.high_water_mark !== 'string') {
     throw new IndexerError(

@@ -15,7 +15,9 @@ export const UTC_MICROSECONDS = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`;
 export function quotedRelation(name: string): string {
   const parts = name.split('.');
   if (parts.length > 2 || !parts.every((part) => /^[A-Za-z_][A-Za-z0-9_$]{0,62}$/.test(part)))
-    throw new UsageError(`--relation must be NAME or SCHEMA.NAME (letters, digits, _), got ${JSON.stringify(name)}`);
+    throw new UsageError(
+      `--relation must be NAME or SCHEMA.NAME (letters, digits, _), got ${JSON.stringify(name)}`,
+    );
   return parts.map((part) => `"${part}"`).join('.');
 }
 

@@ -3,12 +3,15 @@
 // The snapshot's start is the new index's high-water mark: every change committed before it is in the index,
 // and sync reads on from there (minus its overlap window).
 import { createHash, type Hash } from 'node:crypto';
+import type { Client } from '@elastic/elasticsearch';
 import pg from 'pg';
 import QueryStream from 'pg-query-stream';
 import { SourceChangedError } from './errors.js';
 import type { IndexMeta } from './indexMapping.js';
 import { DEFAULT_RELATION, quotedRelation, rowProblems, UTC_MICROSECONDS } from './postgresRelation.js';
 import type { RecordSource } from './recordSource.js';
+import type { IndexerLogger } from './reindex.js';
+import { Sync } from './sync.js';
 import type { SourceItem } from './source.js';
 
 const ROWS_PER_FETCH = 1000;
@@ -19,6 +22,8 @@ export class PostgresSource implements RecordSource {
   private readonly passes: string[] = [];
 
   private constructor(
+    private readonly url: string,
+    private readonly overlapSeconds: number | undefined,
     private readonly client: pg.Client,
     private readonly relation: string,
     private readonly quoted: string,
@@ -26,7 +31,11 @@ export class PostgresSource implements RecordSource {
     private readonly highWaterMark: string,
   ) {}
 
-  static async open(url: string, relation: string = DEFAULT_RELATION): Promise<PostgresSource> {
+  static async open(
+    url: string,
+    relation: string = DEFAULT_RELATION,
+    overlapSeconds?: number,
+  ): Promise<PostgresSource> {
     const quoted = quotedRelation(relation);
     const client = new pg.Client({ connectionString: url, application_name: 'ppa-indexer reindex' });
     await client.connect();
@@ -39,14 +48,17 @@ export class PostgresSource implements RecordSource {
                 (SELECT count(*) FROM ${quoted}) AS total`,
       );
       const { mark, total } = rows[0]!;
-      return new PostgresSource(client, relation, quoted, Number(total), mark);
+      return new PostgresSource(url, overlapSeconds, client, relation, quoted, Number(total), mark);
     } catch (error) {
       await client.end().catch(() => undefined);
       throw error;
     }
   }
 
-  async *items(options: { signal?: AbortSignal; onAmount?: (done: number) => void }): AsyncGenerator<SourceItem> {
+  async *items(options: {
+    signal?: AbortSignal;
+    onAmount?: (done: number) => void;
+  }): AsyncGenerator<SourceItem> {
     const digest: Hash = createHash('sha256');
     const stream = this.client.query(
       new QueryStream(`SELECT slug, record FROM ${this.quoted}`, [], {
@@ -79,6 +91,23 @@ export class PostgresSource implements RecordSource {
 
   meta(): Partial<IndexMeta> {
     return { source_relation: this.relation, high_water_mark: this.highWaterMark };
+  }
+
+  async catchUp(client: Client, index: string, logger: IndexerLogger): Promise<void> {
+    const sync = new Sync({
+      client,
+      alias: index,
+      url: this.url,
+      relation: this.relation,
+      logger,
+      ...(this.overlapSeconds === undefined ? {} : { overlapSeconds: this.overlapSeconds }),
+    });
+    try {
+      const summary = await sync.catchUp(index);
+      logger.info({ catchUp: summary }, 'applied the changes made during the build');
+    } finally {
+      await sync.close();
+    }
   }
 
   async close(): Promise<void> {

@@ -1,11 +1,13 @@
 // What a reindex reads: a file (NDJSON or JSON array, `-` spooled from stdin) or a PostgreSQL relation. Both are
 // read twice (validation, then load) and must prove before the swap that the second pass read what the first
 // validated, so the phases of indexer/reindex.ts do not care which one they read.
+import type { Client } from '@elastic/elasticsearch';
 import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { SourceChangedError } from './errors.js';
 import type { IndexMeta } from './indexMapping.js';
+import type { IndexerLogger } from './reindex.js';
 import { detectFormat, readSource, type SourceFormat, type SourceItem } from './source.js';
 import { spoolToTempFile, type SpooledFile } from './spool.js';
 
@@ -19,6 +21,11 @@ export interface RecordSource {
   assertUnchanged(): Promise<void>;
   /** What the new index's _meta records about the source (PostgreSQL: the snapshot's high-water mark). */
   meta(): Partial<IndexMeta>;
+  /**
+   * PostgreSQL only: applies to the new, verified index what changed since the snapshot, just before the swap,
+   * and moves its high-water mark on (a long reindex must not go live with what it read at the start).
+   */
+  catchUp?(client: Client, index: string, logger: IndexerLogger): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -81,6 +88,8 @@ export function isPostgresUrl(source: unknown): source is string {
 export interface OpenSourceOptions {
   /** PostgreSQL: the relation to read (default ppa_index_records). */
   relation?: string;
+  /** PostgreSQL: the catch-up's overlap window (sync's --overlap). */
+  overlapSeconds?: number;
   signal?: AbortSignal;
 }
 
@@ -91,7 +100,7 @@ export async function openRecordSource(
   if (isPostgresUrl(source)) {
     // Loaded only when asked for, so file runs never load the PostgreSQL driver.
     const { PostgresSource } = await import('./postgresSource.js');
-    return PostgresSource.open(source, options.relation);
+    return PostgresSource.open(source, options.relation, options.overlapSeconds);
   }
   return FileSource.open(source, options.signal);
 }

@@ -218,6 +218,8 @@ async function buildGeneration(
     const indexed = await loadPhase(source, report, newIndex, builtAt, lock, options);
     throwIfAborted(signal);
     await verifyPhase(client, source, report, newIndex, indexed);
+    throwIfAborted(signal);
+    await source.catchUp?.(client, newIndex, logger);
 
     throwIfAborted(signal);
     await lock.extend(); // proves we still hold the lock right before going live

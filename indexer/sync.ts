@@ -91,22 +91,39 @@ export class Sync {
   }
 
   /**
-   * One run. `shouldReconcile` gets the runs already made on the live index (kept in its _meta, so one-shot runs
+   * One run on the alias's live index. `shouldReconcile` gets the runs already made on the live index (kept in its _meta, so one-shot runs
    * from cron count too) and says whether this one compares slugs.
    */
   async run(shouldReconcile: (runsOnIndex: number) => boolean): Promise<SyncRunSummary> {
-    const started = performance.now();
-    const { client, alias, signal } = this.options;
+    const { client, alias } = this.options;
     const index = await aliasTarget(client, alias);
     if (index === null) throw new IndexerError(`alias "${alias}" does not exist: run a reindex first`);
-    const { mark: from, runs } = await readHighWaterMark(client, index);
-    const reconcile = shouldReconcile(runs);
     if (index !== this.target) {
-      if (this.target !== null) this.logger.info({ index, from }, 'the alias moved: replaying onto the new index');
+      if (this.target !== null) this.logger.info({ index }, 'the alias moved: replaying onto the new index');
       this.applied = new Map();
       this.target = index;
     }
+    return this.runOn(index, shouldReconcile);
+  }
 
+  /**
+   * A reindex's last step before its swap: the changes committed since its snapshot, applied to the new index
+   * (slugs compared too), so it goes live as fresh as the one it replaces.
+   */
+  async catchUp(index: string): Promise<SyncRunSummary> {
+    this.applied = new Map();
+    this.target = index;
+    return this.runOn(index, () => true);
+  }
+
+  private async runOn(
+    index: string,
+    shouldReconcile: (runsOnIndex: number) => boolean,
+  ): Promise<SyncRunSummary> {
+    const started = performance.now();
+    const { client, signal } = this.options;
+    const { mark: from, runs } = await readHighWaterMark(client, index);
+    const reconcile = shouldReconcile(runs);
     const db = await this.connection();
     const summary: SyncRunSummary = {
       index,
