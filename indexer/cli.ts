@@ -203,6 +203,11 @@ export function buildProgram(): Command {
         .argParser(nonNegativeNumber)
         .default(DEFAULT_OVERLAP_S),
     )
+    .addOption(
+      new Option('--batch-size <n>', 'changed rows per fetch and per bulk request')
+        .argParser(positiveInteger)
+        .default(500),
+    )
     .addHelpText('after', EXIT_CODE_HELP)
     .action(
       async (options: {
@@ -213,6 +218,7 @@ export function buildProgram(): Command {
         interval: number;
         reconcileEvery?: number;
         overlap: number;
+        batchSize: number;
       }) => {
         const alias = aliasFrom(options.alias);
         const url = sourceFrom(options.source, true);
@@ -224,6 +230,7 @@ export function buildProgram(): Command {
           url,
           ...(options.relation ? { relation: options.relation } : {}),
           overlapSeconds: options.overlap,
+          batchSize: options.batchSize,
           logger,
           signal: controller.signal,
         });

@@ -26,7 +26,7 @@ import type { IndexerLogger } from './reindex.js';
 import { quoted, terminalSafe } from './terminalText.js';
 
 export const DEFAULT_OVERLAP_S = 60;
-const ROWS_PER_BATCH = 500;
+const DEFAULT_BATCH_SIZE = 500;
 const SLUGS_PER_PAGE = 5000;
 
 export interface SyncOptions {
@@ -36,6 +36,8 @@ export interface SyncOptions {
   url: string;
   relation?: string;
   overlapSeconds?: number;
+  /** Rows per fetch and per _bulk request (default 500). */
+  batchSize?: number;
   logger?: IndexerLogger;
   signal?: AbortSignal;
 }
@@ -77,6 +79,7 @@ export function describeSkipped(slug: string, problems: FieldProblem[]): string 
 export class Sync {
   private readonly relation: string;
   private readonly overlapSeconds: number;
+  private readonly batchSize: number;
   private readonly logger: IndexerLogger;
   private pgClient: pg.Client | null = null;
   /** What this process applied (or reported invalid) per slug within the overlap window, for the live index. */
@@ -87,6 +90,7 @@ export class Sync {
     this.relation = options.relation ?? DEFAULT_RELATION;
     quotedRelation(this.relation); // a bad name is a usage error before anything connects
     this.overlapSeconds = options.overlapSeconds ?? DEFAULT_OVERLAP_S;
+    this.batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
     this.logger = options.logger ?? { info: () => undefined, warn: () => undefined, error: () => undefined };
   }
 
@@ -150,14 +154,14 @@ export class Sync {
             WHERE updated_at > $1::timestamptz - make_interval(secs => $2)
             ORDER BY updated_at`,
           [from, this.overlapSeconds],
-          { batchSize: ROWS_PER_BATCH, highWaterMark: ROWS_PER_BATCH },
+          { batchSize: this.batchSize, highWaterMark: this.batchSize },
         ),
       );
       let batch: ChangedRow[] = [];
       try {
         for await (const row of changed as AsyncIterable<ChangedRow>) {
           batch.push(row);
-          if (batch.length >= ROWS_PER_BATCH) {
+          if (batch.length >= this.batchSize) {
             throwIfAborted(signal);
             await this.applyBatch(index, batch, summary);
             batch = [];
@@ -235,6 +239,9 @@ export class Sync {
       if (change.kind === 'write') summary.written++;
       else summary.deleted++;
     }
+    if (changes.length > 0) {
+      this.logger.info({ index, changes: changes.length }, 'batch applied');
+    }
     // Only once the batch is in the index: a failed batch is sent again by the next run.
     for (const [slug, applied] of seen) this.applied.set(slug, applied);
   }
@@ -254,7 +261,7 @@ export class Sync {
     try {
       for await (const slug of vanishedSlugs(this.indexedSlugs(index), rowSlugs())) {
         doomed.push({ kind: 'delete', id: slug });
-        if (doomed.length >= ROWS_PER_BATCH) {
+        if (doomed.length >= this.batchSize) {
           await this.deleteVanished(index, doomed, summary);
           doomed = [];
         }
