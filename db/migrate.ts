@@ -3,8 +3,10 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { projectFile } from '../indexContract/projectFile.js';
 
-const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
+// Beside the code: db/migrations from the source, and from the build (dist/db/) too.
+const MIGRATIONS_DIR = fileURLToPath(projectFile('db/migrations/'));
 // Any constant shared by every migrator of this schema.
 const MIGRATION_LOCK = 184_467_001;
 

@@ -7,6 +7,7 @@ import { stat } from 'node:fs/promises';
 import { pino } from 'pino';
 import { checkAliasName } from '../settings/elasticsearch.js';
 import { ConfigError } from '../settings/variables.js';
+import { aliasTarget } from './aliases.js';
 import { createIndexerClient, readIndexerEsSettings } from './esClient.js';
 import {
   EXIT_CODES,
@@ -130,6 +131,7 @@ export function buildProgram(): Command {
     .option('--keep <n>', 'indices to keep, the live one included', positiveInteger, 2)
     .option('--skip-invalid', 'index the valid records and list the invalid ones instead of stopping', false)
     .option('--dry-run', 'validate and build documents only; write nothing (no Elasticsearch needed)', false)
+    .option('--if-missing', 'do nothing when the alias exists already (first start of a deployment)', false)
     .addOption(
       new Option('--batch-size <n>', 'documents per bulk request').argParser(positiveInteger).default(1000),
     )
@@ -142,10 +144,18 @@ export function buildProgram(): Command {
         keep: number;
         skipInvalid: boolean;
         dryRun: boolean;
+        ifMissing: boolean;
         batchSize: number;
       }) => {
         const alias = aliasFrom(options.alias);
         const source = sourceFrom(options.source);
+        if (options.ifMissing) {
+          const live = await withClient((client) => aliasTarget(client, alias));
+          if (live !== null) {
+            process.stderr.write(`alias ${alias} → ${live} exists: nothing to do (--if-missing)\n`);
+            return;
+          }
+        }
         const controller = abortOnSignals();
         const progress = createProgressReporter();
         const client = createIndexerClient(readIndexerEsSettings());

@@ -125,8 +125,10 @@ export interface TestDatabase {
   drop: () => Promise<void>;
 }
 
-/** A fresh, migrated database (with the sample records when `seed`). */
-export async function createTestDatabase(options: { seed?: boolean } = {}): Promise<TestDatabase> {
+/** A fresh database, migrated unless `migrate: false` (with the sample records when `seed`). */
+export async function createTestDatabase(
+  options: { seed?: boolean; migrate?: boolean } = {},
+): Promise<TestDatabase> {
   users++;
   server ??= findServer();
   const { adminUrl } = await server;
@@ -141,7 +143,7 @@ export async function createTestDatabase(options: { seed?: boolean } = {}): Prom
   const url = withDatabase(adminUrl, name);
   const client = new pg.Client({ connectionString: url });
   await client.connect();
-  await migrate(client);
+  if (options.migrate !== false) await migrate(client);
   if (options.seed) await seedFromFile(client);
   return {
     url,
