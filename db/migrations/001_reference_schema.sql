@@ -85,9 +85,12 @@ END $$;
 CREATE TRIGGER ppas_maintain BEFORE INSERT OR UPDATE ON ppas
   FOR EACH ROW EXECUTE FUNCTION ppas_maintain();
 
--- A change to a child row is a change to its PPA.
+-- A change to a child row is a change to its PPA (except inside ppa_upsert_record, which sets updated_at itself).
 CREATE FUNCTION ppa_child_touch() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+  IF current_setting('ppa.importing', true) = 'on' THEN
+    RETURN NULL;
+  END IF;
   UPDATE ppas SET updated_at = now()
    WHERE id IN (
      CASE WHEN TG_OP = 'DELETE' THEN OLD.ppa_id ELSE NEW.ppa_id END,

@@ -73,6 +73,8 @@ CREATE FUNCTION ppa_upsert_record(r jsonb) RETURNS bigint LANGUAGE plpgsql AS $$
 DECLARE
   ppa bigint;
 BEGIN
+  -- The children's touch triggers would move updated_at once per row; the record carries its own.
+  PERFORM set_config('ppa.importing', 'on', true);
   INSERT INTO ppas (slug, reference_code, project_name, developer, location, country_code, technology, tariff,
                     capacity_mw, financial_close_year, risk_features, published, active, published_at,
                     updated_at, offtaker_name, offtaker_type, contract_signed_date, contract_term_years,
@@ -98,6 +100,7 @@ BEGIN
     technology = EXCLUDED.technology, tariff = EXCLUDED.tariff, capacity_mw = EXCLUDED.capacity_mw,
     financial_close_year = EXCLUDED.financial_close_year, risk_features = EXCLUDED.risk_features,
     published = EXCLUDED.published, active = EXCLUDED.active, published_at = EXCLUDED.published_at,
+    updated_at = EXCLUDED.updated_at,
     offtaker_name = EXCLUDED.offtaker_name, offtaker_type = EXCLUDED.offtaker_type,
     contract_signed_date = EXCLUDED.contract_signed_date, contract_term_years = EXCLUDED.contract_term_years,
     contract_cod_date = EXCLUDED.contract_cod_date, contract_currency = EXCLUDED.contract_currency,
@@ -126,8 +129,9 @@ BEGIN
   SELECT ppa, e.n, e.d->>'title', e.d->>'document_type', e.d->>'url', (e.d->>'published_on')::date,
          e.d->>'format', e.d->>'language'
     FROM jsonb_array_elements(coalesce(r->'documents', '[]')) WITH ORDINALITY AS e(d, n);
-  -- The children's triggers moved updated_at to now(); the record's own timestamp wins.
+  -- A re-import with an unchanged updated_at was moved to now() by the ppas trigger: the record's own wins.
   UPDATE ppas SET updated_at = (r->>'updated_at')::timestamptz
    WHERE id = ppa AND updated_at IS DISTINCT FROM (r->>'updated_at')::timestamptz;
+  PERFORM set_config('ppa.importing', 'off', true);
   RETURN ppa;
 END $$;
