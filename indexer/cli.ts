@@ -3,7 +3,6 @@
 //   other failure (alias unchanged) · 4 another reindex holds the lock · 130 SIGINT · 143 SIGTERM
 import type { Client } from '@elastic/elasticsearch';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { stat } from 'node:fs/promises';
 import { pino } from 'pino';
 import { checkAliasName } from '../settings/elasticsearch.js';
 import { ConfigError } from '../settings/variables.js';
@@ -23,13 +22,11 @@ import { follow } from './syncFollow.js';
 import { positiveInteger } from './optionParsers.js';
 import { createProgressReporter } from './progress.js';
 import { DEFAULT_RELATION } from './postgresRelation.js';
-import { isPostgresUrl } from './recordSource.js';
+import { isPostgresUrl, openRecordSource } from './recordSource.js';
 import { reindex, type ReindexSummary } from './reindex.js';
 import { rollback } from './rollback.js';
-import { detectFormat } from './source.js';
-import { spoolToTempFile } from './spool.js';
 import { aliasStatus, describeStatus } from './status.js';
-import { describeInvalidRecord, validateSource } from './validateSource.js';
+import { describeInvalidRecord, validateItems } from './validateSource.js';
 
 const EXIT_CODE_HELP = `
 Exit codes:
@@ -283,17 +280,20 @@ export function buildProgram(): Command {
   program
     .command('validate')
     .description('check every record of the source against the record schema (no Elasticsearch needed)')
-    .requiredOption('--source <file>', 'NDJSON or JSON array file, or - for stdin')
+    .option(
+      '--source <file|url>',
+      'NDJSON or JSON array file, - for stdin, or postgres://… (default: DATABASE_URL)',
+    )
+    .option('--relation <name>', `PostgreSQL relation (default ${DEFAULT_RELATION})`)
     .addHelpText('after', EXIT_CODE_HELP)
-    .action(async (options: { source: string }) => {
+    .action(async (options: { source?: string; relation?: string }) => {
       const controller = abortOnSignals();
-      const spooled =
-        options.source === '-' ? await spoolToTempFile(process.stdin, controller.signal) : undefined;
-      const path = spooled?.path ?? options.source;
+      const source = await openRecordSource(sourceFrom(options.source), {
+        ...(options.relation ? { relation: options.relation } : {}),
+        signal: controller.signal,
+      });
       try {
-        await stat(path);
-        const format = await detectFormat(path);
-        const report = await validateSource(path, format, { signal: controller.signal }).catch(
+        const report = await validateItems(source.items({ signal: controller.signal }), source.format).catch(
           (error: unknown) => {
             if (controller.signal.aborted) throw new InterruptedError(String(controller.signal.reason));
             throw error;
@@ -306,7 +306,7 @@ export function buildProgram(): Command {
           `${report.read} records, all valid (${report.published} published, ${report.unpublished} unpublished)\n`,
         );
       } finally {
-        await spooled?.remove();
+        await source.close();
       }
     });
 
