@@ -2,11 +2,12 @@
 # The API and the indexer in one image.
 #   API (default command):  node dist/src/server.js
 #   indexer:                node bin/ppa-indexer.js <command> …   (docker compose run --rm indexer …)
+#   database:               node dist/db/migrate.js, node dist/db/seed.js [--if-empty]   (compose's db-setup)
 # docs/operations.md describes both; test/integration/deploy.test.ts keeps this file and that guide in step.
 
 ARG NODE_IMAGE=node:20-bookworm-slim
 
-# ---- build: every dependency, then the TypeScript compiler emits dist/src, dist/indexer, dist/indexContract and dist/settings ----
+# ---- build: every dependency, then the TypeScript compiler emits dist/src, dist/indexer, dist/indexContract, dist/settings, dist/db ----
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -16,6 +17,7 @@ COPY src ./src
 COPY indexer ./indexer
 COPY indexContract ./indexContract
 COPY settings ./settings
+COPY db ./db
 COPY mappings ./mappings
 RUN npm run build
 
@@ -28,6 +30,7 @@ COPY package.json package-lock.json ./
 RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --no-audit --no-fund
 COPY --from=build /app/dist ./dist
 COPY mappings ./mappings
+COPY db/migrations ./db/migrations
 COPY data ./data
 COPY public ./public
 COPY bin ./bin

@@ -1,12 +1,12 @@
-// ppa-indexer: reindex | validate | status | rollback. Exit codes (also in --help):
+// ppa-indexer: reindex | sync | validate | status | rollback. Exit codes (also in --help):
 //   0 ok · 1 invalid records or none published (nothing written) · 2 usage (bad option or ES_* variable) · 3 Elasticsearch or
 //   other failure (alias unchanged) · 4 another reindex holds the lock · 130 SIGINT · 143 SIGTERM
 import type { Client } from '@elastic/elasticsearch';
-import { Command, CommanderError, Option } from 'commander';
-import { stat } from 'node:fs/promises';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { pino } from 'pino';
 import { checkAliasName } from '../settings/elasticsearch.js';
 import { ConfigError } from '../settings/variables.js';
+import { aliasTarget } from './aliases.js';
 import { createIndexerClient, readIndexerEsSettings } from './esClient.js';
 import {
   EXIT_CODES,
@@ -14,15 +14,19 @@ import {
   InterruptedError,
   InvalidSourceError,
   NothingToRollBackError,
+  UsageError,
 } from './errors.js';
+import { ReindexLock } from './lock.js';
+import { DEFAULT_OVERLAP_S, Sync, type SyncRunSummary } from './sync.js';
+import { follow } from './syncFollow.js';
 import { positiveInteger } from './optionParsers.js';
 import { createProgressReporter } from './progress.js';
+import { DEFAULT_RELATION } from './postgresRelation.js';
+import { isPostgresUrl, openRecordSource } from './recordSource.js';
 import { reindex, type ReindexSummary } from './reindex.js';
 import { rollback } from './rollback.js';
-import { detectFormat } from './source.js';
-import { spoolToTempFile } from './spool.js';
 import { aliasStatus, describeStatus } from './status.js';
-import { describeInvalidRecord, validateSource } from './validateSource.js';
+import { describeInvalidRecord, validateItems } from './validateSource.js';
 
 const EXIT_CODE_HELP = `
 Exit codes:
@@ -30,10 +34,10 @@ Exit codes:
   1    invalid records in the source (listed by line, slug and field), or no published record; nothing was written
   2    usage error: bad option or ES_* environment variable
   3    Elasticsearch or other failure; the alias was left where it was
-  4    another reindex of the alias is running (lock held)
+  4    another reindex (or, for sync, another sync) of the alias is running (lock held)
   130  interrupted by SIGINT, 143 by SIGTERM; the half-built index was deleted
 
-Environment: ES_URL (comma-separated nodes), ES_API_KEY or ES_USERNAME + ES_PASSWORD,
+Environment: DATABASE_URL (the default --source of reindex and sync), ES_URL (comma-separated nodes), ES_API_KEY or ES_USERNAME + ES_PASSWORD,
 ES_INDEX (default alias "ppas"), ES_REQUEST_TIMEOUT_MS (default 60000), LOG_LEVEL (default info).`;
 
 const logger = pino(
@@ -53,6 +57,26 @@ function abortOnSignals(): AbortController {
     });
   }
   return controller;
+}
+
+/** --source, else DATABASE_URL; sync accepts only a postgres:// URL. */
+function sourceFrom(option: string | undefined, postgresOnly = false): string {
+  const source = option ?? (process.env.DATABASE_URL?.trim() || undefined);
+  if (source === undefined) throw new UsageError('--source is required (or set DATABASE_URL)');
+  if (postgresOnly && !isPostgresUrl(source))
+    throw new UsageError(`--source must be a postgres:// URL for sync, got ${JSON.stringify(source)}`);
+  return source;
+}
+
+function nonNegativeNumber(value: string): number {
+  if (!/^\d+(\.\d+)?$/.test(value)) throw new InvalidArgumentError('expected a number >= 0');
+  return Number(value);
+}
+
+function positiveNumber(value: string): number {
+  const number = nonNegativeNumber(value);
+  if (number <= 0) throw new InvalidArgumentError('expected a number > 0');
+  return number;
 }
 
 function aliasFrom(option: string | undefined): string {
@@ -92,25 +116,43 @@ export function buildProgram(): Command {
   program
     .command('reindex')
     .description('validate the source, build a new index, check it, swap the alias, prune old indices')
-    .requiredOption('--source <file>', 'NDJSON or JSON array file, or - for stdin')
+    .option(
+      '--source <file|url>',
+      'NDJSON or JSON array file, - for stdin, or postgres://USER[:PASS]@HOST[:PORT]/DB (default: DATABASE_URL)',
+    )
+    .option(
+      '--relation <name>',
+      `PostgreSQL relation with slug, updated_at, record (default ${DEFAULT_RELATION})`,
+    )
     .option('--alias <name>', 'alias to swap (default: ES_INDEX or "ppas")')
     .option('--keep <n>', 'indices to keep, the live one included', positiveInteger, 2)
     .option('--skip-invalid', 'index the valid records and list the invalid ones instead of stopping', false)
     .option('--dry-run', 'validate and build documents only; write nothing (no Elasticsearch needed)', false)
+    .option('--if-missing', 'do nothing when the alias exists already (first start of a deployment)', false)
     .addOption(
       new Option('--batch-size <n>', 'documents per bulk request').argParser(positiveInteger).default(1000),
     )
     .addHelpText('after', EXIT_CODE_HELP)
     .action(
       async (options: {
-        source: string;
+        source?: string;
+        relation?: string;
         alias?: string;
         keep: number;
         skipInvalid: boolean;
         dryRun: boolean;
+        ifMissing: boolean;
         batchSize: number;
       }) => {
         const alias = aliasFrom(options.alias);
+        const source = sourceFrom(options.source);
+        if (options.ifMissing) {
+          const live = await withClient((client) => aliasTarget(client, alias));
+          if (live !== null) {
+            process.stderr.write(`alias ${alias} → ${live} exists: nothing to do (--if-missing)\n`);
+            return;
+          }
+        }
         const controller = abortOnSignals();
         const progress = createProgressReporter();
         const client = createIndexerClient(readIndexerEsSettings());
@@ -118,7 +160,8 @@ export function buildProgram(): Command {
           const summary = await reindex({
             client,
             alias,
-            source: options.source,
+            source,
+            ...(options.relation ? { relation: options.relation } : {}),
             keep: options.keep,
             skipInvalid: options.skipInvalid,
             dryRun: options.dryRun,
@@ -143,19 +186,114 @@ export function buildProgram(): Command {
     );
 
   program
+    .command('sync')
+    .description(
+      'apply what changed in PostgreSQL since the live index was built or last synced, in place (no swap)',
+    )
+    .option('--source <url>', 'postgres://USER[:PASS]@HOST[:PORT]/DB (default: DATABASE_URL)')
+    .option('--relation <name>', `relation with slug, updated_at, record (default ${DEFAULT_RELATION})`)
+    .option('--alias <name>', 'alias whose live index is kept fresh (default: ES_INDEX or "ppas")')
+    .option('--follow', 'keep going: a run every --interval seconds or on NOTIFY, until SIGTERM', false)
+    .addOption(
+      new Option('--interval <seconds>', 'seconds between runs under --follow')
+        .argParser(positiveNumber)
+        .default(2),
+    )
+    .addOption(
+      new Option(
+        '--reconcile-every <n>',
+        'compare slugs (deleting documents whose row is gone) every n runs (default: every run; under --follow, once a minute)',
+      ).argParser(positiveInteger),
+    )
+    .addOption(
+      new Option('--overlap <seconds>', 're-read changes this far before the high-water mark (late commits)')
+        .argParser(nonNegativeNumber)
+        .default(DEFAULT_OVERLAP_S),
+    )
+    .addOption(
+      new Option('--batch-size <n>', 'changed rows per fetch and per bulk request')
+        .argParser(positiveInteger)
+        .default(500),
+    )
+    .addHelpText('after', EXIT_CODE_HELP)
+    .action(
+      async (options: {
+        source?: string;
+        relation?: string;
+        alias?: string;
+        follow: boolean;
+        interval: number;
+        reconcileEvery?: number;
+        overlap: number;
+        batchSize: number;
+      }) => {
+        const alias = aliasFrom(options.alias);
+        const url = sourceFrom(options.source, true);
+        const controller = abortOnSignals();
+        const client = createIndexerClient(readIndexerEsSettings());
+        const sync = new Sync({
+          client,
+          alias,
+          url,
+          ...(options.relation ? { relation: options.relation } : {}),
+          overlapSeconds: options.overlap,
+          batchSize: options.batchSize,
+          logger,
+          signal: controller.signal,
+        });
+        const printRun = (summary: SyncRunSummary): void => {
+          process.stdout.write(`${JSON.stringify({ sync: summary })}\n`);
+        };
+        let lock: ReindexLock | null = null;
+        try {
+          lock = await ReindexLock.acquire(client, alias, { label: 'sync' });
+          if (options.follow) {
+            logger.info(
+              { alias, interval: options.interval, overlap: options.overlap },
+              'following changes (LISTEN/NOTIFY, else polling)',
+            );
+            await follow({
+              sync,
+              url,
+              lock,
+              intervalSeconds: options.interval,
+              ...(options.reconcileEvery ? { reconcileEvery: options.reconcileEvery } : {}),
+              signal: controller.signal,
+              logger,
+              onRun: printRun,
+            });
+            logger.info('stopped');
+          } else {
+            const every = options.reconcileEvery ?? 1;
+            printRun(await sync.run((runs) => runs % every === 0));
+          }
+        } finally {
+          await lock
+            ?.release()
+            .catch((error: unknown) => logger.warn({ err: error }, 'could not release the lock'));
+          await sync.close();
+          await client.close();
+        }
+      },
+    );
+
+  program
     .command('validate')
     .description('check every record of the source against the record schema (no Elasticsearch needed)')
-    .requiredOption('--source <file>', 'NDJSON or JSON array file, or - for stdin')
+    .option(
+      '--source <file|url>',
+      'NDJSON or JSON array file, - for stdin, or postgres://… (default: DATABASE_URL)',
+    )
+    .option('--relation <name>', `PostgreSQL relation (default ${DEFAULT_RELATION})`)
     .addHelpText('after', EXIT_CODE_HELP)
-    .action(async (options: { source: string }) => {
+    .action(async (options: { source?: string; relation?: string }) => {
       const controller = abortOnSignals();
-      const spooled =
-        options.source === '-' ? await spoolToTempFile(process.stdin, controller.signal) : undefined;
-      const path = spooled?.path ?? options.source;
+      const source = await openRecordSource(sourceFrom(options.source), {
+        ...(options.relation ? { relation: options.relation } : {}),
+        signal: controller.signal,
+      });
       try {
-        await stat(path);
-        const format = await detectFormat(path);
-        const report = await validateSource(path, format, { signal: controller.signal }).catch(
+        const report = await validateItems(source.items({ signal: controller.signal }), source.format).catch(
           (error: unknown) => {
             if (controller.signal.aborted) throw new InterruptedError(String(controller.signal.reason));
             throw error;
@@ -168,7 +306,7 @@ export function buildProgram(): Command {
           `${report.read} records, all valid (${report.published} published, ${report.unpublished} unpublished)\n`,
         );
       } finally {
-        await spooled?.remove();
+        await source.close();
       }
     });
 

@@ -6,6 +6,11 @@ const definition = readIndexDefinition();
 export interface IndexMeta {
   built_at: string;
   records: number;
+  /** Built from PostgreSQL: the relation read and its snapshot's high-water mark (sync moves it on). */
+  source_relation?: string;
+  high_water_mark?: string;
+  /** Sync runs applied to this index (for --reconcile-every). */
+  sync_runs?: number;
 }
 
 // While loading, refresh is off and the translog is flushed asynchronously: a failed build is deleted anyway,

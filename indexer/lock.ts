@@ -12,6 +12,13 @@ export interface LockOptions {
   ttlMs?: number;
   /** Who holds it, for the refusal message. */
   owner?: string;
+  /** What the lock keeps to one at a time (default "reindex"; "sync" takes the lock `<alias>:sync`). */
+  label?: 'reindex' | 'sync';
+}
+
+/** The lock's id (and its document's `alias`): the alias for reindexes and rollbacks, `<alias>:sync` for syncs. */
+export function lockName(alias: string, label: LockOptions['label'] = 'reindex'): string {
+  return label === 'sync' ? `${alias}:sync` : alias;
 }
 
 export interface LockDocument {
@@ -72,11 +79,12 @@ export class ReindexLock {
 
   static async acquire(client: Client, alias: string, options: LockOptions = {}): Promise<ReindexLock> {
     const ttlMs = options.ttlMs ?? DEFAULT_TTL_MS;
-    const location = lockLocation(alias);
+    const label = options.label ?? 'reindex';
+    const location = lockLocation(lockName(alias, label));
     await ensureLockIndex(client);
     const now = await clusterNow(client);
     const document: LockDocument = {
-      alias,
+      alias: lockName(alias, label),
       owner: options.owner ?? `${hostname()} pid ${process.pid}`,
       acquired_at: new Date(now).toISOString(),
       expires_at: now + ttlMs,
@@ -94,10 +102,10 @@ export class ReindexLock {
     const held = await client.get<LockDocument>(location);
     const holder = held._source;
     const heldNow = await clusterNow(client);
-    if (holder && holder.expires_at > heldNow) {
+    if (holder && holder.expires_at > heldNow && !heldByDeadProcessHere(holder.owner)) {
       const seconds = Math.ceil((holder.expires_at - heldNow) / 1000);
       throw new LockedError(
-        `another reindex of alias "${alias}" is running (lock held by ${holder.owner} since ${holder.acquired_at}; ` +
+        `another ${label} of alias "${alias}" is running (lock held by ${holder.owner} since ${holder.acquired_at}; ` +
           `it expires in ${seconds}s unless that run keeps it alive)`,
       );
     }
@@ -106,7 +114,7 @@ export class ReindexLock {
       return new ReindexLock(client, location, document, versionOf(taken), ttlMs).startHeartbeat();
     } catch (error) {
       if (statusOf(error) === 409)
-        throw new LockedError(`another reindex of alias "${alias}" just took the expired lock`);
+        throw new LockedError(`another ${label} of alias "${alias}" just took the expired lock`);
       throw error;
     }
   }
@@ -167,6 +175,24 @@ export class ReindexLock {
     );
     this.heartbeat.unref();
     return this;
+  }
+}
+
+/**
+ * A lock taken on this host by a process that no longer runs (killed with -9, crashed) is taken over at once
+ * rather than after its expiry, so a restarted sync goes on within seconds. Only the default owner form
+ * ("<host> pid <n>") is read; our own pid is never "dead" (two runs in one process still exclude each other).
+ */
+function heldByDeadProcessHere(owner: string): boolean {
+  const match = /^(.*) pid (\d+)$/.exec(owner);
+  if (!match || match[1] !== hostname()) return false;
+  const pid = Number(match[2]);
+  if (pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
   }
 }
 

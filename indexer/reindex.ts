@@ -1,8 +1,6 @@
-// reindex: validate the whole source, build a fresh `<alias>-<timestamp>` index, check its count, swap the
+// reindex: validate the whole source (a file or a PostgreSQL snapshot, indexer/recordSource.ts), build a fresh `<alias>-<timestamp>` index, check its count, swap the
 // alias in one call, prune old indices. Any failure or interruption removes the new index; the alias stays put.
 import type { Client } from '@elastic/elasticsearch';
-import type { Stats } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { Logger } from 'pino';
 import { aliasTarget, applyRetention, swapAlias } from './aliases.js';
@@ -21,9 +19,9 @@ import { indexDefinition, LIVE_SETTINGS } from './indexMapping.js';
 import { indexNameFor } from '../indexContract/indexName.js';
 import { ReindexLock } from './lock.js';
 import type { PpaRecord } from '../indexContract/record.js';
-import { detectFormat, readSource, type SourceFormat } from './source.js';
-import { spoolToTempFile, type SpooledFile } from './spool.js';
-import { validateSource, type InvalidRecord, type SourceReport } from './validateSource.js';
+import { openRecordSource, type RecordSource } from './recordSource.js';
+import type { SourceFormat } from './source.js';
+import { validateItems, type InvalidRecord, type SourceReport } from './validateSource.js';
 
 export type IndexerLogger = Pick<Logger, 'info' | 'warn' | 'error'>;
 
@@ -34,8 +32,10 @@ export type ProgressEvent =
 export interface ReindexOptions {
   client: Client;
   alias: string;
-  /** A file path (NDJSON or JSON array), `-` for stdin, or a readable stream. */
+  /** A file path (NDJSON or JSON array), `-` for stdin, a readable stream, or a postgres:// URL. */
   source: string | Readable;
+  /** With a postgres:// source: the relation to read (default ppa_index_records). */
+  relation?: string;
   /** Indices to keep, the live one included (default 2: live + one for rollback). */
   keep?: number;
   skipInvalid?: boolean;
@@ -76,32 +76,17 @@ const silentLogger: IndexerLogger = {
   error: () => undefined,
 } as never;
 
-async function openSource(
-  source: string | Readable,
-  signal?: AbortSignal,
-): Promise<{ path: string; spooled?: SpooledFile }> {
-  if (typeof source !== 'string' || source === '-') {
-    const spooled = await spoolToTempFile(typeof source === 'string' ? process.stdin : source, signal);
-    return { path: spooled.path, spooled };
-  }
-  return { path: source };
-}
-
 /** Pass 2: the documents of the valid, published records, in source order. */
 async function* publishedDocuments(
-  path: string,
+  source: RecordSource,
   report: SourceReport,
   options: Pick<ReindexOptions, 'signal' | 'transformDocument'>,
 ): AsyncGenerator<LoadableDocument> {
-  for await (const item of readSource(
-    path,
-    report.format,
-    options.signal ? { signal: options.signal } : {},
-  )) {
+  for await (const item of source.items(options.signal ? { signal: options.signal } : {})) {
     if (report.invalidLines.has(item.line)) continue;
-    // Pass 1 validated every record, and the file is checked for changes before the alias moves
+    // Pass 1 validated every record, and the source is checked for changes before the alias moves
     // (assertUnchanged), so validating again here would only double the CPU cost of a record.
-    if ('parseError' in item) throw new SourceChangedError(path);
+    if ('parseError' in item) throw new SourceChangedError(`${report.format} source`);
     const record = item.value as PpaRecord;
     if (!record.published) continue;
     const document = buildDocument(record);
@@ -119,15 +104,17 @@ export async function reindex(options: ReindexOptions): Promise<ReindexSummary> 
   if (!Number.isInteger(keep) || keep < 1)
     throw new UsageError(`--keep must be an integer >= 1, got ${keep}`);
 
-  const { path, spooled } = await openSource(options.source, signal).catch((error: unknown) => {
+  const source = await openRecordSource(options.source, {
+    ...(options.relation ? { relation: options.relation } : {}),
+    ...(signal ? { signal } : {}),
+  }).catch((error: unknown) => {
     throwIfAborted(signal);
     throw error;
   });
   try {
-    const source = await validatePhase(path, options);
+    const report = await validatePhase(source, options);
     const summary = (generation: Generation | null, indexed: number): ReindexSummary => {
       const seconds = (performance.now() - started) / 1000;
-      const { report } = source;
       return {
         alias: options.alias,
         index: generation?.index ?? null,
@@ -151,20 +138,14 @@ export async function reindex(options: ReindexOptions): Promise<ReindexSummary> 
     if (options.dryRun) {
       // A dry run builds every document and never talks to Elasticsearch.
       let built = 0;
-      for await (const _document of publishedDocuments(path, source.report, options)) built++;
+      for await (const _document of publishedDocuments(source, report, options)) built++;
       return summary(null, built);
     }
-    const generation = await buildGeneration(path, source, keep, options);
+    const generation = await buildGeneration(source, report, keep, options);
     return summary(generation, generation.indexed);
   } finally {
-    await spooled?.remove();
+    await source.close();
   }
-}
-
-interface ValidatedSource {
-  report: SourceReport;
-  /** The file as validation found it: the load checks it is still the same before the alias moves. */
-  atStart: Stats;
 }
 
 interface Generation {
@@ -175,16 +156,13 @@ interface Generation {
 }
 
 /** Phase 1: every record checked before anything is written; refuses invalid (unless skipped) and empty sources. */
-async function validatePhase(path: string, options: ReindexOptions): Promise<ValidatedSource> {
+async function validatePhase(source: RecordSource, options: ReindexOptions): Promise<SourceReport> {
   const { signal } = options;
   const logger = options.logger ?? silentLogger;
-  const atStart = await stat(path);
-  const totalBytes = atStart.size;
-  const format = await detectFormat(path);
+  const totalBytes = source.total;
   let bytes = 0;
-  const report = await validateSource(path, format, {
-    ...(signal ? { signal } : {}),
-    onBytes: (read) => (bytes = read),
+  const items = source.items({ ...(signal ? { signal } : {}), onAmount: (read) => (bytes = read) });
+  const report = await validateItems(items, source.format, {
     onRecord: (records) => {
       if (records % 1000 === 0) options.onProgress?.({ phase: 'validate', records, bytes, totalBytes });
     },
@@ -210,7 +188,7 @@ async function validatePhase(path: string, options: ReindexOptions): Promise<Val
       `the source has no valid published record (${report.read} read): refusing to make an empty index live`,
     );
   }
-  return { report, atStart };
+  return report;
 }
 
 /**
@@ -218,8 +196,8 @@ async function validatePhase(path: string, options: ReindexOptions): Promise<Val
  * or interruption before the swap deletes the new index, so the alias and what it serves stay as they were.
  */
 async function buildGeneration(
-  path: string,
-  source: ValidatedSource,
+  source: RecordSource,
+  report: SourceReport,
   keep: number,
   options: ReindexOptions,
 ): Promise<Generation> {
@@ -237,9 +215,11 @@ async function buildGeneration(
     const previousIndex = await aliasTarget(client, alias);
     const builtAt = new Date();
     newIndex = indexNameFor(alias, builtAt);
-    const indexed = await loadPhase(path, source.report, newIndex, builtAt, lock, options);
+    const indexed = await loadPhase(source, report, newIndex, builtAt, lock, options);
     throwIfAborted(signal);
-    await verifyPhase(client, path, source, newIndex, indexed);
+    await verifyPhase(client, source, report, newIndex, indexed);
+    throwIfAborted(signal);
+    await source.catchUp?.(client, newIndex, logger);
 
     throwIfAborted(signal);
     await lock.extend(); // proves we still hold the lock right before going live
@@ -267,7 +247,7 @@ async function buildGeneration(
 
 /** Phase 2: create the index with loading settings and bulk the published documents into it. */
 async function loadPhase(
-  path: string,
+  source: RecordSource,
   report: SourceReport,
   index: string,
   builtAt: Date,
@@ -277,10 +257,10 @@ async function loadPhase(
   const { client, signal } = options;
   await client.indices.create({
     index,
-    ...indexDefinition({ built_at: builtAt.toISOString(), records: report.published }),
+    ...indexDefinition({ built_at: builtAt.toISOString(), records: report.published, ...source.meta() }),
   });
   (options.logger ?? silentLogger).info({ index }, 'loading new index');
-  return bulkLoad(client, index, publishedDocuments(path, report, options), {
+  return bulkLoad(client, index, publishedDocuments(source, report, options), {
     ...(options.batchSize ? { batchSize: options.batchSize } : {}),
     ...(signal ? { signal } : {}),
     checkpoint: () => lock.assertHeld(),
@@ -291,28 +271,21 @@ async function loadPhase(
 /** Phase 3: the source is what was validated, the index is live-ready and holds exactly the published records. */
 async function verifyPhase(
   client: Client,
-  path: string,
-  source: ValidatedSource,
+  source: RecordSource,
+  report: SourceReport,
   index: string,
   indexed: number,
 ): Promise<void> {
-  await assertUnchanged(path, source.atStart);
+  await source.assertUnchanged();
   await client.indices.putSettings({ index, settings: { index: LIVE_SETTINGS } });
   await client.indices.refresh({ index });
   const { count } = await client.count({ index });
-  const expected = source.report.published;
+  const expected = report.published;
   if (count !== expected || indexed !== expected) {
     throw new Error(
       `index check failed: ${index} holds ${count} documents (${indexed} sent), expected ${expected} published records`,
     );
   }
-}
-
-/** Same size, modification time and inode as when the run began, so pass 2 read what pass 1 validated. */
-async function assertUnchanged(path: string, atStart: Stats): Promise<void> {
-  const now = await stat(path);
-  if (now.size !== atStart.size || now.mtimeMs !== atStart.mtimeMs || now.ino !== atStart.ino)
-    throw new SourceChangedError(path);
 }
 
 async function deleteQuietly(client: Client, index: string, logger: IndexerLogger): Promise<void> {

@@ -5,15 +5,19 @@ import { open } from 'node:fs/promises';
 import { Transform, type Readable } from 'node:stream';
 import StreamArray from 'stream-json/streamers/StreamArray.js';
 import { EXIT_CODES, IndexerError } from './exitCodes.js';
+import type { FieldProblem } from './recordSchema.js';
 
-export type SourceFormat = 'ndjson' | 'json-array';
+/** The form of a source: a file's (NDJSON or a JSON array) or a PostgreSQL relation's rows (indexer/postgresSource.ts). */
+export type SourceFormat = 'ndjson' | 'json-array' | 'postgres';
 
 /**
- * One entry of the source: a parsed value, or the reason its text is not JSON (`unreadable`: the line itself could
+ * One entry of the source: a parsed value (with `problems` its source already found, e.g. a row whose slug column
+ * differs from its record's slug), or the reason its text is not JSON (`unreadable`: the line itself could
  * not be read as text: too long, or not UTF-8).
  */
 export type SourceItem =
-  { line: number; value: unknown } | { line: number; parseError: string; unreadable?: boolean };
+  | { line: number; value: unknown; problems?: FieldProblem[] }
+  | { line: number; parseError: string; unreadable?: boolean };
 
 export interface ReadSourceOptions {
   /** Called with the bytes read so far (for progress). */

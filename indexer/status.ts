@@ -99,7 +99,10 @@ export function describeStatus(status: AliasStatus): string {
       .filter((lock) => lock.alias !== status.alias)
       .map(
         (lock) =>
-          `other reindex running: alias ${lock.alias}, held by ${lock.owner} since ${lock.acquired_at}` +
+          (lock.alias.endsWith(':sync')
+            ? `sync running: alias ${lock.alias.slice(0, -':sync'.length)}`
+            : `other reindex running: alias ${lock.alias}`) +
+          `, held by ${lock.owner} since ${lock.acquired_at}` +
           (lock.expired ? ' (expired)' : ''),
       ),
   ];

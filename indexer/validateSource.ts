@@ -2,7 +2,7 @@
 // duplicate slugs / reference codes, and count what would be indexed. Keeps only the keys it must compare.
 import { checkRecord, type FieldProblem } from './recordSchema.js';
 import { quoted, terminalSafe } from './terminalText.js';
-import { readSource, type ReadSourceOptions, type SourceFormat } from './source.js';
+import { readSource, type ReadSourceOptions, type SourceFormat, type SourceItem } from './source.js';
 
 /** A record that cannot be indexed; `line` is the NDJSON line (from 1) or the JSON array index (from 0). */
 export interface InvalidRecord {
@@ -33,10 +33,19 @@ function slugOf(value: unknown): string | null {
   return typeof slug === 'string' ? slug : null;
 }
 
-export async function validateSource(
+export function validateSource(
   path: string,
   format: SourceFormat,
   options: ReadSourceOptions & { onRecord?: (read: number) => void } = {},
+): Promise<SourceReport> {
+  return validateItems(readSource(path, format, options), format, options);
+}
+
+/** Validates the items of any source (a file's lines, a relation's rows). */
+export async function validateItems(
+  items: AsyncIterable<SourceItem>,
+  format: SourceFormat,
+  options: { onRecord?: (read: number) => void } = {},
 ): Promise<SourceReport> {
   const report: SourceReport = {
     format,
@@ -51,9 +60,9 @@ export async function validateSource(
   };
   const firstLineOfSlug = new Map<string, number>();
   const firstLineOfReference = new Map<string, number>();
-  const unit = format === 'ndjson' ? 'line' : 'element';
+  const unit = positionUnit(format);
 
-  for await (const item of readSource(path, format, options)) {
+  for await (const item of items) {
     report.read++;
     options.onRecord?.(report.read);
     let problems: FieldProblem[];
@@ -64,7 +73,7 @@ export async function validateSource(
         : [{ field: '(json)', message: `is not valid JSON: ${item.parseError}` }];
     } else {
       slug = slugOf(item.value);
-      problems = checkRecord(item.value);
+      problems = [...checkRecord(item.value), ...(item.problems ?? [])];
       if (problems.length === 0) {
         const record = item.value as { slug: string; reference_code: string };
         const slugLine = firstLineOfSlug.get(record.slug);
@@ -97,12 +106,17 @@ export async function validateSource(
   return report;
 }
 
+/** How a record's position is named: NDJSON lines, JSON array elements, PostgreSQL rows (in read order, from 1). */
+function positionUnit(format: SourceFormat): string {
+  return format === 'ndjson' ? 'line' : format === 'json-array' ? 'element' : 'row';
+}
+
 /**
  * 'line 12 (slug "kahone-solar"): capacity_mw must be >= 0; slug duplicates line 3'. Whatever came from the source
  * is made terminal-safe (indexer/terminalText.ts).
  */
 export function describeInvalidRecord(record: InvalidRecord, format: SourceFormat): string {
-  const where = `${format === 'ndjson' ? 'line' : 'element'} ${record.line}`;
+  const where = `${positionUnit(format)} ${record.line}`;
   const slug = record.slug === null ? '' : ` (slug ${quoted(record.slug)})`;
   const problems = record.problems.map((problem) => `${problem.field} ${problem.message}`).join('; ');
   return `${where}${slug}: ${terminalSafe(problems)}`;

@@ -4,7 +4,8 @@
 //
 //   ES_URL unset      → use the Elasticsearch answering on 127.0.0.1:$ES_PORT (default 9200), else start one there
 //                       with `scripts/elasticsearch.sh start`
-//   alias (ES_INDEX)  → missing: `node bin/ppa-indexer.js reindex --source data/sample-ppas.ndjson`
+//   alias (ES_INDEX)  → missing: `node bin/ppa-indexer.js reindex --source data/sample-ppas.ndjson`, or from
+//                       PostgreSQL when DATABASE_URL is set (`npx ppa-indexer sync --follow` keeps it fresh)
 //   the API           → dist/src/server.js when built, else src/server.ts through tsx
 //   REDIS_URL unset   → the API limits requests in memory (one instance)
 /* global fetch, AbortSignal */
@@ -148,10 +149,17 @@ async function main() {
   if (await aliasExists(env.ES_URL, alias, env)) {
     say(`alias ${alias} exists: serving it as it is (\`npm run reindex -- --source ${SAMPLE}\` rebuilds it)`);
   } else {
-    say(`alias ${alias} is missing: indexing the sample data (${SAMPLE})`);
+    const databaseUrl = env.DATABASE_URL?.trim();
+    // The password, if any, stays out of the terminal.
+    const shown = databaseUrl?.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
+    say(
+      databaseUrl
+        ? `alias ${alias} is missing: indexing PostgreSQL (DATABASE_URL=${shown}); keep it fresh with \`npx ppa-indexer sync --follow\``
+        : `alias ${alias} is missing: indexing the sample data (${SAMPLE})`,
+    );
     const { code } = await run(
       process.execPath,
-      ['bin/ppa-indexer.js', 'reindex', '--source', SAMPLE, '--alias', alias],
+      ['bin/ppa-indexer.js', 'reindex', '--source', databaseUrl || SAMPLE, '--alias', alias],
       env,
     );
     if (code !== 0) fail(`the indexer failed with exit code ${code}`, code);

@@ -24,6 +24,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CONFIG_VARIABLES } from '../../src/config.js';
+import { createTestDatabase } from '../support/postgres.js';
 import { ES_URL, deleteIndices, freePort, testEsClient, uniqueName } from '../support/services.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -268,6 +269,44 @@ describe('deploy: the image, replayed from the Dockerfile without Docker', funct
     const [code, signal] = await exited;
     expect({ code, signal }, serverOutput.slice(-10).join('\n')).to.deep.equal({ code: 0, signal: null });
     expect(Date.now() - started, 'ms to exit (compose waits 15 s before SIGKILL)').to.be.below(10_000);
+  });
+
+  it('runs compose’s db-setup, indexer-init and indexer-sync commands against PostgreSQL, compiled', async () => {
+    const db = await createTestDatabase({ migrate: false });
+    const pgAlias = `${alias}-pg`;
+    try {
+      const withDb = { ...env, DATABASE_URL: db.url, ES_INDEX: pgAlias };
+      const setup = (): ReturnType<typeof run> =>
+        spawnSync('sh', ['-c', 'node dist/db/migrate.js && node dist/db/seed.js --if-empty'], {
+          cwd: runtime.dir,
+          env: withDb,
+          encoding: 'utf8',
+          timeout: 60_000,
+          ...unprivileged,
+        });
+      const first = setup();
+      expect(first.status, first.stderr).to.equal(0);
+      expect(first.stderr).to.match(/applied 001_\S+, 002_\S+, 003_\S+/);
+      expect(first.stderr).to.match(/db:seed: 500 records/);
+      const again = setup();
+      expect(again.stderr).to.include('applied nothing (3 already applied)');
+      expect(again.stderr).to.include('nothing loaded');
+      env = withDb;
+      const init = run([process.execPath, 'bin/ppa-indexer.js', 'reindex', '--if-missing']);
+      expect(init.status, init.stderr).to.equal(0);
+      expect(init.stdout).to.include('"format":"postgres"');
+      const noop = run([process.execPath, 'bin/ppa-indexer.js', 'reindex', '--if-missing']);
+      expect(noop.stderr).to.include('nothing to do (--if-missing)');
+      await db.query(`UPDATE ppas SET published = false WHERE slug = 'evora-nova-solar-1'`);
+      const sync = run([process.execPath, 'bin/ppa-indexer.js', 'sync']);
+      expect(sync.status, sync.stderr).to.equal(0);
+      expect(sync.stdout).to.match(/^\{"sync":\{.*"deleted":1/m);
+    } finally {
+      env = { ...env, ES_INDEX: alias };
+      delete env.DATABASE_URL;
+      await deleteIndices(es, pgAlias).catch(() => undefined);
+      await db.drop();
+    }
   });
 
   it('answers `node bin/ppa-indexer.js --help` without tsx, with every command and option the guide names', () => {

@@ -30,6 +30,7 @@ interface ComposeService {
   entrypoint?: string | string[];
   command?: string | string[];
   deploy?: { replicas?: number };
+  restart?: string;
 }
 interface ComposeFile {
   services: Record<string, ComposeService>;
@@ -268,13 +269,62 @@ describe('deploy: docker-compose.yml', () => {
     expect(indexer?.entrypoint).to.deep.equal(['node', 'bin/ppa-indexer.js']);
     expect(dependsOn(indexer ?? {})).to.deep.include({ elasticsearch: 'service_healthy' });
     const env = environmentOf(indexer ?? {});
-    const unknown = Object.keys(env).filter((variable) => !(CONFIG_VARIABLES as string[]).includes(variable));
-    expect(unknown, 'indexer variables outside the shared ES_* set').to.deep.equal([]);
+    const unknown = Object.keys(env).filter(
+      (variable) => !(CONFIG_VARIABLES as string[]).includes(variable) && variable !== 'DATABASE_URL',
+    );
+    expect(unknown, 'indexer variables outside the shared ES_* set and DATABASE_URL').to.deep.equal([]);
     expect(env.ES_URL).to.equal('http://elasticsearch:9200');
     expect(env.ES_INDEX, 'the alias the indexer swaps is the one the API reads').to.equal(
       environmentOf(apiServices()[0]?.[1] ?? {}).ES_INDEX,
     );
     expect(indexer?.volumes ?? []).to.include('./data:/data:ro');
+  });
+
+  it('has PostgreSQL on the internal network only, healthy before the one-shot migrate-and-seed runs', () => {
+    const backend = Object.entries(
+      (compose as unknown as { networks?: Record<string, { internal?: boolean } | null> }).networks ?? {},
+    ).find(([, network]) => network?.internal === true)?.[0];
+    const postgres = compose.services.postgres;
+    expect(postgres?.image).to.match(/^postgres:1[5-9]/);
+    expect(postgres?.networks).to.deep.equal([backend]);
+    expect(healthcheckText(postgres ?? {})).to.include('pg_isready');
+    expect(
+      postgres?.volumes?.some((volume) => String(volume).endsWith(':/var/lib/postgresql/data')),
+    ).to.equal(true);
+    const setup = compose.services['db-setup'];
+    expect(setup?.image).to.equal(apiServices()[0]?.[1].image);
+    expect(setup?.restart ?? 'no', 'one-shot').to.equal('no');
+    expect(String(setup?.command)).to.include('node dist/db/migrate.js && node dist/db/seed.js --if-empty');
+    expect(dependsOn(setup ?? {})).to.deep.include({ postgres: 'service_healthy' });
+    // The files it runs are what the image builds and copies.
+    expect(existsSync(`${root}db/migrate.ts`) && existsSync(`${root}db/seed.ts`)).to.equal(true);
+    expect(dockerfile).to.match(/COPY db\/migrations \.\/db\/migrations/);
+  });
+
+  it('runs indexer-sync --follow for good after indexer-init built the index from PostgreSQL', () => {
+    const init = compose.services['indexer-init'];
+    const sync = compose.services['indexer-sync'];
+    const apiAlias = environmentOf(apiServices()[0]?.[1] ?? {}).ES_INDEX;
+    for (const [name, service] of [
+      ['indexer-init', init],
+      ['indexer-sync', sync],
+    ] as const) {
+      expect(service?.image, name).to.equal(apiServices()[0]?.[1].image);
+      expect(service?.entrypoint, name).to.deep.equal(['node', 'bin/ppa-indexer.js']);
+      const env = environmentOf(service ?? {});
+      expect(env.DATABASE_URL, name).to.match(/^postgres:\/\/[^@]+@postgres:5432\/\w+$/);
+      expect(env.ES_URL, name).to.equal('http://elasticsearch:9200');
+      expect(env.ES_INDEX, `${name}: the API's alias`).to.equal(apiAlias);
+      expect(service?.profiles ?? [], `${name} starts with up`).to.deep.equal([]);
+    }
+    expect(init?.command).to.deep.equal(['reindex', '--if-missing']);
+    expect(dependsOn(init ?? {})).to.deep.include({
+      elasticsearch: 'service_healthy',
+      'db-setup': 'service_completed_successfully',
+    });
+    expect((sync?.command as string[] | undefined)?.slice(0, 2)).to.deep.equal(['sync', '--follow']);
+    expect(sync?.restart).to.equal('unless-stopped');
+    expect(dependsOn(sync ?? {})).to.deep.include({ 'indexer-init': 'service_completed_successfully' });
   });
 
   it('names a sample file in its usage line that data/ really has', () => {

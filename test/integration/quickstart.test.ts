@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createTestDatabase } from '../support/postgres.js';
 import { ES_URL, deleteIndices, freePort, testEsClient, uniqueName } from '../support/services.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -114,6 +115,39 @@ describe('quick start: npm start', function () {
     expect(Object.keys(await client.indices.getAlias({ name: alias }))).to.deep.equal(Object.keys(before));
     const ready = await fetch(`http://127.0.0.1:${port}/health/ready`);
     expect(ready.status).to.equal(200);
+  });
+
+  it('with DATABASE_URL set, indexes PostgreSQL instead of the sample file (its password not printed)', async () => {
+    const db = await createTestDatabase({ seed: true });
+    const pgAlias = `${alias}-pg`;
+    try {
+      await db.query(`UPDATE ppas SET project_name = 'Only In Postgres' WHERE slug = 'evora-nova-solar-1'`);
+      const port = await freePort();
+      const url = new URL(db.url);
+      url.password = 'secret-word'; // trust authentication ignores it; the output must not show it
+      running = start({
+        ES_URL,
+        ES_INDEX: pgAlias,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATABASE_URL: url.toString(),
+      });
+      await waitForOutput(running, 'Ctrl-C stops the API.');
+      const stderr = running.stderr.join('');
+      expect(stderr).to.include(`alias ${pgAlias} is missing: indexing PostgreSQL`);
+      expect(stderr).to.not.include('secret-word');
+      const detail = await fetch(`http://127.0.0.1:${port}/api/v1/ppas/evora-nova-solar-1`);
+      expect(((await detail.json()) as { data: { project_name: string } }).data.project_name).to.equal(
+        'Only In Postgres',
+      );
+    } finally {
+      if (running && running.child.exitCode === null) {
+        running.child.kill('SIGTERM');
+        await running.exited;
+      }
+      await deleteIndices(client, pgAlias);
+      await db.drop();
+    }
   });
 
   it('uses the Elasticsearch answering on 127.0.0.1:$ES_PORT when ES_URL is unset', async () => {

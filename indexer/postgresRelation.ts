@@ -1,0 +1,30 @@
+// The relation the indexer reads from PostgreSQL (docs/record.md): `slug text, updated_at timestamptz,
+// record jsonb`. Shared by reindex (postgresSource.ts) and sync (sync.ts).
+import type { FieldProblem } from './recordSchema.js';
+import { UsageError } from './errors.js';
+
+export const DEFAULT_RELATION = 'ppa_index_records';
+
+/** The channel the reference schema's trigger notifies (db/migrations/003_notify_trigger.sql). */
+export const NOTIFY_CHANNEL = 'ppa_index_records';
+
+/** Timestamps go to and come from PostgreSQL as text with microseconds, so nothing is lost on the way. */
+export const UTC_MICROSECONDS = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`;
+
+/** `name` or `schema.name`, each part an unquoted SQL identifier; returned quoted, ready for a query. */
+export function quotedRelation(name: string): string {
+  const parts = name.split('.');
+  if (parts.length > 2 || !parts.every((part) => /^[A-Za-z_][A-Za-z0-9_$]{0,62}$/.test(part)))
+    throw new UsageError(
+      `--relation must be NAME or SCHEMA.NAME (letters, digits, _), got ${JSON.stringify(name)}`,
+    );
+  return parts.map((part) => `"${part}"`).join('.');
+}
+
+/** Problems a row has beyond its record's schema: its slug column must be its record's slug. */
+export function rowProblems(slug: unknown, record: unknown): FieldProblem[] {
+  const recordSlug = (record as { slug?: unknown } | null)?.slug;
+  if (typeof recordSlug === 'string' && recordSlug !== slug)
+    return [{ field: 'slug', message: `differs from the relation's slug column (${JSON.stringify(slug)})` }];
+  return [];
+}
