@@ -15,6 +15,16 @@ export const CLIENT_CONTENT_HEADERS = {
   accept: 'application/vnd.elasticsearch+json; compatible-with=8',
 } as const;
 
+/** What the client sends with an `_msearch` (an NDJSON body). */
+export const CLIENT_NDJSON_HEADERS = {
+  'content-type': 'application/vnd.elasticsearch+x-ndjson; compatible-with=8',
+  accept: 'application/vnd.elasticsearch+json; compatible-with=8',
+} as const;
+
+/** The headers of a raw request with a mix request's body. */
+export const clientHeadersFor = (endpoint: '_search' | '_msearch') =>
+  endpoint === '_msearch' ? CLIENT_NDJSON_HEADERS : CLIENT_CONTENT_HEADERS;
+
 export function esTargetFromEnv(env: NodeJS.ProcessEnv = process.env): EsTarget {
   const url = (env.ES_URL ?? 'http://127.0.0.1:9200').split(',')[0]!.trim().replace(/\/+$/, '');
   const headers: Record<string, string> = {};

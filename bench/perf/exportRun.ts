@@ -2,7 +2,7 @@
 // Elasticsearch with the very batch bodies the API sends, and the API's resident memory while it streams.
 import { readFile } from 'node:fs/promises';
 import { parseExportQuery } from '../../src/params/export.js';
-import { buildExportBatch } from '../../src/search/exportSearch.js';
+import { EXPORT_BATCH_SIZE, buildExportBatch } from '../../src/search/exportSearch.js';
 import { CLIENT_CONTENT_HEADERS, type EsTarget } from './elasticsearch.js';
 
 export interface ExportTiming {
@@ -56,7 +56,7 @@ async function timeRawWalk(es: EsTarget, alias: string): Promise<ExportTiming> {
     const body = (await response.json()) as { hits: { hits: { sort?: unknown[] }[] } };
     const hits = body.hits.hits;
     records += hits.length;
-    if (hits.length < 1000) break;
+    if (hits.length < EXPORT_BATCH_SIZE) break;
     after = hits[hits.length - 1]?.sort;
   }
   const seconds = (performance.now() - started) / 1000;

@@ -3,7 +3,7 @@
 // response time is kept at full resolution (autocannon's own histogram rounds to whole milliseconds, too coarse
 // for a 1 ms overhead target) and by kind of request.
 import autocannon from 'autocannon';
-import { CLIENT_CONTENT_HEADERS, type EsTarget } from './elasticsearch.js';
+import { clientHeadersFor, type EsTarget } from './elasticsearch.js';
 import type { MixRequest, RequestKind } from './mix.js';
 
 export type Side = 'api' | 'raw';
@@ -34,15 +34,14 @@ export function apiTarget(apiUrl: string, mix: MixRequest[], headers?: Record<st
 
 /** `POST /<alias>/_search` with the API's body and the headers its Elasticsearch client sends. */
 export function rawTarget(es: EsTarget, alias: string, mix: MixRequest[]): LoadTarget {
-  const headers = { ...es.headers, ...CLIENT_CONTENT_HEADERS };
   return {
     side: 'raw',
     url: es.url,
     requests: mix.map((request) => ({
       kind: request.kind,
       method: 'POST',
-      path: `/${alias}/_search`,
-      headers,
+      path: `/${alias}/${request.esEndpoint}`,
+      headers: { ...es.headers, ...clientHeadersFor(request.esEndpoint) },
       body: request.esBody,
     })),
   };

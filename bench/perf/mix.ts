@@ -12,7 +12,7 @@ import { parseStatisticsQuery } from '../../src/params/statistics.js';
 import { parseSuggestQuery } from '../../src/params/suggest.js';
 import { buildDetailSearch } from '../../src/search/detailSearch.js';
 import type { SearchRequestBody } from '../../src/search/gateway.js';
-import { buildListSearch } from '../../src/search/listSearch.js';
+import { buildListSearches } from '../../src/search/listSearch.js';
 import { buildStatisticsSearch } from '../../src/search/statisticsSearch.js';
 import { buildSuggestSearch } from '../../src/search/suggestSearch.js';
 
@@ -45,8 +45,10 @@ export interface MixRequest {
   kind: RequestKind;
   /** Path and query string on the API, e.g. `/api/v1/ppas?q=solar`. */
   apiPath: string;
-  /** The `_search` body the API sends for it, serialised. */
+  /** The body the API sends for it, serialised: a `_search` body, or an `_msearch` NDJSON body. */
   esBody: string;
+  /** `_msearch` when the API sends its searches as one _msearch (a list with facets and no q). */
+  esEndpoint: '_search' | '_msearch';
   /** The record a detail request asks for. */
   slug?: string;
 }
@@ -60,7 +62,7 @@ export function mixRequest(kind: RequestKind, querystringOrSlug: string): MixReq
   if (kind === 'detail') {
     body = buildDetailSearch(parseDetailRequest(querystringOrSlug, ''));
     apiPath = `${API}/${querystringOrSlug}`;
-    return { kind, apiPath, esBody: JSON.stringify(body), slug: querystringOrSlug };
+    return { kind, apiPath, esBody: JSON.stringify(body), esEndpoint: '_search', slug: querystringOrSlug };
   }
   if (kind === 'statistics') {
     body = buildStatisticsSearch(parseStatisticsQuery(querystringOrSlug));
@@ -69,10 +71,15 @@ export function mixRequest(kind: RequestKind, querystringOrSlug: string): MixReq
     body = buildSuggestSearch(parseSuggestQuery(querystringOrSlug));
     apiPath = `${API}/suggest?${querystringOrSlug}`;
   } else {
-    body = buildListSearch(parseListQuery(querystringOrSlug));
     apiPath = `${API}${querystringOrSlug ? `?${querystringOrSlug}` : ''}`;
+    const searches = buildListSearches(parseListQuery(querystringOrSlug));
+    if (searches.length === 2) {
+      const esBody = searches.map((search) => `{}\n${JSON.stringify(search)}\n`).join('');
+      return { kind, apiPath, esBody, esEndpoint: '_msearch' };
+    }
+    body = searches[0];
   }
-  return { kind, apiPath, esBody: JSON.stringify(body) };
+  return { kind, apiPath, esBody: JSON.stringify(body), esEndpoint: '_search' };
 }
 
 /** The live records' values the mix draws from. */

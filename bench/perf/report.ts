@@ -4,6 +4,7 @@ import type { MachineInfo } from './machine.js';
 import { REQUEST_KINDS, MIX_WEIGHTS } from './mix.js';
 import { profileLines } from './profile.js';
 import { targetChecks, type CountFigures, type CpuFigures } from './summary.js';
+import { EXPORT_BATCH_SIZE } from '../../src/search/exportSearch.js';
 
 export interface RunSettings {
   seed: number;
@@ -181,7 +182,7 @@ export function resultTables(all: CountFigures[], settings: RunSettings): string
       ]),
     ),
     '',
-    'Raw: the same batch bodies (1,000 records, search_after on the sort keys) straight from Elasticsearch, the ' +
+    `Raw: the same batch bodies (${EXPORT_BATCH_SIZE} records, search_after on the sort keys) straight from Elasticsearch, the ` +
       'JSON read but not rewritten. The API reads the same batches and writes them as NDJSON or CSV to the socket.',
     '',
     '### Indexing and the API process',

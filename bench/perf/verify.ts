@@ -1,7 +1,7 @@
 // Before any load: every request of the mix is sent once to each side and the answers must agree (the API
 // answers 200 and reports the same total as the raw `_search` with the body the benchmark built). A mismatch
 // means the two sides would not be measuring the same work, or the API is broken: either way the run fails.
-import { CLIENT_CONTENT_HEADERS, type EsTarget } from './elasticsearch.js';
+import { clientHeadersFor, type EsTarget } from './elasticsearch.js';
 import type { MixRequest } from './mix.js';
 
 interface RawAnswer {
@@ -26,16 +26,18 @@ async function check(
 ): Promise<{ problem?: string; total?: number }> {
   const [api, raw] = await Promise.all([
     fetch(`${apiUrl}${request.apiPath}`, { signal: AbortSignal.timeout(30_000) }),
-    fetch(`${es.url}/${alias}/_search`, {
+    fetch(`${es.url}/${alias}/${request.esEndpoint}`, {
       method: 'POST',
-      headers: { ...es.headers, ...CLIENT_CONTENT_HEADERS },
+      headers: { ...es.headers, ...clientHeadersFor(request.esEndpoint) },
       body: request.esBody,
       signal: AbortSignal.timeout(30_000),
     }),
   ]);
   const [apiText, rawText] = await Promise.all([api.text(), raw.text()]);
   if (raw.status !== 200) return { problem: `raw _search answered ${raw.status}: ${rawText.slice(0, 300)}` };
-  const rawBody = JSON.parse(rawText) as RawAnswer;
+  // An _msearch: the page's search comes first (the facet counts follow).
+  const rawAnswer = JSON.parse(rawText) as RawAnswer | { responses: RawAnswer[] };
+  const rawBody = 'responses' in rawAnswer ? rawAnswer.responses[0]! : rawAnswer;
   if (request.kind === 'detail') {
     const expected = rawBody.hits.hits.length === 1 ? 200 : 404;
     const total = rawBody.hits.hits.length;

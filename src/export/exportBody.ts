@@ -37,30 +37,45 @@ export function ndjsonText(items: readonly ListItem[]): string {
   return items.map((item) => `${JSON.stringify(item)}\n`).join('');
 }
 
+/** One batch's text, and the search for the batch after it (asked for before the text is built). */
+function renderBatch(
+  query: ExportQuery,
+  search: SearchGateway,
+  base: string,
+  response: estypes.SearchResponse<ListSource>,
+  withHeader: boolean,
+): { text: string; next: Promise<estypes.SearchResponse<ListSource>> | undefined } {
+  const hits = response.hits.hits;
+  const last = hits[hits.length - 1];
+  // The next batch is asked for before this one is written: Elasticsearch works while the socket drains.
+  const next =
+    hits.length === EXPORT_BATCH_SIZE && last?.sort
+      ? search.search<ListSource>(buildExportBatch(query, last.sort))
+      : undefined;
+  next?.catch(() => undefined); // if the client leaves, the prefetch is dropped unread
+  const items = hits.flatMap((hit) => (hit._source ? [listItem(hit._source, base, query.fields)] : []));
+  const text = query.format === 'csv' ? csvText(items, exportColumns(query), withHeader) : ndjsonText(items);
+  return { text, next };
+}
+
 /**
  * The export's text, batch by batch, starting from the first batch's answer (asked for before the first byte,
- * so that a failure there is still an ordinary error answer).
+ * so that a failure there is still an ordinary error answer). While a batch's text waits for the socket, only
+ * that text and the prefetched answer are held: the parsed batch is built into text and let go in
+ * renderBatch, so it dies young instead of being promoted to V8's old space by the wait (see EXPORT_BATCH_SIZE).
  */
 export async function* exportChunks(
   query: ExportQuery,
   search: SearchGateway,
   base: string,
-  first: estypes.SearchResponse<ListSource>,
+  first: { response?: estypes.SearchResponse<ListSource> },
 ): AsyncGenerator<string> {
-  const columns = exportColumns(query);
-  let response = first;
-  for (let batch = 0; ; batch++) {
-    const hits = response.hits.hits;
-    const last = hits[hits.length - 1];
-    // The next batch is asked for before this one is written: Elasticsearch works while the socket drains.
-    const next =
-      hits.length === EXPORT_BATCH_SIZE && last?.sort
-        ? search.search<ListSource>(buildExportBatch(query, last.sort))
-        : undefined;
-    next?.catch(() => undefined); // if the client leaves, the prefetch is dropped unread
-    const items = hits.flatMap((hit) => (hit._source ? [listItem(hit._source, base, query.fields)] : []));
-    yield query.format === 'csv' ? csvText(items, columns, batch === 0) : ndjsonText(items);
-    if (!next) return;
-    response = await next;
+  let response = first.response;
+  first.response = undefined;
+  for (let batch = 0; response; batch++) {
+    const { text, next } = renderBatch(query, search, base, response, batch === 0);
+    response = undefined;
+    yield text;
+    response = next ? await next : undefined;
   }
 }

@@ -151,6 +151,17 @@ export function createMetrics(options: { liveIndex: () => Promise<string | null>
             throw error;
           }
         },
+        async msearch(requests) {
+          const stop = searches.startTimer();
+          try {
+            const responses = await search.msearch(requests);
+            stop({ outcome: 'ok' });
+            return responses;
+          } catch (error) {
+            stop({ outcome: 'error' });
+            throw error;
+          }
+        },
       } as SearchGateway;
     },
     instrumentLimiter(limiter) {

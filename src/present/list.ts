@@ -65,6 +65,8 @@ export interface ListRequest {
   querystring: string;
   /** PUBLIC_BASE_URL or the request's origin. */
   base: string;
+  /** Where the facet counts are: the page's own search, or the size-0 search beside it (buildListSearches). */
+  facetAggregations?: Record<string, unknown> | undefined;
 }
 
 export function presentList(
@@ -103,7 +105,8 @@ export function presentList(
     links = buildListLinks(request, totalPages, nextCursor);
     meta = { total, page: query.page, per_page: query.perPage, total_pages: totalPages, sort: query.sort };
   }
-  if (query.facets) meta.facets = presentFacets(response.aggregations, query.facets);
+  if (query.facets)
+    meta.facets = presentFacets(request.facetAggregations ?? response.aggregations, query.facets);
   const header = linkHeader(links);
   return {
     body: { data, meta, links },

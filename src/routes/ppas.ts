@@ -25,7 +25,7 @@ import { presentSuggestions, type SuggestSource } from '../present/suggest.js';
 import { buildDetailSearch } from '../search/detailSearch.js';
 import type { DetailSource, ListSource } from '../../indexContract/sourceFields.js';
 import type { SearchGateway } from '../search/gateway.js';
-import { buildListSearch } from '../search/listSearch.js';
+import { buildListSearches } from '../search/listSearch.js';
 import { buildStatisticsSearch, type StatisticsAggregations } from '../search/statisticsSearch.js';
 import { buildSuggestSearch } from '../search/suggestSearch.js';
 
@@ -61,8 +61,17 @@ export function ppasRouter(deps: PpasRouterDeps): Router {
     const querystring = canonicalQueryString(ctx.querystring);
     const base = baseOf(ctx);
     if (lookUpAnswer(ctx, deps.cache, 'list', `${base} ${querystring}`)) return;
-    const response = await deps.search.search<ListSource>(buildListSearch(query));
-    const { body, linkHeader } = presentList(response, { query, querystring, base });
+    const searches = buildListSearches(query);
+    const [response, facetCounts] =
+      searches.length === 1
+        ? [await deps.search.search<ListSource>(searches[0])]
+        : await deps.search.msearch<ListSource>(searches);
+    const { body, linkHeader } = presentList(response!, {
+      query,
+      facetAggregations: (facetCounts ?? response)?.aggregations,
+      querystring,
+      base,
+    });
     if (linkHeader) ctx.set('Link', linkHeader);
     ctx.status = 200;
     ctx.body = body;
@@ -89,7 +98,8 @@ export function ppasRouter(deps: PpasRouterDeps): Router {
       throw error;
     }
     const base = baseOf(ctx);
-    const chunks = exportChunks(query, deps.search, base, first);
+    const chunks = exportChunks(query, deps.search, base, { response: first });
+    first = undefined;
     const response = ctx.res;
     async function* body(): AsyncGenerator<string> {
       try {

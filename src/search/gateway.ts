@@ -20,6 +20,11 @@ export interface SearchGateway {
   search<TDoc, TAggregations = Record<string, estypes.AggregationsAggregate>>(
     request: Omit<estypes.SearchRequest, 'index'>,
   ): Promise<estypes.SearchResponse<TDoc, TAggregations>>;
+  /**
+   * Several searches on the alias in one round trip (_msearch), answered in order; one that fails fails them all,
+   * as a search would.
+   */
+  msearch<TDoc>(requests: readonly SearchRequestBody[]): Promise<estypes.SearchResponse<TDoc>[]>;
   ready(): Promise<SearchReadiness>;
   /** The concrete index behind the alias (null when the alias is missing): which generation is served. */
   liveIndex(): Promise<string | null>;
@@ -86,6 +91,19 @@ export function createSearchGateway({
   requestTimeoutMs,
 }: SearchGatewayOptions): SearchGateway {
   const requestOptions = { requestTimeout: requestTimeoutMs, maxRetries: 0 };
+  const searchProblem = (error: unknown): unknown => {
+    const reason = searchOutageReason(error);
+    if (reason) return unavailable(error, reason);
+    if (isQueryTooLarge(error)) {
+      return new BadRequestError([
+        {
+          name: 'q',
+          reason: 'makes a search too large to run (too many words or word forms): shorten it',
+        },
+      ]);
+    }
+    return error;
+  };
   return {
     async search<TDoc, TAggregations = Record<string, estypes.AggregationsAggregate>>(
       request: Omit<estypes.SearchRequest, 'index'>,
@@ -93,18 +111,30 @@ export function createSearchGateway({
       try {
         return await client.search<TDoc, TAggregations>({ ...request, index: alias }, requestOptions);
       } catch (error) {
-        const reason = searchOutageReason(error);
-        if (reason) throw unavailable(error, reason);
-        if (isQueryTooLarge(error)) {
-          throw new BadRequestError([
-            {
-              name: 'q',
-              reason: 'makes a search too large to run (too many words or word forms): shorten it',
-            },
-          ]);
-        }
-        throw error;
+        throw searchProblem(error);
       }
+    },
+
+    async msearch<TDoc>(requests: readonly SearchRequestBody[]): Promise<estypes.SearchResponse<TDoc>[]> {
+      let answer: estypes.MsearchResponse<TDoc>;
+      try {
+        const searches = requests.flatMap((request) => [{}, request as estypes.MsearchMultisearchBody]);
+        answer = await client.msearch<TDoc>({ index: alias, searches }, requestOptions);
+      } catch (error) {
+        throw searchProblem(error);
+      }
+      return answer.responses.map((item) => {
+        if (!('error' in item)) return item as estypes.SearchResponse<TDoc>;
+        // A failed search inside the answer: the error its own _search would have raised.
+        const failed = new errors.ResponseError({
+          body: { error: item.error, status: item.status },
+          statusCode: item.status,
+          headers: {},
+          warnings: null,
+          meta: {} as never,
+        });
+        throw searchProblem(failed);
+      });
     },
 
     async liveIndex(): Promise<string | null> {

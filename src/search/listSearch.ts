@@ -4,7 +4,8 @@ import type { ListQuery, SortOrder } from '../params/list.js';
 import { LIST_SOURCE_FIELDS } from '../../indexContract/sourceFields.js';
 import type { SearchRequestBody } from './gateway.js';
 import { buildFacetedParts } from './facets.js';
-import { buildNamedFilterClauses, buildSearchQuery } from './filters.js';
+import { buildNamedFilterClauses, buildSearchQuery, type FilterClause } from './filters.js';
+import type { FacetName } from '../params/facets.js';
 
 const SLUG_TIEBREAK: estypes.SortCombinations = { slug: { order: 'asc' } };
 
@@ -28,20 +29,28 @@ export function buildSort(sort: SortOrder): estypes.SortCombinations[] {
   return [SORT_KEYS[sort], SLUG_TIEBREAK];
 }
 
+/** The list's filter clauses: the named filters, the slug batch, and the cursor's position past missing dates. */
+function listClauses(query: ListQuery): FilterClause[] {
+  const clauses = buildNamedFilterClauses(query);
+  if (query.slugs) clauses.push({ clause: { terms: { slug: query.slugs } } });
+  // Past the last record with a published_at, the rest (they lack one) follow by slug: Elasticsearch cannot take
+  // its placeholder for a missing date back as search_after. The record schema requires published_at of every
+  // published record, so only an index written by other means can get here.
+  if (resumeOf(query)?.missing) {
+    clauses.push({ clause: { bool: { must_not: [{ exists: { field: sortField(query.sort) } }] } } });
+  }
+  return clauses;
+}
+
+const resumeOf = (query: ListQuery) => (query.cursor && !query.cursor.start ? query.cursor : undefined);
+
 /**
  * One search: the page's hits, the exact total and, when asked, the facet counts (src/search/facets.ts).
  * Only the fields the items show are read from _source.
  */
 export function buildListSearch(query: ListQuery): SearchRequestBody {
-  const clauses = buildNamedFilterClauses(query);
-  if (query.slugs) clauses.push({ clause: { terms: { slug: query.slugs } } });
-  const resume = query.cursor && !query.cursor.start ? query.cursor : undefined;
-  // Past the last record with a published_at, the rest (they lack one) follow by slug: Elasticsearch cannot take
-  // its placeholder for a missing date back as search_after. The record schema requires published_at of every
-  // published record, so only an index written by other means can get here.
-  if (resume?.missing) {
-    clauses.push({ clause: { bool: { must_not: [{ exists: { field: sortField(query.sort) } }] } } });
-  }
+  const clauses = listClauses(query);
+  const resume = resumeOf(query);
   const faceted =
     query.facets && query.facets.length > 0 ? buildFacetedParts(clauses, query.facets) : undefined;
   const body: SearchRequestBody = {
@@ -61,4 +70,32 @@ export function buildListSearch(query: ListQuery): SearchRequestBody {
     body.aggs = faceted.aggs;
   }
   return body;
+}
+
+/**
+ * The facet counts alone: a size-0 search with the list's query (without the facetable filters, as in
+ * buildListSearch) and the facet aggregations.
+ */
+export function buildFacetCountSearch(query: ListQuery, facets: readonly FacetName[]): SearchRequestBody {
+  const faceted = buildFacetedParts(listClauses(query), facets);
+  return {
+    query: buildSearchQuery(query, faceted.queryClauses),
+    size: 0,
+    track_total_hits: false,
+    aggs: faceted.aggs,
+  };
+}
+
+/**
+ * The searches a list request sends, all in one round trip (one _msearch when there are two). Without `q`, the
+ * facets go in a search of their own beside the page's: counting every match of five facets is most of the work,
+ * and a size-0 search is served from Elasticsearch's shard request cache when the same filters come back (other
+ * pages, other sorts: the counts do not change) until the next refresh. With `q` the matches are few (counting is
+ * cheap), the text query is the dear part and would run twice, and the same words rarely come back: one search.
+ */
+export function buildListSearches(
+  query: ListQuery,
+): [SearchRequestBody] | [SearchRequestBody, SearchRequestBody] {
+  if (!query.facets || query.facets.length === 0 || query.q !== undefined) return [buildListSearch(query)];
+  return [buildListSearch({ ...query, facets: undefined }), buildFacetCountSearch(query, query.facets)];
 }

@@ -97,4 +97,21 @@ describe('what a request may cost', function () {
     expect(thrown).to.be.instanceOf(BadRequestError);
     expect((thrown as BadRequestError).invalidParams?.[0]?.name).to.equal('q');
   });
+
+  it('a search refused for its size inside an _msearch is the same 400, the other search answered or not', async () => {
+    const gateway = createSearchGateway({ client, alias, requestTimeoutMs: 30_000 });
+    const should = Array.from({ length: 20_000 }, (_, i) => ({ term: { slug: `s-${i}` } }));
+    let thrown: unknown;
+    try {
+      await gateway.msearch([{ size: 0 }, { query: { bool: { should } }, size: 0 }]);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).to.be.instanceOf(BadRequestError);
+    expect((thrown as BadRequestError).invalidParams?.[0]?.name).to.equal('q');
+    const answers = await gateway.msearch([{ size: 1 }, { size: 0, track_total_hits: true }]);
+    expect(answers).to.have.length(2);
+    expect(answers[0]!.hits.hits).to.have.length(1);
+    expect((answers[1]!.hits.total as { value: number }).value).to.be.above(0);
+  });
 });

@@ -51,7 +51,12 @@ describe('api http: Elasticsearch unreachable, hanging, and back', function () {
   let proxy: TcpProxy;
   let api: TestApp;
   let slug: string;
-  const paths = () => ['/api/v1/ppas', '/api/v1/ppas/statistics', `/api/v1/ppas/${slug}`];
+  const paths = () => [
+    '/api/v1/ppas',
+    '/api/v1/ppas?facets=technology,country', // the page and its facet counts: one _msearch
+    '/api/v1/ppas/statistics',
+    `/api/v1/ppas/${slug}`,
+  ];
 
   before(async () => {
     await indexSample(client, alias);

@@ -14,13 +14,17 @@ describe('/api/v1/ppas endpoints: one search each', function () {
   const { app } = useSampleApp('api-searches');
 
   describe('round trips', () => {
-    it('every endpoint makes exactly one search; a 400 makes none', async () => {
+    it('every endpoint makes exactly one round trip (a search or one _msearch); a 400 makes none', async () => {
       const requests: unknown[] = [];
       const counting: SearchGateway = {
         ...app().search,
         search: (request) => {
           requests.push(request);
           return app().search.search(request);
+        },
+        msearch: (batch) => {
+          requests.push(batch);
+          return app().search.msearch(batch);
         },
       };
       const koa = new Koa();
@@ -41,6 +45,8 @@ describe('/api/v1/ppas endpoints: one search each', function () {
         const slug = listed[0]?.slug ?? '';
         for (const [path, status, searches] of [
           ['/api/v1/ppas?q=solar&technology=solar_pv', 200, 1],
+          ['/api/v1/ppas?q=solar&facets=technology,country', 200, 1],
+          ['/api/v1/ppas?technology=solar_pv&facets=technology,tariff,country,year,risk_features', 200, 1],
           ['/api/v1/ppas/statistics?technology=nuclear_fusion', 200, 1],
           [`/api/v1/ppas/${slug}`, 200, 1],
           ['/api/v1/ppas/no-such-ppa', 404, 1],

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { LIST_SOURCE_FIELDS } from '../../../../indexContract/sourceFields.js';
 import { parseListQuery } from '../../../../src/params/list.js';
 import { buildFilterClauses, escapeWildcard } from '../../../../src/search/filters.js';
-import { buildListSearch, buildSort } from '../../../../src/search/listSearch.js';
+import { buildListSearch, buildListSearches, buildSort } from '../../../../src/search/listSearch.js';
 import { buildTextQuery } from '../../../../src/search/textQuery.js';
 
 describe('api search: list request', () => {
@@ -81,5 +81,41 @@ describe('api search: list request', () => {
       { published_at: { order: 'asc' } },
       { slug: { order: 'asc' } },
     ]);
+  });
+
+  describe('the searches of one list request (buildListSearches)', () => {
+    it('without facets: the one search', () => {
+      const query = parseListQuery('technology=solar_pv&page=2');
+      expect(buildListSearches(query)).to.deep.equal([buildListSearch(query)]);
+    });
+
+    it('facets with q: one search that carries the aggregations', () => {
+      const query = parseListQuery('q=solar&technology=solar_pv&facets=technology,country');
+      const searches = buildListSearches(query);
+      expect(searches).to.deep.equal([buildListSearch(query)]);
+      expect(Object.keys(searches[0].aggs ?? {})).to.deep.equal(['facet_technology', 'facet_country']);
+    });
+
+    it('facets without q: the page as without facets, and a size-0 search with the facet counts', () => {
+      const query = parseListQuery(
+        'technology=solar_pv&sort=name_asc&page=3&facets=technology,risk_features',
+      );
+      const [page, counts, ...rest] = buildListSearches(query);
+      expect(rest).to.have.length(0);
+      expect(page).to.deep.equal(buildListSearch(parseListQuery('technology=solar_pv&sort=name_asc&page=3')));
+      // The same aggregations and query as the one-search form (the technology filter left to the facets).
+      const single = buildListSearch(query);
+      expect(counts).to.deep.equal({
+        query: single.query,
+        size: 0,
+        track_total_hits: false,
+        aggs: single.aggs,
+      });
+      // Only the filters and the facets make it: another page or sort asks Elasticsearch the very same search.
+      const otherPage = buildListSearches(
+        parseListQuery('technology=solar_pv&sort=recent&page=9&facets=technology,risk_features'),
+      );
+      expect(otherPage[1]).to.deep.equal(counts);
+    });
   });
 });
