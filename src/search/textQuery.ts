@@ -47,10 +47,6 @@ export const CANONICAL_WORD_BOOST = 3;
 export const JOINED_WORD_BOOST = 3;
 /** Joined or split forms are tried from this many letters (the joined form): shorter ones are too common. */
 export const JOINED_MIN_LETTERS = 5;
-/** The whole name but for two typos: only when its compact form is this long or longer. */
-export const TWO_TYPOS_MIN_LETTERS = 10;
-/** The whole name but for two typos (below one typo, NAME_WITH_TYPO_BOOST, which also applies then). */
-export const NAME_WITH_TWO_TYPOS_BOOST = 25;
 /** The compact name starts with the compact query (from four letters): above a whole-name typo match. */
 export const NAME_START_BOOST = 60;
 const NAME_START_MIN_LETTERS = 4;
@@ -88,9 +84,10 @@ export interface TextQueryParts {
   /** A typed word may be two name words joined ("KafueGorge"), or two typed words one name word split. */
   joinedSplit: boolean;
   /**
-   * Two typos: the whole-name typo bonus on the compact form, with two typos in long names; a typed word of six
-   * or seven letters one edit away from a name word with a letter dropped (two typos, one of them a dropped
-   * letter, in a word of seven letters or more: fuzziness alone allows two edits only from eight typed letters).
+   * Two typos: a typed word of six or seven letters one edit away from a name word with a letter dropped (two
+   * typos, one of them a dropped letter, in a word of seven letters or more: fuzziness alone allows two edits only
+   * from eight typed letters); the whole-name typo bonus on the compact form. (A two-typo whole-name bonus, fuzzy
+   * 2 on the compact form, doubled Elasticsearch's time per query and was left out: tuning log.)
    */
   twoTypos: boolean;
   /** The name starts with what was typed, however it is spaced or written (compact prefix): above typo matches. */
@@ -151,19 +148,10 @@ export function buildTextQuery(q: string, parts: TextQueryParts = ALL_PARTS): Qu
     } else if (compact !== '') {
       should.push({
         constant_score: {
-          filter: { fuzzy: { [NAME_COMPACT_FIELD]: { value: compact, fuzziness: 1 } } },
+          filter: { fuzzy: { [NAME_COMPACT_FIELD]: { value: compact, fuzziness: 1, prefix_length: 1 } } },
           boost: NAME_WITH_TYPO_BOOST,
         },
       });
-      // Two typos ("Hydroelecrtic Kafeu") only in long names: in a short one two edits reach other names.
-      if ([...compact].length >= TWO_TYPOS_MIN_LETTERS) {
-        should.push({
-          constant_score: {
-            filter: { fuzzy: { [NAME_COMPACT_FIELD]: { value: compact, fuzziness: 2 } } },
-            boost: NAME_WITH_TWO_TYPOS_BOOST,
-          },
-        });
-      }
     }
   }
   if (parts.compactPrefix && [...compact].length >= NAME_START_MIN_LETTERS) {
