@@ -9,8 +9,13 @@
 import { Client } from '@elastic/elasticsearch';
 import { Command } from 'commander';
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
-import { generateRecords } from '../indexer/generate/generateRecords.js';
-import { buildCorpus, DEFAULT_CORPUS, dropCorpus, relevanceAlias } from './relevance/corpus.js';
+import {
+  buildCorpus,
+  DEFAULT_CORPUS,
+  dropCorpus,
+  relevanceAlias,
+  relevanceRecords,
+} from './relevance/corpus.js';
 import { isLive } from './relevance/queries.js';
 import { consoleTable, markdownReport, missExamples, targetLines } from './relevance/report.js';
 import { DEFAULT_SUITE, runSuite } from './relevance/suite.js';
@@ -42,7 +47,7 @@ async function main(options: Options): Promise<number> {
     let indexSeconds = 0;
     let records;
     if (options.reuse) {
-      records = [...generateRecords(corpusOptions)];
+      records = relevanceRecords(corpusOptions);
       const count = await client.count({ index: alias });
       indexed = count.count;
       console.log(`reusing ${alias} (${indexed} documents)`);

@@ -10,6 +10,12 @@ export interface IndexDocument {
   location: string;
   name_sort: string;
   name_folded: string;
+  /** The name's canonical words (indexContract/text/canonical.ts): "Kafue PV II" → "kafue photovoltaic 2". */
+  name_canonical: string;
+  /** The canonical words without spaces: "kafuephotovoltaic2" (whole-name match whatever the spacing). */
+  name_compact: string;
+  /** Each pair of adjacent canonical words as one word: "kafuephotovoltaic", "photovoltaic2". */
+  name_joined: string[];
   /** Each name word of 5+ letters with one letter (not the first) dropped: "solar" → "slar", "soar", "solr", "sola". */
   name_dropped_letter: string[];
   /** Every prefix (1–20 letters) of every folded name word: suggestions match the word being typed with a typo. */

@@ -8,6 +8,13 @@ export const REFERENCE_CODE_LOWERCASE_FIELD = 'reference_code.lc';
 /** Folded developer name as one keyword: the substring (wildcard) filter. */
 export const DEVELOPER_KEYWORD_FIELD = 'developer_folded.kw';
 
+/** The name's canonical words (text): numerals, abbreviations and punctuation written one way. Not a sub-field. */
+export const NAME_CANONICAL_FIELD = 'name_canonical';
+/** The canonical words without spaces (keyword): the whole name however it is spaced or written. */
+export const NAME_COMPACT_FIELD = 'name_compact';
+/** Adjacent canonical words written as one (keywords): a typed word that joins two name words. */
+export const NAME_JOINED_FIELD = 'name_joined';
+
 /** Every prefix of every folded name word (keywords computed by the indexer): suggestions. Not a sub-field. */
 export const NAME_PREFIXES_FIELD = 'name_prefixes';
 

@@ -21,6 +21,7 @@ import type {
 import { foldText, nameSortKey } from '../indexContract/text/fold.js';
 import { canonicalUtc } from '../indexContract/text/timestamp.js';
 import { wordPrefixes } from '../indexContract/text/prefixes.js';
+import { canonicalWords, joinedPairs } from '../indexContract/text/canonical.js';
 import { droppedLetterSpellings } from '../indexContract/text/typos.js';
 
 /** ISO 8601 UTC with `Z`; milliseconds only when the source had them ("2024-03-01T12:00:00Z"). */
@@ -31,6 +32,8 @@ export function toUtcTimestamp(timestamp: string): string {
 }
 
 export function buildDocument(record: PpaRecord): IndexDocument {
+  const canonical = canonicalWords(record.project_name);
+  const canonicalName = canonical.join(' ');
   return {
     slug: record.slug,
     reference_code: record.reference_code,
@@ -39,8 +42,12 @@ export function buildDocument(record: PpaRecord): IndexDocument {
     location: record.location,
     name_sort: nameSortKey(record.project_name),
     name_folded: foldText(record.project_name),
+    name_canonical: canonicalName,
+    name_compact: canonical.join(''),
+    name_joined: joinedPairs(record.project_name),
     name_dropped_letter: droppedLetterSpellings(record.project_name),
-    name_prefixes: wordPrefixes(record.project_name),
+    // The canonical words' prefixes too: "Kafue Photo" suggests "Kafue PV Park".
+    name_prefixes: wordPrefixes(`${record.project_name} ${canonicalName}`),
     developer_folded: foldText(record.developer),
     location_folded: foldText(record.location),
     reference_code_folded: foldText(record.reference_code),

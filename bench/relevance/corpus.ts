@@ -1,5 +1,9 @@
 // The relevance corpus: generated records (fixed seed) written to a temp file and indexed with the real reindex
-// under a unique alias, so the suite measures the mapping and documents the indexer really writes.
+// under a unique alias, so the suite measures the mapping and documents the indexer really writes. The names
+// of the shared sample generator are then written the ways real registries write them (relevanceRecords):
+// numerals as digits or Roman, sector abbreviations or their long forms, initials with periods, apostrophes,
+// compound words; and developers get full corporate names. The shared generator stays as it is (the committed
+// sample and many tests' oracles depend on it).
 import type { Client } from '@elastic/elasticsearch';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
@@ -11,6 +15,7 @@ import { generateRecords } from '../../indexer/generate/generateRecords.js';
 import { writeNdjson } from '../../indexer/generate/writeNdjson.js';
 import type { PpaRecord } from '../../indexContract/record.js';
 import { reindex } from '../../indexer/reindex.js';
+import { Random } from '../../indexer/generate/random.js';
 
 export interface CorpusOptions {
   seed: number;
@@ -19,6 +24,126 @@ export interface CorpusOptions {
 
 /** 12,000 generated records: about 10,800 published (indexed) and 9,800 live. */
 export const DEFAULT_CORPUS: CorpusOptions = { seed: 20261122, count: 12_000 };
+
+/** Rewrites of a name's ending: [ending, replacements, chance]. Long forms and abbreviations both appear. */
+const ENDING_REWRITES: readonly [RegExp, readonly string[], number][] = [
+  [/Solar Park$/u, ['PV Park', 'Photovoltaic Park', 'SPP', 'Solar Power Plant', 'Solar PP'], 0.35],
+  [/Solar PV Plant$/u, ['Solar Photovoltaic Plant', 'PV Plant'], 0.4],
+  [/Solar Power Plant$/u, ['SPP', 'Solar PP'], 0.4],
+  [/Photovoltaic Park$/u, ['PV Park'], 0.3],
+  [/Hydroelectric Power Station$/u, ['Hydroelectric Power Plant', 'HEPP', 'Hydroelectric PP'], 0.45],
+  [/Hydro Power Plant$/u, ['HPP', 'Hydropower Plant', 'Hydro PP'], 0.45],
+  [/Combined Cycle Power Plant$/u, ['CCGT', 'Combined Cycle Gas Turbine Plant', 'CCGT Power Plant'], 0.5],
+  [/Wind Farm$/u, ['WF', 'Windfarm'], 0.3],
+  [/Wind Park$/u, ['Windpark'], 0.3],
+  [/Thermal Power Plant$/u, ['Thermal PP', 'Thermal Powerplant'], 0.25],
+  [/(?:Coal|Biomass|Emergency|Hybrid|HFO) Power Plant$/u, ['PP'], 0.2],
+];
+/** Numerals written after a name: a bare digit or Roman numeral, or after a word that usually precedes one. */
+const ROMAN = ['I', 'II', 'III', 'IV', 'V', 'VI', 'VII', 'VIII', 'IX', 'X'];
+const NUMBER_WORDS = ['', '', 'Unit', 'Phase', 'Block', 'Stage'];
+/** Initials with periods, and words with apostrophes, as registries write company-style names. */
+const INITIALS = ['P.E.', 'S.A.', 'J.V.', 'E.P.', 'A.G.', 'C.T.', 'N.V.', 'S.p.A.'];
+const APOSTROPHE_NAMES = [
+  "O'Neill",
+  "O'Brien",
+  "D'Arcy",
+  "L'Étang",
+  "Dell'Acqua",
+  "N'Diaye",
+  'M’Bour',
+  "Ma'ale",
+];
+/** Compound words that people also write as two (bench/relevance/queries.ts splits them). */
+export const COMPOUND_WORDS: Readonly<Record<string, number>> = {
+  Sunfield: 3,
+  Riverbend: 5,
+  Greenfield: 5,
+  Northgate: 5,
+  Stonebridge: 5,
+  Clearwater: 5,
+  Highveld: 4,
+  Seaview: 3,
+  Blackwater: 5,
+  Sandhill: 4,
+  Westbrook: 4,
+  Fairhaven: 4,
+};
+/** Developers' full names: a country or invented stem, a sector, a function, a kind of company. */
+const DEVELOPER_STEMS = [
+  'Zambia',
+  'Kenya',
+  'Ghana',
+  'Senegal',
+  'Brazil',
+  'Chile',
+  'Mexico',
+  'India',
+  'Jordan',
+  'Morocco',
+  'Nigeria',
+  'Andes',
+  'Sahel',
+  'Atlas',
+  'Savanna',
+  'Meridian',
+  'Aurora',
+  'Coastal',
+  'Highland',
+  'Delta',
+  'Boreal',
+  'Equator',
+];
+const DEVELOPER_SECTORS = ['Electricity', 'Power', 'Energy', 'Renewable'];
+const DEVELOPER_FUNCTIONS = ['Supply', 'Generation', 'Development', 'Investment', 'Infrastructure'];
+const DEVELOPER_KINDS = ['Corporation', 'Company', 'Holdings', 'Partners', 'Limited'];
+
+function developerNames(random: Random, count: number): string[] {
+  const names = new Set<string>();
+  while (names.size < count) {
+    names.add(
+      [
+        random.pick(DEVELOPER_STEMS),
+        random.pick(DEVELOPER_SECTORS),
+        random.pick(DEVELOPER_FUNCTIONS),
+        random.pick(DEVELOPER_KINDS),
+      ].join(' '),
+    );
+  }
+  return [...names].sort();
+}
+
+/** The name as registries also write it (one rewrite or two, each with its chance). */
+function rewriteName(random: Random, name: string): string {
+  let rewritten = name;
+  for (const [ending, replacements, chance] of ENDING_REWRITES) {
+    if (ending.test(rewritten) && random.chance(chance)) {
+      rewritten = rewritten.replace(ending, random.pick(replacements));
+      break;
+    }
+  }
+  if (random.chance(0.1)) {
+    const value = random.int(1, 10);
+    const word = random.pick(NUMBER_WORDS);
+    const numeral = random.chance(0.5) ? String(value) : (ROMAN[value - 1] ?? 'I');
+    rewritten = `${rewritten} ${word ? `${word} ` : ''}${numeral}`;
+  }
+  if (random.chance(0.06)) rewritten = `${rewritten} ${random.pick(INITIALS)}`;
+  if (random.chance(0.05)) rewritten = `${random.pick(APOSTROPHE_NAMES)} ${rewritten}`;
+  if (random.chance(0.07)) rewritten = `${random.pick(Object.keys(COMPOUND_WORDS))} ${rewritten}`;
+  return rewritten;
+}
+
+/** The shared generator's records with the relevance corpus's names and developers (deterministic for a seed). */
+export function relevanceRecords(options: CorpusOptions): PpaRecord[] {
+  const random = new Random(options.seed ^ 0x5eed);
+  const developers = developerNames(random, 480);
+  return [...generateRecords(options)].map((record) => ({
+    ...record,
+    project_name: rewriteName(random, record.project_name),
+    developer: random.pick(developers),
+  }));
+}
 
 export function relevanceAlias(): string {
   return `relevance-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
@@ -36,7 +161,7 @@ export async function buildCorpus(
   alias: string,
   options: CorpusOptions,
 ): Promise<IndexedCorpus> {
-  const records = [...generateRecords(options)];
+  const records = relevanceRecords(options);
   const path = join(tmpdir(), `${alias}.ndjson`);
   try {
     const output = createWriteStream(path);

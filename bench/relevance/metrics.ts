@@ -10,6 +10,8 @@ export interface QueryResult {
   total: number;
   /** The slugs of the first hits, for the report's examples. */
   top: string[];
+  /** Share of the answers (all the equivalent records, at most 10) among the first 10 hits. */
+  recall10: number;
   tookMs: number;
 }
 
@@ -19,6 +21,8 @@ export interface ClassFigures {
   success1: number;
   success3: number;
   success10: number;
+  /** Mean recall@10: the share of a query's answers (up to 10) among its first 10 hits. */
+  recall10: number;
   mrr: number;
   medianTotal: number;
   p90Total: number;
@@ -33,6 +37,14 @@ export function rankOf(hits: readonly string[], equivalent: readonly string[]): 
   const accepted = new Set(equivalent);
   const index = hits.findIndex((slug) => accepted.has(slug));
   return index < 0 ? null : index + 1;
+}
+
+/** Share of the acceptable answers (all of them, or 10 when there are more) among the first 10 hits. */
+export function recallAt10(hits: readonly string[], equivalent: readonly string[]): number {
+  if (equivalent.length === 0) return 0;
+  const accepted = new Set(equivalent);
+  const found = hits.slice(0, 10).filter((slug) => accepted.has(slug)).length;
+  return found / Math.min(10, accepted.size);
 }
 
 /** Nearest-rank quantile (p90: the value 90 % of the queries do not exceed). */
@@ -61,6 +73,7 @@ export function classFigures(queryClass: QueryClass, results: readonly QueryResu
     success1: gibberish ? share((r) => r.total === 0) : share((r) => r.rank !== null && r.rank <= 1),
     success3: gibberish ? share((r) => r.total === 0) : share((r) => r.rank !== null && r.rank <= 3),
     success10: gibberish ? share((r) => r.total === 0) : share((r) => r.rank !== null && r.rank <= 10),
+    recall10: gibberish || n === 0 ? 0 : results.reduce((sum, r) => sum + r.recall10, 0) / n,
     mrr: gibberish ? 0 : n === 0 ? 0 : results.reduce((sum, r) => sum + (r.rank ? 1 / r.rank : 0), 0) / n,
     medianTotal: median(totals),
     p90Total: quantile(totals, 0.9),

@@ -6,6 +6,13 @@ import type { PpaRecord } from '../../indexContract/record.js';
 import { Random } from '../../indexer/generate/random.js';
 import { foldText } from '../../indexContract/text/fold.js';
 import { foldedWords } from '../../indexContract/text/prefixes.js';
+import {
+  canonicalWords,
+  compactForm,
+  otherNumeral,
+  SECTOR_ABBREVIATIONS,
+} from '../../indexContract/text/canonical.js';
+import { COMPOUND_WORDS } from './corpus.js';
 
 export const QUERY_CLASSES = [
   'exact',
@@ -18,6 +25,17 @@ export const QUERY_CLASSES = [
   'code_exact',
   'code_lower',
   'gibberish',
+  // What people really type (issue 19): the name written another way than the registry writes it.
+  'swapped_words',
+  'word_left_out',
+  'transposed_letters',
+  'developer_name',
+  'two_typos',
+  'joined_words',
+  'split_word',
+  'numeral_other_way',
+  'abbreviation_other_way',
+  'punctuation_dropped',
   // Suggestions as you type (GET /api/v1/ppas/suggest), not `q`:
   'suggest_typing',
   'suggest_typo',
@@ -110,6 +128,16 @@ interface Corpus {
   vocabulary: Set<string>;
   /** In how many live names each folded word occurs. */
   nameWordFrequency: Map<string, number>;
+  /** Live records by the compact canonical form of their name (the same name however it is written). */
+  byCompact: Map<string, PpaRecord[]>;
+  /** Distinct compact names with their canonical words, by each of those words. */
+  namesByCanonicalWord: Map<string, CanonicalName[]>;
+}
+
+interface CanonicalName {
+  compact: string;
+  words: Set<string>;
+  count: number;
 }
 
 function describeCorpus(records: readonly PpaRecord[]): Corpus {
@@ -129,7 +157,25 @@ function describeCorpus(records: readonly PpaRecord[]): Corpus {
       for (const word of foldedWords(text)) vocabulary.add(word);
     }
   }
-  return { live, byName, vocabulary, nameWordFrequency };
+  const byCompact = new Map<string, PpaRecord[]>();
+  const namesByCanonicalWord = new Map<string, CanonicalName[]>();
+  for (const record of live) {
+    const compact = compactForm(record.project_name);
+    const group = byCompact.get(compact);
+    if (group) {
+      group.push(record);
+      continue;
+    }
+    byCompact.set(compact, [record]);
+    const words = canonicalWords(record.project_name);
+    const entry = { compact, words: new Set(words), count: words.length };
+    for (const word of entry.words) {
+      const list = namesByCanonicalWord.get(word);
+      if (list) list.push(entry);
+      else namesByCanonicalWord.set(word, [entry]);
+    }
+  }
+  return { live, byName, vocabulary, nameWordFrequency, byCompact, namesByCanonicalWord };
 }
 
 function nameQuery(
@@ -139,7 +185,8 @@ function nameQuery(
   corpus: Corpus,
   note?: string,
 ): RelevanceQuery {
-  const equivalent = (corpus.byName.get(foldText(record.project_name)) ?? [record]).map((r) => r.slug);
+  // The same name however it is written ("Solar PP", "Solar Power Plant"): see writtenOtherwise.
+  const equivalent = (corpus.byCompact.get(compactForm(record.project_name)) ?? [record]).map((r) => r.slug);
   return { queryClass, q, expected: record.slug, equivalent, ...(note ? { note } : {}) };
 }
 
@@ -204,6 +251,258 @@ function* typos(random: Random, corpus: Corpus): Generator<RelevanceQuery> {
     if (!typo || corpus.vocabulary.has(foldText(typo.typo))) continue;
     const q = words.map((w, i) => (i === index ? typo.typo : w)).join(' ');
     yield nameQuery('typo', q, record, corpus, `${typo.kind}: ${word} → ${typo.typo}`);
+  }
+}
+
+/**
+ * The issue-19 classes write the name another way than the registry does ("Kafue Gorge II" for "Kafue Gorge 2"),
+ * so every record whose name has the same canonical words in the same order (compactForm) counts as the expected
+ * one: the query cannot tell them apart.
+ */
+function writtenOtherwise(
+  queryClass: QueryClass,
+  q: string,
+  record: PpaRecord,
+  corpus: Corpus,
+  note?: string,
+): RelevanceQuery {
+  const equivalent = (corpus.byCompact.get(compactForm(record.project_name)) ?? [record]).map((r) => r.slug);
+  return { queryClass, q, expected: record.slug, equivalent, ...(note ? { note } : {}) };
+}
+
+/**
+ * Whether the words of `q` single the record's name out: no other name with as many words or fewer holds all of
+ * them (a shorter or equally long name with the same words would rank as high, and the query cannot say which).
+ */
+function singlesOut(corpus: Corpus, q: string, record: PpaRecord): boolean {
+  const own = compactForm(record.project_name);
+  const words = [...new Set(canonicalWords(q))];
+  const count = canonicalWords(record.project_name).length;
+  const lists = words.map((word) => corpus.namesByCanonicalWord.get(word) ?? []);
+  const shortest = lists.sort((a, b) => a.length - b.length)[0] ?? [];
+  return !shortest.some(
+    (name) => name.compact !== own && name.count <= count && words.every((word) => name.words.has(word)),
+  );
+}
+
+/** Two adjacent words swapped ("Gorge Kafue"). */
+function* swappedWords(random: Random, corpus: Corpus): Generator<RelevanceQuery> {
+  for (const record of sampleNames(random, corpus, () => true)) {
+    const words = record.project_name.split(/\s+/u);
+    if (words.length < 2) continue;
+    const at = random.int(0, words.length - 2);
+    if (foldText(words[at] ?? '') === foldText(words[at + 1] ?? '')) continue;
+    const swapped = [...words];
+    [swapped[at], swapped[at + 1]] = [words[at + 1] ?? '', words[at] ?? ''];
+    const q = swapped.join(' ');
+    if (!singlesOut(corpus, q, record)) continue;
+    yield writtenOtherwise('swapped_words', q, record, corpus);
+  }
+}
+
+/** One word of a name of four words or more left out (a word of letters, not the first). */
+function* wordLeftOut(random: Random, corpus: Corpus): Generator<RelevanceQuery> {
+  for (const record of sampleNames(random, corpus, () => true)) {
+    const words = record.project_name.split(/\s+/u);
+    if (words.length < 4) continue;
+    const at = random.int(1, words.length - 1);
+    if (!/^\p{L}{3,}$/u.test(words[at] ?? '')) continue;
+    const q = words.filter((_, index) => index !== at).join(' ');
+    if (!singlesOut(corpus, q, record)) continue;
+    yield writtenOtherwise('word_left_out', q, record, corpus, `left out: ${words[at]}`);
+  }
+}
+
+/** Two adjacent letters swapped in a word of five letters or more, never the first letter. */
+function* transposedLetters(random: Random, corpus: Corpus): Generator<RelevanceQuery> {
+  for (const record of sampleNames(random, corpus, () => true)) {
+    const words = record.project_name.split(/\s+/u);
+    const eligible = words.map((word, index) => ({ word, index })).filter(({ word }) => TYPO_WORD.test(word));
+    if (eligible.length === 0) continue;
+    const { word, index } = random.pick(eligible);
+    const letters = [...word];
+    const at = random.int(1, letters.length - 2);
+    if (letters[at] === letters[at + 1]) continue;
+    [letters[at], letters[at + 1]] = [letters[at + 1] ?? '', letters[at] ?? ''];
+    const typo = letters.join('');
+    if (corpus.vocabulary.has(foldText(typo))) continue;
+    const q = words.map((w, i) => (i === index ? typo : w)).join(' ');
+    yield writtenOtherwise('transposed_letters', q, record, corpus, `${word} → ${typo}`);
+  }
+}
+
+/** A developer's full name as written: any live record of that developer is an answer (recall@10: all of them). */
+function* developerName(random: Random, corpus: Corpus): Generator<RelevanceQuery> {
+  const byDeveloper = new Map<string, PpaRecord[]>();
+  for (const record of corpus.live) {
+    const list = byDeveloper.get(record.developer);
+    if (list) list.push(record);
+    else byDeveloper.set(record.developer, [record]);
+  }
+  for (const developer of shuffle(random, [...byDeveloper.keys()].sort())) {
+    const records = byDeveloper.get(developer) ?? [];
+    yield {
+      queryClass: 'developer_name',
+      q: developer,
+      expected: records[0]?.slug ?? null,
+      equivalent: records.map((record) => record.slug),
+    };
+  }
+}
+
+/** Damerau–Levenshtein distance (adjacent transpositions count one edit), as Elasticsearch's fuzziness counts. */
+export function editDistance(a: string, b: string): number {
+  const x = [...a];
+  const y = [...b];
+  const d: number[][] = Array.from({ length: x.length + 1 }, (_, i) =>
+    Array.from({ length: y.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
+  for (let i = 1; i <= x.length; i++) {
+    for (let j = 1; j <= y.length; j++) {
+      const cost = x[i - 1] === y[j - 1] ? 0 : 1;
+      let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && x[i - 1] === y[j - 2] && x[i - 2] === y[j - 1])
+        best = Math.min(best, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = best;
+    }
+  }
+  return d[x.length]![y.length]!;
+}
+
+/** Two typos: two in one word of eight letters or more, or one in each of two words of five or more. */
+function* twoTypos(random: Random, corpus: Corpus): Generator<RelevanceQuery> {
+  for (const record of sampleNames(random, corpus, () => true)) {
+    const words = record.project_name.split(/\s+/u);
+    const eligible = words.map((word, index) => ({ word, index })).filter(({ word }) => TYPO_WORD.test(word));
+    const long = eligible.filter(({ word }) => [...word].length >= 8);
+    const changed = [...words];
+    const notes: string[] = [];
+    if (long.length > 0 && (eligible.length < 2 || random.chance(0.5))) {
+      const { word, index } = random.pick(long);
+      const first = applyTypo(random, word);
+      const second = first && applyTypo(random, first.typo);
+      if (!second || editDistance(foldText(word), foldText(second.typo)) !== 2) continue;
+      changed[index] = second.typo;
+      notes.push(`${word} → ${second.typo}`);
+    } else if (eligible.length >= 2) {
+      for (const { word, index } of random.sample(eligible, 2)) {
+        const typo = applyTypo(random, word);
+        if (!typo) break;
+        changed[index] = typo.typo;
+        notes.push(`${word} → ${typo.typo}`);
+      }
+      if (notes.length < 2) continue;
+    } else {
+      continue;
+    }
+    if (changed.some((word, index) => word !== words[index] && corpus.vocabulary.has(foldText(word))))
+      continue;
+    yield writtenOtherwise('two_typos', changed.join(' '), record, corpus, notes.join(', '));
+  }
+}
+
+/** Two adjacent words written as one ("KafueGorge"). */
+function* joinedWords(random: Random, corpus: Corpus): Generator<RelevanceQuery> {
+  for (const record of sampleNames(random, corpus, () => true)) {
+    const words = record.project_name.split(/\s+/u);
+    if (words.length < 2) continue;
+    const at = random.int(0, words.length - 2);
+    if (!/^\p{L}+$/u.test(words[at] ?? '') || !/^\p{L}+$/u.test(words[at + 1] ?? '')) continue;
+    const joined = `${words[at]}${words[at + 1]}`;
+    if (corpus.vocabulary.has(foldText(joined))) continue;
+    const q = [...words.slice(0, at), joined, ...words.slice(at + 2)].join(' ');
+    yield writtenOtherwise('joined_words', q, record, corpus);
+  }
+}
+
+/** Compound words people write as two, and where they split them (the corpus's own compounds among them). */
+export const SPLIT_POINTS: Readonly<Record<string, number>> = {
+  hydroelectric: 5,
+  photovoltaic: 5,
+  geothermal: 3,
+  cogeneration: 2,
+  landfill: 4,
+  lakeside: 4,
+  newport: 3,
+  hydropower: 5,
+  windfarm: 4,
+  windpark: 4,
+  powerplant: 5,
+  powerhouse: 5,
+  ...Object.fromEntries(Object.entries(COMPOUND_WORDS).map(([word, at]) => [word.toLowerCase(), at])),
+};
+
+/** A compound word written as two ("Hydro electric" for "Hydroelectric"). */
+function* splitWord(random: Random, corpus: Corpus): Generator<RelevanceQuery> {
+  const splittable = (word: string): boolean => SPLIT_POINTS[word.toLowerCase()] !== undefined;
+  for (const record of sampleNames(random, corpus, (r) => r.project_name.split(/\s+/u).some(splittable))) {
+    const words = record.project_name.split(/\s+/u);
+    const candidates = words.map((word, index) => ({ word, index })).filter(({ word }) => splittable(word));
+    const { word, index } = random.pick(candidates);
+    const at = SPLIT_POINTS[word.toLowerCase()] ?? 1;
+    const q = words.map((w, i) => (i === index ? `${word.slice(0, at)} ${word.slice(at)}` : w)).join(' ');
+    yield writtenOtherwise('split_word', q, record, corpus, `${word} split`);
+  }
+}
+
+/** A numeral 1–10 written the other way: digits for Roman ("Unit 3" for "Unit III") and Roman for digits. */
+function* numeralOtherWay(random: Random, corpus: Corpus): Generator<RelevanceQuery> {
+  const hasNumeral = (record: PpaRecord): boolean =>
+    record.project_name.split(/\s+/u).some((word) => otherNumeral(word) !== undefined);
+  for (const record of sampleNames(random, corpus, hasNumeral)) {
+    const words = record.project_name.split(/\s+/u);
+    const candidates = words.map((word, index) => ({ word, index })).filter(({ word }) => otherNumeral(word));
+    const { word, index } = random.pick(candidates);
+    const other = (otherNumeral(word) ?? word).toUpperCase();
+    const q = words.map((w, i) => (i === index ? other : w)).join(' ');
+    yield writtenOtherwise('numeral_other_way', q, record, corpus, `${word} → ${other}`);
+  }
+}
+
+const titleCase = (text: string): string => text.replace(/\b\p{L}/gu, (letter) => letter.toUpperCase());
+
+/** Sector abbreviations written out, or long forms abbreviated ("Kafue PV" ↔ "Kafue Photovoltaic"). */
+function* abbreviationOtherWay(random: Random, corpus: Corpus): Generator<RelevanceQuery> {
+  // Longest long forms first: "hydro power plant" is HPP, not "Hydro PP".
+  const longForms = Object.entries(SECTOR_ABBREVIATIONS)
+    .map(([abbreviation, long]) => ({ abbreviation, long: long.split(' ') }))
+    .sort((a, b) => b.long.length - a.long.length);
+  const rewrites = (name: string): string[] => {
+    const words = name.split(/\s+/u);
+    const folded = words.map((word) => foldText(word));
+    const found: string[] = [];
+    folded.forEach((word, index) => {
+      const long = SECTOR_ABBREVIATIONS[word];
+      if (long) found.push([...words.slice(0, index), titleCase(long), ...words.slice(index + 1)].join(' '));
+    });
+    for (const { abbreviation, long } of longForms) {
+      const at = folded.findIndex((_, index) =>
+        long.every((word, offset) => folded[index + offset] === word),
+      );
+      if (at < 0) continue;
+      found.push(
+        [...words.slice(0, at), abbreviation.toUpperCase(), ...words.slice(at + long.length)].join(' '),
+      );
+      break;
+    }
+    return found;
+  };
+  for (const record of sampleNames(random, corpus, (r) => rewrites(r.project_name).length > 0)) {
+    yield writtenOtherwise(
+      'abbreviation_other_way',
+      random.pick(rewrites(record.project_name)),
+      record,
+      corpus,
+    );
+  }
+}
+
+/** Lowercased, accents gone, periods and apostrophes dropped: "central termica pe", "oneill wind". */
+function* punctuationDropped(random: Random, corpus: Corpus): Generator<RelevanceQuery> {
+  const punctuated = (record: PpaRecord): boolean => /['’.]/u.test(record.project_name);
+  for (const record of sampleNames(random, corpus, punctuated)) {
+    const q = stripAccents(record.project_name).toLowerCase().replace(/['’.]/gu, '');
+    yield writtenOtherwise('punctuation_dropped', q, record, corpus);
   }
 }
 
@@ -276,10 +575,11 @@ function containsWords(haystack: readonly string[], needle: readonly string[]): 
  * and the place in its location or its name (a search cannot know which field the user means).
  */
 function* wordPlace(random: Random, corpus: Corpus): Generator<RelevanceQuery> {
+  // The place may also stand in a developer's name ("Zambia Electricity Supply Corporation").
   const indexed = corpus.live.map((record) => ({
     record,
     name: foldedWords(record.project_name),
-    location: foldedWords(record.location),
+    location: [...foldedWords(record.location), '|', ...foldedWords(record.developer)],
   }));
   // Records by the words of their name, so only records that share the rare word are compared.
   const byNameWord = new Map<string, typeof indexed>();
@@ -296,6 +596,8 @@ function* wordPlace(random: Random, corpus: Corpus): Generator<RelevanceQuery> {
       (a, b) => rarity(corpus, a) - rarity(corpus, b) || words.indexOf(a) - words.indexOf(b),
     )[0];
     if (!rarest || !containsWords(name, foldedWords(rarest))) continue;
+    // A numeral or an abbreviation also stands for its other form ("9" is "IX"): not a word to single a name out.
+    if (otherNumeral(rarest) !== undefined || SECTOR_ABBREVIATIONS[foldText(rarest)] !== undefined) continue;
     for (const place of shuffle(random, placesOf(record))) {
       const wordTokens = foldedWords(rarest);
       const placeTokens = foldedWords(place);
@@ -360,6 +662,16 @@ export function generateQueries(
     ...take(codes(stream(8), corpus, false), perClass),
     ...take(codes(stream(9), corpus, true), perClass),
     ...take(gibberish(stream(10), corpus), perClass),
+    ...take(swappedWords(stream(13), corpus), perClass),
+    ...take(wordLeftOut(stream(14), corpus), perClass),
+    ...take(transposedLetters(stream(15), corpus), perClass),
+    ...take(developerName(stream(16), corpus), perClass),
+    ...take(twoTypos(stream(17), corpus), perClass),
+    ...take(joinedWords(stream(18), corpus), perClass),
+    ...take(splitWord(stream(19), corpus), perClass),
+    ...take(numeralOtherWay(stream(20), corpus), perClass),
+    ...take(abbreviationOtherWay(stream(21), corpus), perClass),
+    ...take(punctuationDropped(stream(22), corpus), perClass),
     ...take(suggestTyping(stream(11), corpus, false), perClass),
     ...take(suggestTyping(stream(12), corpus, true), perClass),
   ];

@@ -8,7 +8,7 @@ import { buildSuggestSearch } from '../../src/search/suggestSearch.js';
 import type { ListSource } from '../../indexContract/sourceFields.js';
 import type { SearchGateway } from '../../src/search/gateway.js';
 import { buildListSearch } from '../../src/search/listSearch.js';
-import { rankOf, type QueryResult } from './metrics.js';
+import { rankOf, recallAt10, type QueryResult } from './metrics.js';
 import { isSuggestClass, type RelevanceQuery } from './queries.js';
 import type { TextQueryBuilder } from './variants.js';
 
@@ -43,6 +43,7 @@ export async function runQuery(
     rank: rankOf(hits, query.equivalent),
     total: totalOf(response.hits.total),
     top: hits.slice(0, 5),
+    recall10: recallAt10(hits, query.equivalent),
     tookMs,
   };
 }
@@ -59,7 +60,14 @@ async function runSuggestQuery(search: SearchGateway, query: RelevanceQuery): Pr
   const response = await search.search<SuggestSource>(request);
   const tookMs = Number(process.hrtime.bigint() - started) / 1e6;
   const hits = response.hits.hits.map((hit) => hit._source?.slug ?? '');
-  return { query, rank: rankOf(hits, query.equivalent), total: hits.length, top: hits.slice(0, 5), tookMs };
+  return {
+    query,
+    rank: rankOf(hits, query.equivalent),
+    total: hits.length,
+    top: hits.slice(0, 5),
+    recall10: recallAt10(hits, query.equivalent),
+    tookMs,
+  };
 }
 
 /** Runs the queries with a little concurrency (the machine is shared), keeping the results in query order. */

@@ -61,6 +61,10 @@ const NONE: TextQueryParts = {
   nameBonuses: false,
   nameWithTypo: false,
   allWordsInName: false,
+  canonical: false,
+  joinedSplit: false,
+  twoTypos: false,
+  compactPrefix: false,
 };
 const step1 = NONE;
 const step2 = { ...step1, droppedLetter: true };
@@ -68,6 +72,10 @@ const step3 = { ...step2, nameBonuses: true };
 const step4 = { ...step3, crossFields: true };
 const step5 = { ...step4, allWordsInName: true };
 const step6 = { ...step5, nameWithTypo: true, extraLetter: true };
+const step7 = { ...step6, canonical: true };
+const step8 = { ...step7, joinedSplit: true };
+const step9 = { ...step8, twoTypos: true };
+const step10 = { ...step9, compactPrefix: true };
 
 const withParts =
   (parts: TextQueryParts): TextQueryBuilder =>
@@ -83,7 +91,11 @@ export const STEPS: Record<string, TextQueryBuilder> = {
   'cross-fields': withParts(step4),
   'all-words-in-name': withParts(step5),
   'name-typo-extra-letter': withParts(step6),
+  canonical: withParts(step7),
+  'joined-split': withParts(step8),
+  'two-typos': withParts(step9),
+  'compact-prefix': withParts(step10),
 };
-export const LAST_STEP_PARTS: TextQueryParts = step6;
+export const LAST_STEP_PARTS: TextQueryParts = step10;
 
 export const VARIANTS: Record<string, TextQueryBuilder> = { ...STEPS, current: (q) => buildTextQuery(q) };

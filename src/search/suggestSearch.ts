@@ -3,7 +3,8 @@
 // five typed letters, through the indexer's word prefixes). Ranked like `q`: the whole name first, then names
 // that start with what was typed, then the rest by how well the words match.
 import type { estypes } from '@elastic/elasticsearch';
-import { NAME_EXACT_FIELD, NAME_PREFIXES_FIELD } from '../../indexContract/fields.js';
+import { NAME_CANONICAL_FIELD, NAME_EXACT_FIELD, NAME_PREFIXES_FIELD } from '../../indexContract/fields.js';
+import { canonicalWords } from '../../indexContract/text/canonical.js';
 import { foldText } from '../../indexContract/text/fold.js';
 import { PREFIX_MAX_LENGTH, standardTokens } from '../../indexContract/text/prefixes.js';
 import type { SuggestQuery } from '../params/suggest.js';
@@ -33,9 +34,20 @@ export const SUGGEST_PHRASE_BOOST = 5;
 /** Typed words: at most this many (more cannot start a name anyway; q is 100 characters). */
 const MAX_WORDS = 12;
 
+/**
+ * A word written another way than the name writes it (a numeral, a sector abbreviation, inner punctuation: "PV"
+ * for "Photovoltaic", "II" for "2", "pe" for "P.E."): its canonical words, in order, among the name's. For the
+ * word being typed only when they differ from it (the name's prefixes hold the canonical words' prefixes).
+ */
+function canonicalQuery(word: string, onlyWhenDifferent: boolean): Query[] {
+  const canonical = canonicalWords(word).join(' ');
+  if (canonical === '' || (onlyWhenDifferent && canonical === word)) return [];
+  return [{ match_phrase: { [NAME_CANONICAL_FIELD]: { query: canonical } } }];
+}
+
 /** A complete word: a name word as typed, or with one typo (from five letters; a dropped letter from four). */
 function wordQuery(word: string): Query {
-  const queries: Query[] = [{ match: { name_folded: { query: word } } }];
+  const queries: Query[] = [{ match: { name_folded: { query: word } } }, ...canonicalQuery(word, false)];
   if ([...word].length >= SUGGEST_TYPO_MIN_LETTERS) {
     queries.push({ match: { name_folded: { query: word, fuzziness: 1, boost: SUGGEST_TYPO_WEIGHT } } });
   }
@@ -48,7 +60,10 @@ function wordQuery(word: string): Query {
 /** The word being typed: the start of a name word, as typed or with one typo. */
 function lastWordQuery(word: string): Query {
   const prefix = [...word].slice(0, PREFIX_MAX_LENGTH).join('');
-  const queries: Query[] = [{ term: { [NAME_PREFIXES_FIELD]: { value: prefix } } }];
+  const queries: Query[] = [
+    { term: { [NAME_PREFIXES_FIELD]: { value: prefix } } },
+    ...canonicalQuery(word, true),
+  ];
   if ([...prefix].length >= SUGGEST_PREFIX_TYPO_MIN_LETTERS) {
     queries.push({
       fuzzy: {

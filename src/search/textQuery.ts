@@ -5,7 +5,14 @@
 import type { estypes } from '@elastic/elasticsearch';
 import { foldText } from '../../indexContract/text/fold.js';
 import { droppedLetterSpellings } from '../../indexContract/text/typos.js';
-import { NAME_EXACT_FIELD, REFERENCE_CODE_LOWERCASE_FIELD } from '../../indexContract/fields.js';
+import { canonicalWords, compactForm } from '../../indexContract/text/canonical.js';
+import {
+  NAME_CANONICAL_FIELD,
+  NAME_COMPACT_FIELD,
+  NAME_EXACT_FIELD,
+  NAME_JOINED_FIELD,
+  REFERENCE_CODE_LOWERCASE_FIELD,
+} from '../../indexContract/fields.js';
 
 type Query = estypes.QueryDslQueryContainer;
 
@@ -34,6 +41,18 @@ export const EXTRA_LETTER_BOOST = 1;
 export const REFERENCE_CODE_BOOST = 10_000;
 /** A dropped-letter match: a typo (TYPO_WEIGHT) in the name (field boost 3). */
 export const DROPPED_LETTER_BOOST = 0.6;
+/** A typed word matched through the name's canonical words (numerals, abbreviations, punctuation): as a name word. */
+export const CANONICAL_WORD_BOOST = 3;
+/** A typed word that is two name words joined, or half of a name word split in two. */
+export const JOINED_WORD_BOOST = 3;
+/** Joined or split forms are tried from this many letters (the joined form): shorter ones are too common. */
+export const JOINED_MIN_LETTERS = 5;
+/** The compact name starts with the compact query (from four letters): above a whole-name typo match. */
+export const NAME_START_BOOST = 60;
+const NAME_START_MIN_LETTERS = 4;
+/** A typed word of six or seven letters one edit from a name word's dropped-letter spelling: two typos. */
+export const TWO_TYPOS_WORD_BOOST = 0.3;
+const TWO_TYPOS_WORD = /^\p{L}{6,7}$/u;
 /** Longer words match exactly: no typo tolerance, no spelling variants (each would multiply the query's cost). */
 export const MAX_TYPO_WORD_LETTERS = 30;
 /** Typed words looked up among the names' one-letter-dropped spellings: four letters or more (from five). */
@@ -56,6 +75,23 @@ export interface TextQueryParts {
   nameWithTypo: boolean;
   /** All words in the name itself (typos allowed) rank higher. */
   allWordsInName: boolean;
+  /**
+   * Canonical forms (indexContract/text/canonical.ts): a typed word also matches the name's canonical words
+   * (numerals either way, sector abbreviations, punctuation dropped), and the whole name matches on its compact
+   * form; all words in the name are looked for among its canonical words.
+   */
+  canonical: boolean;
+  /** A typed word may be two name words joined ("KafueGorge"), or two typed words one name word split. */
+  joinedSplit: boolean;
+  /**
+   * Two typos: a typed word of six or seven letters one edit away from a name word with a letter dropped (two
+   * typos, one of them a dropped letter, in a word of seven letters or more: fuzziness alone allows two edits only
+   * from eight typed letters); the whole-name typo bonus on the compact form. (A two-typo whole-name bonus, fuzzy
+   * 2 on the compact form, doubled Elasticsearch's time per query and was left out: tuning log.)
+   */
+  twoTypos: boolean;
+  /** The name starts with what was typed, however it is spaced or written (compact prefix): above typo matches. */
+  compactPrefix: boolean;
 }
 
 export const ALL_PARTS: TextQueryParts = {
@@ -65,6 +101,10 @@ export const ALL_PARTS: TextQueryParts = {
   nameBonuses: true,
   nameWithTypo: true,
   allWordsInName: true,
+  canonical: true,
+  joinedSplit: true,
+  twoTypos: true,
+  compactPrefix: true,
 };
 
 /**
@@ -86,6 +126,9 @@ export function buildTextQuery(q: string, parts: TextQueryParts = ALL_PARTS): Qu
   const phrase = words.join(' ');
   // A word past MAX_TYPO_WORD_LETTERS matches exactly everywhere, also in the whole-name clauses.
   const typosAllowed = words.every((word) => [...word].length <= MAX_TYPO_WORD_LETTERS);
+  const compact = compactForm(phrase);
+  // Each typed word's canonical words and compact form, for the canonical and joined/split alternatives.
+  const canonicalOfWords = words.map((word) => canonicalWords(word));
   const should: Query[] = [];
   if (parts.nameBonuses) {
     should.push({
@@ -95,33 +138,93 @@ export function buildTextQuery(q: string, parts: TextQueryParts = ALL_PARTS): Qu
   if (parts.nameWithTypo && typosAllowed) {
     // One typo in the whole name ("Kafuue Gorge South HFO Power Plant") still beats longer names with the same
     // words ("… Power Plant South").
+    if (!parts.twoTypos) {
+      should.push({
+        constant_score: {
+          filter: { fuzzy: { [NAME_EXACT_FIELD]: { value: phrase, fuzziness: 1 } } },
+          boost: NAME_WITH_TYPO_BOOST,
+        },
+      });
+    } else if (compact !== '') {
+      should.push({
+        constant_score: {
+          filter: { fuzzy: { [NAME_COMPACT_FIELD]: { value: compact, fuzziness: 1, prefix_length: 1 } } },
+          boost: NAME_WITH_TYPO_BOOST,
+        },
+      });
+    }
+  }
+  if (parts.compactPrefix && [...compact].length >= NAME_START_MIN_LETTERS) {
+    // "Kikagati Falls Windp" is the start of "Kikagati Falls Windpark", and one typo from "Kikagati Falls Wind".
     should.push({
-      constant_score: {
-        filter: { fuzzy: { [NAME_EXACT_FIELD]: { value: phrase, fuzziness: 1 } } },
-        boost: NAME_WITH_TYPO_BOOST,
-      },
+      constant_score: { filter: { prefix: { [NAME_COMPACT_FIELD]: compact } }, boost: NAME_START_BOOST },
     });
   }
   if (parts.allWordsInName) {
     // All the words in the name itself (typos allowed), rather than spread over name, developer and place.
     const fuzziness = typosAllowed ? { fuzziness: FUZZINESS } : {};
-    should.push({ match: { name_folded: { query: phrase, operator: 'and', ...fuzziness } } });
+    const [field, query] = parts.canonical
+      ? [NAME_CANONICAL_FIELD, canonicalOfWords.flat().join(' ')]
+      : ['name_folded', phrase];
+    if (query !== '') should.push({ match: { [field]: { query, operator: 'and', ...fuzziness } } });
   }
   should.push({ multi_match: { query: phrase, type: 'phrase', fields: TEXT_FIELDS, boost: PHRASE_BOOST } });
   if (parts.nameBonuses) {
     should.push({ match_phrase_prefix: { name_folded: { query: phrase, boost: PHRASE_PREFIX_BOOST } } });
   }
+  const compactWords = canonicalOfWords.map((canonical) => canonical.join(''));
   const allWords: Query = {
     bool: {
-      must: words.map((word, position) => wordQuery(word, position === words.length - 1, parts)),
+      must: words.map((word, position) => {
+        const alternatives: Query[] = [];
+        const canonical = canonicalOfWords[position] ?? [];
+        if (parts.canonical && canonical.length > 0) {
+          // "II" finds "2", "PV" finds "Photovoltaic" (and the other way: the name's canonical words hold the
+          // long form), "pe" finds "P.E.".
+          alternatives.push({
+            match_phrase: {
+              [NAME_CANONICAL_FIELD]: { query: canonical.join(' '), boost: CANONICAL_WORD_BOOST },
+            },
+          });
+        }
+        if (parts.joinedSplit) alternatives.push(...joinedSplitQueries(compactWords, position));
+        return wordQuery(word, position === words.length - 1, parts, alternatives);
+      }),
       should,
     },
   };
-  return { bool: { should: [referenceCode, allWords], minimum_should_match: 1 } };
+  const whole: Query[] = [referenceCode, allWords];
+  if (parts.canonical && compact !== '') {
+    // The whole name however it is written: "Kafue Gorge II" for "Kafue Gorge 2", "kafuegorge", "Hydro electric".
+    whole.push({
+      constant_score: { filter: { term: { [NAME_COMPACT_FIELD]: compact } }, boost: EXACT_NAME_BOOST },
+    });
+  }
+  return { bool: { should: whole, minimum_should_match: 1 } };
+}
+
+/**
+ * A typed word that is two adjacent name words joined ("kafuegorge" in name_joined), or one half of a name word
+ * typed as two ("hydro" + "electric" is the name word "hydroelectric", for either of the two typed words).
+ */
+function joinedSplitQueries(compactWords: readonly string[], position: number): Query[] {
+  const queries: Query[] = [];
+  const word = compactWords[position] ?? '';
+  if ([...word].length >= JOINED_MIN_LETTERS) {
+    queries.push({ term: { [NAME_JOINED_FIELD]: { value: word, boost: JOINED_WORD_BOOST } } });
+  }
+  const splits = new Set<string>();
+  if (position > 0) splits.add(`${compactWords[position - 1] ?? ''}${word}`);
+  if (position + 1 < compactWords.length) splits.add(`${word}${compactWords[position + 1] ?? ''}`);
+  for (const joined of splits) {
+    if ([...joined].length < JOINED_MIN_LETTERS || joined === word) continue;
+    queries.push({ term: { [NAME_CANONICAL_FIELD]: { value: joined, boost: JOINED_WORD_BOOST } } });
+  }
+  return queries;
 }
 
 /** One typed word: the best of its matches as typed, with a typo, and (last word) as a prefix. */
-function wordQuery(word: string, last: boolean, parts: TextQueryParts): Query {
+function wordQuery(word: string, last: boolean, parts: TextQueryParts, alternatives: Query[]): Query {
   const exactOnly = [...word].length > MAX_TYPO_WORD_LETTERS;
   const queries: Query[] = [
     // cross_fields blends a word's frequency over the fields: "solar", common in names, would otherwise score
@@ -135,7 +238,15 @@ function wordQuery(word: string, last: boolean, parts: TextQueryParts): Query {
       },
     },
   ];
+  queries.push(...alternatives);
   if (exactOnly) return { dis_max: { queries } };
+  if (parts.twoTypos && TWO_TYPOS_WORD.test(word)) {
+    queries.push({
+      fuzzy: {
+        name_dropped_letter: { value: word, fuzziness: 1, prefix_length: 1, boost: TWO_TYPOS_WORD_BOOST },
+      },
+    });
+  }
   queries.push({
     multi_match: {
       query: word,

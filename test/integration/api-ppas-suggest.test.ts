@@ -60,6 +60,26 @@ describe('GET /api/v1/ppas/suggest on the sample index', function () {
     expect(body.data.map((item) => item.slug)).to.include(typed?.slug);
   });
 
+  it('shares the canonical forms of q: "… PV" suggests "… Photovoltaic …", "… II" suggests "… 2"', async () => {
+    const photovoltaic = listed.find((r) => / Photovoltaic /u.test(r.project_name));
+    expect(photovoltaic, 'a sample name with Photovoltaic').to.not.equal(undefined);
+    const name = photovoltaic?.project_name ?? '';
+    const typed = `${name.slice(0, name.indexOf(' Photovoltaic '))} PV`;
+    const body = await suggest(typed, '&limit=20');
+    expect(
+      body.data.map((item) => item.slug),
+      typed,
+    ).to.include(photovoltaic?.slug);
+    for (const item of body.data) expect(item.project_name, typed).to.match(/Photovoltaic|\bPV\b/iu);
+    const roman = listed.find((r) => / II$/u.test(r.project_name));
+    expect(roman, 'a sample name ending in II').to.not.equal(undefined);
+    const digits = (roman?.project_name ?? '').replace(/ II$/u, ' 2');
+    expect(
+      (await suggest(digits)).data.map((item) => item.slug),
+      digits,
+    ).to.include(roman?.slug);
+  });
+
   it('suggests only published and active PPAs; limit bounds how many', async () => {
     const inactive = records.find((r) => r.published && !r.active);
     const unpublished = records.find((r) => !r.published);

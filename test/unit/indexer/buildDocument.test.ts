@@ -60,6 +60,15 @@ describe('indexer: buildDocument', () => {
     expect(document.risk_features).to.deep.equal(['government_guarantee', 'take_or_pay']);
   });
 
+  it('writes the canonical forms of the name: numerals, abbreviations, punctuation, joined words', () => {
+    const document = buildDocument({ ...kahone, project_name: "O'Neill Kafue PV II" });
+    expect(document.name_canonical).to.equal('oneill kafue photovoltaic 2');
+    expect(document.name_compact).to.equal('oneillkafuephotovoltaic2');
+    expect(document.name_joined).to.include.members(['oneillkafue', 'kafuephotovoltaic', 'kafuepv', 'pvii']);
+    // The canonical words' prefixes too: "Kafue Photo" suggests it.
+    expect(document.name_prefixes).to.include.members(['photo', 'pv', "o'neill", 'oneill']);
+  });
+
   it('name_sort keeps letters that only foldText rewrites (the contract sort key)', () => {
     const document = buildDocument({ ...kahone, project_name: 'Łódź Straße' });
     expect(document.name_sort).to.equal('łodz straße');

@@ -7,10 +7,14 @@ function wordQuery(
     droppedLetter = false,
     withoutOneLetter = '',
     last = false,
-  }: { droppedLetter?: boolean; withoutOneLetter?: string; last?: boolean } = {},
+    alternatives = [],
+  }: { droppedLetter?: boolean; withoutOneLetter?: string; last?: boolean; alternatives?: unknown[] } = {},
 ) {
   const queries: unknown[] = [
     { multi_match: { query: word, type: 'cross_fields', fields: TEXT_FIELDS, operator: 'and' } },
+    // The canonical words (numerals, abbreviations, punctuation) and the joined/split alternatives.
+    { match_phrase: { name_canonical: { query: word, boost: 3 } } },
+    ...alternatives,
     {
       multi_match: {
         query: word,
@@ -31,7 +35,8 @@ function wordQuery(
 }
 
 describe('api search: text query', () => {
-  it('folds q; every word must match (as typed, with a typo, or the last as a prefix); the whole name, its phrase and its start rank higher', () => {
+  it('folds q; every word must match (as typed, in canonical form, joined or split, with a typo, or the last as a prefix); the whole name, its phrase and its start rank higher', () => {
+    const joined = (field: string, value: string) => ({ term: { [field]: { value, boost: 3 } } });
     const query = buildTextQuery('  São   João Solar ');
     expect(query).to.deep.equal({
       bool: {
@@ -40,12 +45,16 @@ describe('api search: text query', () => {
           {
             bool: {
               must: [
-                wordQuery('sao'),
-                wordQuery('joao', { droppedLetter: true }),
+                wordQuery('sao', { alternatives: [joined('name_canonical', 'saojoao')] }),
+                wordQuery('joao', {
+                  droppedLetter: true,
+                  alternatives: [joined('name_canonical', 'saojoao'), joined('name_canonical', 'joaosolar')],
+                }),
                 wordQuery('solar', {
                   droppedLetter: true,
                   withoutOneLetter: 'slar soar solr sola',
                   last: true,
+                  alternatives: [joined('name_joined', 'solar'), joined('name_canonical', 'joaosolar')],
                 }),
               ],
               should: [
@@ -54,18 +63,24 @@ describe('api search: text query', () => {
                 },
                 {
                   constant_score: {
-                    filter: { fuzzy: { 'name_folded.exact': { value: 'sao joao solar', fuzziness: 1 } } },
+                    filter: {
+                      fuzzy: { name_compact: { value: 'saojoaosolar', fuzziness: 1, prefix_length: 1 } },
+                    },
                     boost: 50,
                   },
                 },
+                { constant_score: { filter: { prefix: { name_compact: 'saojoaosolar' } }, boost: 60 } },
                 {
-                  match: { name_folded: { query: 'sao joao solar', operator: 'and', fuzziness: 'AUTO:5,8' } },
+                  match: {
+                    name_canonical: { query: 'sao joao solar', operator: 'and', fuzziness: 'AUTO:5,8' },
+                  },
                 },
                 { multi_match: { query: 'sao joao solar', type: 'phrase', fields: TEXT_FIELDS, boost: 10 } },
                 { match_phrase_prefix: { name_folded: { query: 'sao joao solar', boost: 5 } } },
               ],
             },
           },
+          { constant_score: { filter: { term: { name_compact: 'saojoaosolar' } }, boost: 100 } },
         ],
         minimum_should_match: 1,
       },
@@ -106,5 +121,36 @@ describe('api search: text query cost', () => {
     const words = JSON.stringify(mixed.bool.should[1]?.bool?.must);
     expect(words).to.contain('fuzziness');
     expect(JSON.stringify(buildTextQuery('a'.repeat(30)))).to.contain('fuzziness');
+  });
+});
+
+describe('api search: text query, written another way (issue 19)', () => {
+  const json = (q: string): string => JSON.stringify(buildTextQuery(q));
+
+  it('looks numerals, abbreviations and dotted initials up by their canonical words', () => {
+    expect(json('Kafue Gorge II')).to.contain('{"match_phrase":{"name_canonical":{"query":"2","boost":3}}}');
+    expect(json('Kafue HPP')).to.contain(
+      '{"match_phrase":{"name_canonical":{"query":"hydro power plant","boost":3}}}',
+    );
+    expect(json('Central Termica P.E.')).to.contain(
+      '{"match_phrase":{"name_canonical":{"query":"pe","boost":3}}}',
+    );
+    // The whole name on its compact form, whatever the spacing and notation.
+    expect(json('KafueGorge II PV')).to.contain('{"term":{"name_compact":"kafuegorge2photovoltaic"}}');
+  });
+
+  it('tries a typed word as two name words joined, and two typed words as one name word', () => {
+    expect(json('KafueGorge South')).to.contain('{"term":{"name_joined":{"value":"kafuegorge","boost":3}}}');
+    expect(json('Hydro electric')).to.contain(
+      '{"term":{"name_canonical":{"value":"hydroelectric","boost":3}}}',
+    );
+    // Too short to be worth a lookup: "o" + "k".
+    expect(json('o k')).to.not.contain('{"term":{"name_canonical":{"value":"ok"');
+  });
+
+  it('two typos: 6–7-letter words one edit from a dropped-letter spelling; no two-edit whole-name clause', () => {
+    expect(json('Kafue Gorge Hydroelectric')).to.not.contain('"fuzziness":2');
+    expect(json('Naxvash')).to.contain('{"fuzzy":{"name_dropped_letter":{"value":"naxvash"');
+    expect(json('Kpone')).to.not.contain('{"fuzzy":{"name_dropped_letter"');
   });
 });
