@@ -15,7 +15,7 @@ import {
   InvalidSourceError,
   NothingToRollBackError,
 } from './errors.js';
-import { positiveInteger } from './optionParsers.js';
+import { nonNegativeInteger, positiveInteger } from './optionParsers.js';
 import { createProgressReporter } from './progress.js';
 import { reindex, type ReindexSummary } from './reindex.js';
 import { rollback } from './rollback.js';
@@ -100,6 +100,17 @@ export function buildProgram(): Command {
     .addOption(
       new Option('--batch-size <n>', 'documents per bulk request').argParser(positiveInteger).default(1000),
     )
+    .addOption(
+      new Option(
+        '--replicas <n>',
+        'replicas of the new index (default: 1 on two or more data nodes, else 0)',
+      ).argParser(nonNegativeInteger),
+    )
+    .addOption(
+      new Option('--green-timeout <s>', 'seconds the new index may take to turn green before the run fails')
+        .argParser(positiveInteger)
+        .default(300),
+    )
     .addHelpText('after', EXIT_CODE_HELP)
     .action(
       async (options: {
@@ -109,6 +120,8 @@ export function buildProgram(): Command {
         skipInvalid: boolean;
         dryRun: boolean;
         batchSize: number;
+        replicas?: number;
+        greenTimeout: number;
       }) => {
         const alias = aliasFrom(options.alias);
         const controller = abortOnSignals();
@@ -123,6 +136,8 @@ export function buildProgram(): Command {
             skipInvalid: options.skipInvalid,
             dryRun: options.dryRun,
             batchSize: options.batchSize,
+            ...(options.replicas === undefined ? {} : { replicas: options.replicas }),
+            greenTimeoutMs: options.greenTimeout * 1000,
             signal: controller.signal,
             logger,
             onProgress: progress.onProgress,
