@@ -307,10 +307,20 @@ async function verifyPhase(
   const started = performance.now();
   await client.indices.putSettings({ index, settings: { index: LIVE_SETTINGS } });
   await client.indices.refresh({ index });
+  const refreshed = performance.now();
   // A Lucene commit of everything loaded: what the async translog held would otherwise die with a killed node.
+  // The first flush also persists the global checkpoint that the loading (async translog) left behind; only the
+  // second, forced, commit is then a safe one, so the translog is trimmed and a replica copies files instead of
+  // replaying every operation (measured: 82 s instead of a few for 90k documents).
   await client.indices.flush({ index, wait_if_ongoing: true });
+  await client.indices.flush({ index, wait_if_ongoing: true, force: true });
+  const seconds = (from: number, to: number) => Math.round(to - from) / 1000;
   logger.info(
-    { index, seconds: Math.round(performance.now() - started) / 1000 },
+    {
+      index,
+      refreshSeconds: seconds(started, refreshed),
+      flushSeconds: seconds(refreshed, performance.now()),
+    },
     'new index refreshed and flushed',
   );
   const { count } = await client.count({ index });
