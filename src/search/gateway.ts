@@ -114,8 +114,15 @@ export function createSearchGateway({
           try {
             return await client.search<TDoc, TAggregations>({ ...request, index: alias }, attemptOptions);
           } catch (error) {
-            // The pool has marked a refusing node dead: the next attempt goes to another one.
-            const next = afterFailure(budget, attemptFailure(error), performance.now());
+            const failure = attemptFailure(error);
+            // The pool leaves a node that refused or reset out of its round robin; one that let an attempt time
+            // out goes out too (the client does not do that itself), so that later searches do not wait for it
+            // until a ping finds it answering again.
+            // (The error carries a copy of the connection: mark the pool's own.)
+            const id = (error as errors.TimeoutError).meta?.meta?.connection?.id;
+            const connection = client.connectionPool.connections.find((candidate) => candidate.id === id);
+            if (failure === 'timeout' && connection) client.connectionPool.markDead(connection);
+            const next = afterFailure(budget, failure, performance.now());
             if (!next) throw error;
             budget = next;
           }
