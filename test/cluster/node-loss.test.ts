@@ -1,4 +1,4 @@
-// npm run test:cluster (not in npm test: about 4 minutes on 2 shared cores). A real 3-node cluster
+// npm run test:cluster (not in npm test: 7 to 12 minutes on 2 shared cores). A real 3-node cluster
 // (scripts/elasticsearch.sh, 384 MB heap per node), started once for this file: a
 // generation that goes live survives the SIGKILL of any node, and the API keeps answering while one dies.
 import { expect } from 'chai';
@@ -139,7 +139,7 @@ describe('a 3-node Elasticsearch cluster that loses a node', function () {
     }
 
     async function loseNodeUnderLoad(port: number): Promise<void> {
-      const load = startLoad(6);
+      const load = startLoad(3);
       await new Promise((resolve) => setTimeout(resolve, 2000));
       const killedAt = Date.now();
       await cluster.kill(port);
@@ -157,7 +157,7 @@ describe('a 3-node Elasticsearch cluster that loses a node', function () {
       const problems = api.logs.filter((line) => line.level >= 40).slice(0, 4);
       expect(
         failed.length,
-        `non-200 answers (restart at kill+${restartAt - killedAt} ms): ${timeline.join('; ')}; logged: ${JSON.stringify(problems)}`,
+        `non-200 of ${answers.length} answers (restart at kill+${restartAt - killedAt} ms): ${timeline.join('; ')}; logged: ${JSON.stringify(problems)}`,
       ).to.equal(0);
       const whileDead = answers.filter((answer) => answer.at > killedAt && answer.at < restartAt);
       expect(whileDead.length, 'answers while the node was dead').to.be.above(20);
