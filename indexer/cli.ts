@@ -19,7 +19,7 @@ import {
 import { ReindexLock } from './lock.js';
 import { DEFAULT_OVERLAP_S, Sync, type SyncRunSummary } from './sync.js';
 import { follow } from './syncFollow.js';
-import { positiveInteger } from './optionParsers.js';
+import { nonNegativeInteger, positiveInteger } from './optionParsers.js';
 import { createProgressReporter } from './progress.js';
 import { DEFAULT_RELATION } from './postgresRelation.js';
 import { isPostgresUrl, openRecordSource } from './recordSource.js';
@@ -132,6 +132,17 @@ export function buildProgram(): Command {
     .addOption(
       new Option('--batch-size <n>', 'documents per bulk request').argParser(positiveInteger).default(1000),
     )
+    .addOption(
+      new Option(
+        '--replicas <n>',
+        'replicas of the new index (default: 1 on two or more data nodes, else 0)',
+      ).argParser(nonNegativeInteger),
+    )
+    .addOption(
+      new Option('--green-timeout <s>', 'seconds the new index may take to turn green before the run fails')
+        .argParser(positiveInteger)
+        .default(300),
+    )
     .addHelpText('after', EXIT_CODE_HELP)
     .action(
       async (options: {
@@ -143,6 +154,8 @@ export function buildProgram(): Command {
         dryRun: boolean;
         ifMissing: boolean;
         batchSize: number;
+        replicas?: number;
+        greenTimeout: number;
       }) => {
         const alias = aliasFrom(options.alias);
         const source = sourceFrom(options.source);
@@ -166,6 +179,8 @@ export function buildProgram(): Command {
             skipInvalid: options.skipInvalid,
             dryRun: options.dryRun,
             batchSize: options.batchSize,
+            ...(options.replicas === undefined ? {} : { replicas: options.replicas }),
+            greenTimeoutMs: options.greenTimeout * 1000,
             signal: controller.signal,
             logger,
             onProgress: progress.onProgress,

@@ -13,8 +13,10 @@ export interface IndexMeta {
   sync_runs?: number;
 }
 
-// While loading, refresh is off and the translog is flushed asynchronously: a failed build is deleted anyway,
-// so per-request durability buys nothing until the index goes live. LIVE_SETTINGS restores both.
+// While loading, refresh is off, the translog is synced asynchronously and there are no replicas (the mapping's
+// number_of_replicas: 0): a failed build is deleted anyway, so durability and copies buy nothing until the index
+// goes live. LIVE_SETTINGS restores per-request durability and refresh; the go-live phase then flushes (what sat
+// in the async translog is committed to disk) and adds the replicas of replicasFor().
 const LOADING_SETTINGS = { refresh_interval: '-1', translog: { durability: 'async' as const } };
 export const LIVE_SETTINGS = { refresh_interval: '1s', translog: { durability: 'request' as const } };
 
@@ -24,4 +26,13 @@ export function indexDefinition(meta: IndexMeta): IndexDefinition {
     settings: { ...definition.settings, index: { ...definition.settings.index, ...LOADING_SETTINGS } },
     mappings: { ...definition.mappings, _meta: { ...meta } },
   };
+}
+
+/**
+ * Replicas for a live index on a cluster of `dataNodes` data nodes: one copy on another node as soon as there is
+ * one (a node can be lost without losing the index or answering 503), none on a single node (a replica could never
+ * be assigned there, and the index would stay yellow).
+ */
+export function replicasFor(dataNodes: number): number {
+  return dataNodes >= 2 ? 1 : 0;
 }

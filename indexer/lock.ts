@@ -207,7 +207,8 @@ export async function ensureLockIndex(client: Client): Promise<void> {
   try {
     await client.indices.create({
       index,
-      settings: { number_of_shards: 1, number_of_replicas: 0 },
+      // A copy on a second node when there is one: losing a node must not block every later run.
+      settings: { number_of_shards: 1, number_of_replicas: 0, auto_expand_replicas: '0-1' },
       mappings: {
         dynamic: 'strict',
         properties: {

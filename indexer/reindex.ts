@@ -15,7 +15,7 @@ import {
   throwIfAborted,
   UsageError,
 } from './errors.js';
-import { indexDefinition, LIVE_SETTINGS } from './indexMapping.js';
+import { indexDefinition, LIVE_SETTINGS, replicasFor } from './indexMapping.js';
 import { indexNameFor } from '../indexContract/indexName.js';
 import { ReindexLock } from './lock.js';
 import type { PpaRecord } from '../indexContract/record.js';
@@ -46,6 +46,10 @@ export interface ReindexOptions {
   onProgress?: (event: ProgressEvent) => void;
   batchSize?: number;
   lockTtlMs?: number;
+  /** Replicas of the new index; default: replicasFor(the cluster's data nodes). */
+  replicas?: number;
+  /** How long the new index may take to turn green (replicas assigned and copied) before the run fails. */
+  greenTimeoutMs?: number;
   /** Test seam: changes a document just before it is sent (to make Elasticsearch refuse one mid-run). */
   transformDocument?: (document: IndexDocument) => object;
 }
@@ -192,7 +196,7 @@ async function validatePhase(source: RecordSource, options: ReindexOptions): Pro
 }
 
 /**
- * Phases 2–5 under the alias's lock: load a new index, verify it, swap the alias, prune old indices. Any failure
+ * Phases 2–6 under the alias's lock: load a new index, verify it, replicate it, swap the alias, prune old ones. Any failure
  * or interruption before the swap deletes the new index, so the alias and what it serves stay as they were.
  */
 async function buildGeneration(
@@ -217,9 +221,11 @@ async function buildGeneration(
     newIndex = indexNameFor(alias, builtAt);
     const indexed = await loadPhase(source, report, newIndex, builtAt, lock, options);
     throwIfAborted(signal);
-    await verifyPhase(client, source, report, newIndex, indexed);
+    await verifyPhase(client, source, report, newIndex, indexed, logger);
     throwIfAborted(signal);
     await source.catchUp?.(client, newIndex, logger);
+    throwIfAborted(signal);
+    await goLivePhase(client, newIndex, options);
 
     throwIfAborted(signal);
     await lock.extend(); // proves we still hold the lock right before going live
@@ -268,17 +274,35 @@ async function loadPhase(
   });
 }
 
-/** Phase 3: the source is what was validated, the index is live-ready and holds exactly the published records. */
+/** Phase 3: the source is what was validated, the index is durable and holds exactly the published records. */
 async function verifyPhase(
   client: Client,
   source: RecordSource,
   report: SourceReport,
   index: string,
   indexed: number,
+  logger: IndexerLogger,
 ): Promise<void> {
   await source.assertUnchanged();
+  const started = performance.now();
   await client.indices.putSettings({ index, settings: { index: LIVE_SETTINGS } });
   await client.indices.refresh({ index });
+  const refreshed = performance.now();
+  // A Lucene commit of everything loaded: what the async translog held would otherwise die with a killed node.
+  // The first flush also persists the global checkpoint that the loading (async translog) left behind; only the
+  // second, forced, commit is then a safe one, so the translog is trimmed and a replica copies files instead of
+  // replaying every operation (measured: 82 s instead of a few for 90k documents).
+  await client.indices.flush({ index, wait_if_ongoing: true });
+  await client.indices.flush({ index, wait_if_ongoing: true, force: true });
+  const seconds = (from: number, to: number) => Math.round(to - from) / 1000;
+  logger.info(
+    {
+      index,
+      refreshSeconds: seconds(started, refreshed),
+      flushSeconds: seconds(refreshed, performance.now()),
+    },
+    'new index refreshed and flushed',
+  );
   const { count } = await client.count({ index });
   const expected = report.published;
   if (count !== expected || indexed !== expected) {
@@ -286,6 +310,43 @@ async function verifyPhase(
       `index check failed: ${index} holds ${count} documents (${indexed} sent), expected ${expected} published records`,
     );
   }
+}
+
+export const DEFAULT_GREEN_TIMEOUT_MS = 300_000;
+
+/**
+ * Phase 4: the replicas the cluster can hold, copied before the swap: the index goes live green, so the loss of
+ * any one node (with a replica) loses no document and answers no 503. A cluster that cannot get there within the
+ * bound fails the run, and the alias stays where it was.
+ */
+async function goLivePhase(client: Client, index: string, options: ReindexOptions): Promise<void> {
+  const logger = options.logger ?? silentLogger;
+  const started = performance.now();
+  let replicas = options.replicas;
+  if (replicas === undefined) {
+    const { number_of_data_nodes: dataNodes } = await client.cluster.health({ index });
+    replicas = replicasFor(dataNodes);
+  }
+  if (replicas > 0) {
+    await client.indices.putSettings({ index, settings: { index: { number_of_replicas: replicas } } });
+  }
+  const timeoutMs = options.greenTimeoutMs ?? DEFAULT_GREEN_TIMEOUT_MS;
+  const health = await client.cluster.health(
+    { index, wait_for_status: 'green', timeout: `${Math.ceil(timeoutMs / 1000)}s` },
+    // Elasticsearch answers 408 with timed_out when the bound passes: reported below, not thrown as a response error.
+    { requestTimeout: timeoutMs + 30_000, ignore: [408] },
+  );
+  if (health.timed_out || health.status !== 'green') {
+    throw new Error(
+      `index check failed: ${index} did not turn green within ${Math.ceil(timeoutMs / 1000)}s with ` +
+        `${replicas} replica(s) (status ${health.status}, ${health.unassigned_shards} unassigned and ` +
+        `${health.initializing_shards} initializing shard(s), ${health.number_of_data_nodes} data node(s))`,
+    );
+  }
+  logger.info(
+    { index, replicas, seconds: Math.round(performance.now() - started) / 1000 },
+    'new index replicated and green',
+  );
 }
 
 async function deleteQuietly(client: Client, index: string, logger: IndexerLogger): Promise<void> {

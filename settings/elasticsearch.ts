@@ -49,7 +49,8 @@ export const ES_VARIABLES_SPEC = {
   ES_REQUEST_TIMEOUT_MS: {
     expected: 'an integer from 1 to 300000 (milliseconds)',
     default: '2000',
-    meaning: 'per-request timeout to Elasticsearch; past it the API answers 503',
+    meaning:
+      'deadline of one search to Elasticsearch, retries on other nodes included; past it the API answers 503',
     schema: { type: 'integer', minimum: 1, maximum: 300_000 },
   },
 } as const satisfies Record<string, VariableSpec>;

@@ -1,6 +1,8 @@
-// The API's only door to Elasticsearch: it pins every search to the alias and the request timeout, and turns
-// an unavailable cluster into a ServiceUnavailableError (503 + Retry-After) that says nothing about Elasticsearch.
+// The API's only door to Elasticsearch: it pins every search to the alias and the request's deadline, tries a
+// search again on another node when one fails (within that deadline), and turns an unavailable cluster into a
+// ServiceUnavailableError (503 + Retry-After) that says nothing about Elasticsearch.
 import { errors, type Client, type estypes } from '@elastic/elasticsearch';
+import { afterFailure, attemptTimeoutMs, startBudget, type AttemptFailure } from './attempts.js';
 import { BadRequestError, ServiceUnavailableError } from '../http/problem.js';
 
 /** A search request without its index: the gateway pins every search to the alias. */
@@ -16,7 +18,10 @@ export interface SearchReadiness {
 }
 
 export interface SearchGateway {
-  /** One search on the alias: exactly one round trip, no retries, bounded by the request timeout. */
+  /**
+   * One search on the alias, bounded by the request timeout as a whole: tried again on another node when a node
+   * fails (refused, reset, 502/503/504, timed out), as long as time is left (attempts.ts).
+   */
   search<TDoc, TAggregations = Record<string, estypes.AggregationsAggregate>>(
     request: Omit<estypes.SearchRequest, 'index'>,
   ): Promise<estypes.SearchResponse<TDoc, TAggregations>>;
@@ -75,6 +80,14 @@ export function isQueryTooLarge(error: unknown): boolean {
 }
 const QUERY_TOO_LARGE = /too_many_(?:nested_)?clauses|maxClauseCount|max_clause_count|too many clauses/i;
 
+/** What a failed attempt says about the node it went to: whether another node may answer. */
+export function attemptFailure(error: unknown): AttemptFailure {
+  if (error instanceof errors.TimeoutError) return 'timeout';
+  if (error instanceof errors.ConnectionError) return 'node';
+  if (error instanceof errors.ResponseError && [502, 503, 504].includes(error.statusCode ?? 0)) return 'node';
+  return 'other';
+}
+
 function unavailable(error: unknown, reason: string): ServiceUnavailableError {
   const problem = new ServiceUnavailableError(
     'The search service is temporarily unavailable; retry later.',
@@ -104,12 +117,40 @@ export function createSearchGateway({
     }
     return error;
   };
+  /**
+   * Runs one read, tried again on another node when a node fails, all within the request's one deadline. The
+   * client's own retry is off (maxRetries 0): it would give each attempt the full timeout again.
+   */
+  const withRetries = async <T>(
+    attempt: (options: { requestTimeout: number; maxRetries: 0 }) => Promise<T>,
+  ): Promise<T> => {
+    let budget = startBudget(performance.now(), requestTimeoutMs);
+    for (;;) {
+      try {
+        return await attempt({ requestTimeout: attemptTimeoutMs(budget, performance.now()), maxRetries: 0 });
+      } catch (error) {
+        const failure = attemptFailure(error);
+        // The pool leaves a node that refused or reset out of its round robin; one that let an attempt time
+        // out goes out too (the client does not do that itself), so that later searches do not wait for it
+        // until a ping finds it answering again.
+        // (The error carries a copy of the connection: mark the pool's own.)
+        const id = (error as errors.TimeoutError).meta?.meta?.connection?.id;
+        const connection = client.connectionPool.connections.find((candidate) => candidate.id === id);
+        if (failure === 'timeout' && connection) client.connectionPool.markDead(connection);
+        const next = afterFailure(budget, failure, performance.now());
+        if (!next) throw error;
+        budget = next;
+      }
+    }
+  };
   return {
     async search<TDoc, TAggregations = Record<string, estypes.AggregationsAggregate>>(
       request: Omit<estypes.SearchRequest, 'index'>,
     ): Promise<estypes.SearchResponse<TDoc, TAggregations>> {
       try {
-        return await client.search<TDoc, TAggregations>({ ...request, index: alias }, requestOptions);
+        return await withRetries((attemptOptions) =>
+          client.search<TDoc, TAggregations>({ ...request, index: alias }, attemptOptions),
+        );
       } catch (error) {
         throw searchProblem(error);
       }
@@ -119,7 +160,9 @@ export function createSearchGateway({
       let answer: estypes.MsearchResponse<TDoc>;
       try {
         const searches = requests.flatMap((request) => [{}, request as estypes.MsearchMultisearchBody]);
-        answer = await client.msearch<TDoc>({ index: alias, searches }, requestOptions);
+        answer = await withRetries((attemptOptions) =>
+          client.msearch<TDoc>({ index: alias, searches }, attemptOptions),
+        );
       } catch (error) {
         throw searchProblem(error);
       }

@@ -131,6 +131,37 @@ describe('scripts/elasticsearch.sh failures name the missing piece', () => {
     });
   });
 
+  it('a cluster: ES_NODES must be a whole number, and security is for a single node', async () => {
+    const port = await freePort();
+    const bad = runScript({ ES_NODES: 'three', ES_PORT: String(port) }, 'start');
+    expect(bad.status).to.equal(2);
+    expect(bad.stderr).to.contain('ES_NODES must be a whole number from 1 (got three)');
+    const secured = runScript(
+      { ES_NODES: '2', ES_PORT: String(port), ES_SECURITY: 'true', ES_ELASTIC_PASSWORD: 'x' },
+      'start',
+    );
+    expect(secured.status).to.equal(1);
+    expect(secured.stderr).to.contain('ES_SECURITY=true is for a single node');
+  });
+
+  it('a cluster: url lists every node (ES_NODES from ES_PORT, or ES_PORTS), status reports each', async () => {
+    expect(runScript({ ES_NODES: '3', ES_PORT: '19200', ES_PORTS: undefined }, 'url').stdout.trim()).to.equal(
+      'http://127.0.0.1:19200,http://127.0.0.1:19201,http://127.0.0.1:19202',
+    );
+    const ports = [await freePort(), await freePort()];
+    expect(runScript({ ES_PORTS: ports.join(',') }, 'url').stdout.trim()).to.equal(
+      ports.map((port) => `http://127.0.0.1:${port}`).join(','),
+    );
+    const status = runScript({ ES_PORTS: ports.join(','), ES_VERSION: '8.19.9' }, 'status');
+    expect(status.status).to.equal(3);
+    expect(status.stdout.trim().split('\n')).to.deep.equal(
+      ports.map((port) => `not running (port ${port}, version 8.19.9)`),
+    );
+    const kill = runScript({ ES_PORT: String(ports[0]) }, 'kill');
+    expect(kill.status).to.equal(1);
+    expect(kill.stderr).to.contain(`no node of ours is running on port ${ports[0]}`);
+  });
+
   it('status reports not running for a port with no server of ours', async () => {
     const port = await freePort();
     const result = runScript({ ES_PORT: String(port) }, 'status');

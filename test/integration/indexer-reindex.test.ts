@@ -206,6 +206,36 @@ describe('indexer: reindex against Elasticsearch', function () {
     expect((await aliasStatus(client, alias)).lock).to.equal(null);
   });
 
+  it('goes live flushed and green; a generation that cannot turn green in time fails, alias and docs stay', async () => {
+    const first = await indexSample(client, alias);
+    const stats = await client.indices.stats({ index: first.index!, level: 'shards' });
+    // Flushed: the last Lucene commit on disk holds every document, none is only in the (async) translog.
+    const [primary] = stats.indices?.[first.index!]?.shards?.['0'] ?? [];
+    expect(primary?.commit?.num_docs).to.equal(publishedSlugs.length);
+    const settings = await client.indices.getSettings({ index: first.index! });
+    const live = settings[first.index!]?.settings?.index;
+    expect(live?.translog?.durability).to.equal('request');
+    expect(live?.number_of_replicas).to.equal('0'); // one data node: a replica could never be assigned
+
+    // A replica on a one-node cluster never gets assigned: the run must fail within its bound.
+    const started = Date.now();
+    const error = await reindex({
+      client,
+      alias,
+      source: SAMPLE_PATH,
+      replicas: 1,
+      greenTimeoutMs: 1000,
+    }).catch((caught: unknown) => caught);
+    expect(error).to.be.instanceOf(Error);
+    expect((error as Error).message).to.match(
+      /did not turn green within 1s with 1 replica\(s\) \(status yellow/,
+    );
+    expect(Date.now() - started).to.be.below(30_000);
+    expect(await aliasTarget(client, alias)).to.equal(first.index);
+    expect(await slugsIn(client, alias)).to.deep.equal(publishedSlugs);
+    expect((await dataIndices(client, alias)).map((index) => index.index)).to.deep.equal([first.index]);
+  });
+
   it('a source rewritten during the load fails the run before the swap; alias and old docs stay', async () => {
     const first = await indexSample(client, alias);
     const source = join(workDir, 'changing.ndjson');

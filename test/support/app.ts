@@ -19,6 +19,8 @@ export interface TestAppOptions {
   alias: string;
   /** Default: ES_URL from the environment. */
   esNodes?: string[];
+  /** ES_REQUEST_TIMEOUT_MS; default: its default (2000). */
+  requestTimeoutMs?: number;
   /** Default: an in-memory limiter with the config's quota (closed by close()). */
   limiter?: ClientRateLimiter;
   /**
@@ -66,7 +68,12 @@ export async function buildTestApp(options: TestAppOptions): Promise<TestApp> {
     rateLimitPoints: 10_000,
     responseCacheBytes: 0,
     ...options.configOverrides,
-    es: { ...defaults.es, nodes: options.esNodes ?? ES_URL.split(','), alias: options.alias },
+    es: {
+      ...defaults.es,
+      ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
+      nodes: options.esNodes ?? ES_URL.split(','),
+      alias: options.alias,
+    },
   };
   const logger =
     options.logger ??

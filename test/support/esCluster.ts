@@ -1,0 +1,77 @@
+// A throwaway local Elasticsearch cluster for the node-loss tests: started with scripts/elasticsearch.sh
+// (ES_PORTS: one HTTP port per node), nodes killed with SIGKILL and restarted through the script's pid files.
+// ES_CLUSTER_URL (comma-separated nodes of a cluster the script started) reuses a running cluster instead.
+import { Client } from '@elastic/elasticsearch';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { freePort } from './services.js';
+
+const run = promisify(execFile);
+const SCRIPT = 'scripts/elasticsearch.sh';
+
+export interface EsCluster {
+  /** http://127.0.0.1:<port> of each node, in ES_URL order. */
+  urls: string[];
+  ports: number[];
+  /** A client that knows every node (for setup and checks, not the API's). */
+  client: Client;
+  /** SIGKILL of one node (its data stays). */
+  kill(port: number): Promise<void>;
+  /** Starts a killed node again on its data; resolves once it answers. */
+  restart(port: number): Promise<void>;
+  /** Waits for green with every node back in the cluster. */
+  waitForGreen(timeoutS?: number): Promise<void>;
+  /** Stops and deletes every node (a no-op for a reused ES_CLUSTER_URL). */
+  stop(): Promise<void>;
+}
+
+async function script(env: Record<string, string>, ...args: string[]): Promise<string> {
+  const { stdout } = await run('bash', [SCRIPT, ...args], {
+    env: { ...process.env, ...env },
+    timeout: 300_000,
+    maxBuffer: 1 << 20,
+  });
+  return stdout.trim();
+}
+
+export async function startEsCluster(nodes = 3): Promise<EsCluster> {
+  const reused = process.env.ES_CLUSTER_URL;
+  let ports: number[];
+  if (reused) {
+    ports = reused.split(',').map((url) => Number(new URL(url).port));
+  } else {
+    ports = [];
+    while (ports.length < nodes) {
+      const port = await freePort();
+      if (!ports.includes(port)) ports.push(port);
+    }
+    await script({ ES_PORTS: ports.join(',') }, 'start');
+  }
+  const urls = ports.map((port) => `http://127.0.0.1:${port}`);
+  const client = new Client({ nodes: urls, requestTimeout: 60_000, maxRetries: 5 });
+  const cluster: EsCluster = {
+    urls,
+    ports,
+    client,
+    async kill(port) {
+      await script({ ES_PORT: String(port) }, 'kill');
+    },
+    async restart(port) {
+      await script({ ES_PORT: String(port) }, 'restart');
+    },
+    async waitForGreen(timeoutS = 120) {
+      const health = await client.cluster.health(
+        { wait_for_status: 'green', wait_for_nodes: String(ports.length), timeout: `${timeoutS}s` },
+        { requestTimeout: (timeoutS + 30) * 1000, ignore: [408] },
+      );
+      if (health.status !== 'green' || health.number_of_nodes !== ports.length) {
+        throw new Error(`cluster not green within ${timeoutS}s: ${JSON.stringify(health)}`);
+      }
+    },
+    async stop() {
+      await client.close();
+      if (!reused) await script({ ES_PORTS: ports.join(',') }, 'stop', '--purge');
+    },
+  };
+  return cluster;
+}
