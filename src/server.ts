@@ -51,7 +51,8 @@ async function main(): Promise<void> {
   });
 
   const search = createSearchGateway({
-    // No client retries: one search per request, answered or refused within the request timeout.
+    // The client's own retries are off: the gateway tries a failed search again on another node, within the one
+    // deadline of the request (ES_REQUEST_TIMEOUT_MS), which the client's retries would not respect.
     client: createEsClient(config.es, { maxRetries: 0 }),
     alias: config.es.alias,
     requestTimeoutMs: config.es.requestTimeoutMs,
