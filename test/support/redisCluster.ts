@@ -1,20 +1,18 @@
 // A private Redis Cluster for tests: three masters (no replicas) on free ports, each its own redis-server
 // process, so a test can kill, restart or pause one master. Never touches the shared Redis.
-import { type ChildProcess, spawn, execFile } from 'node:child_process';
-import { once } from 'node:events';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
+import { RedisServer } from './redisServer.js';
 
 const run = promisify(execFile);
-const running = new Set<ChildProcess>();
 const directories = new Set<string>();
-// A test run that dies half-way must not leave a redis-server (or its nodes.conf) behind.
+// A test run that dies half-way must not leave a nodes.conf behind (redisServer.ts kills the processes).
 process.once('exit', () => {
-  for (const child of running) child.kill('SIGKILL');
   for (const directory of directories) rmSync(directory, { recursive: true, force: true });
 });
 
@@ -48,65 +46,46 @@ async function adminCall(port: number, ...args: string[]): Promise<string> {
   }
 }
 
+/** One master: a RedisServer with cluster mode on, whose nodes.conf keeps its identity and slots across a restart. */
 export class RedisClusterNode {
-  #child: ChildProcess | undefined;
+  private constructor(private readonly server: RedisServer) {}
 
-  constructor(
-    readonly port: number,
-    private readonly directory: string,
-  ) {}
-
-  get address(): string {
-    return `127.0.0.1:${this.port}`;
-  }
-
-  /** Starts (or restarts) the node; its nodes.conf keeps its identity and slots across a restart. */
-  async start(): Promise<void> {
-    if (this.#child) throw new Error(`cluster node ${this.port} is already running`);
-    const child = spawn(
-      'redis-server',
-      [
-        '--port',
-        String(this.port),
-        '--bind',
-        '127.0.0.1',
+  static async start(port: number, directory: string): Promise<RedisClusterNode> {
+    const server = await RedisServer.start({
+      port,
+      args: [
         '--dir',
-        this.directory,
+        directory,
         '--cluster-enabled',
         'yes',
         '--cluster-config-file',
-        `nodes-${this.port}.conf`,
+        `nodes-${port}.conf`,
         // A dead master is noticed within about a second instead of 15.
         '--cluster-node-timeout',
         '1000',
         // Losing a master makes only its slots unavailable, not the whole cluster (what operations.md advises).
         '--cluster-require-full-coverage',
         'no',
-        '--save',
-        '',
-        '--appendonly',
-        'no',
-        '--daemonize',
-        'no',
       ],
-      { stdio: 'ignore' },
-    );
-    running.add(child);
-    child.once('exit', () => running.delete(child));
-    this.#child = child;
-    const deadline = Date.now() + 5000;
-    for (;;) {
-      try {
-        if ((await adminCall(this.port, 'PING')) === 'PONG') return;
-      } catch (error) {
-        if (Date.now() > deadline) throw new Error(`cluster node ${this.port} did not start: ${error}`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    });
+    return new RedisClusterNode(server);
+  }
+
+  get port(): number {
+    return this.server.port;
+  }
+
+  get address(): string {
+    return `127.0.0.1:${this.port}`;
+  }
+
+  /** Starts it again after kill(), on the same port and nodes.conf. */
+  start(): Promise<void> {
+    return this.server.restart();
   }
 
   get isRunning(): boolean {
-    return this.#child !== undefined;
+    return this.server.isRunning;
   }
 
   /** How many keys the node holds. */
@@ -115,24 +94,17 @@ export class RedisClusterNode {
   }
 
   /** SIGKILL, as a crash or a lost host would, and waits for the exit. */
-  async kill(): Promise<void> {
-    const child = this.#child;
-    if (!child) return;
-    this.#child = undefined;
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = once(child, 'exit');
-      child.kill('SIGKILL');
-      await exited;
-    }
+  kill(): Promise<void> {
+    return this.server.kill();
   }
 
   /** SIGSTOP: the process keeps its sockets open but answers nothing (a hung host). */
   pause(): void {
-    this.#child?.kill('SIGSTOP');
+    this.server.freeze();
   }
 
   resume(): void {
-    this.#child?.kill('SIGCONT');
+    this.server.thaw();
   }
 
   /** The node's view of the cluster (`cluster_state:ok` once every slot it knows of is served). */
@@ -171,9 +143,7 @@ export class RedisCluster {
       for (let i = 0; i < masters; i += 1) {
         const port = await freeClusterPort(taken);
         taken.add(port);
-        const node = new RedisClusterNode(port, directory);
-        nodes.push(node);
-        await node.start();
+        nodes.push(await RedisClusterNode.start(port, directory));
       }
       await run('redis-cli', [
         '--cluster',

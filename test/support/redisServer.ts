@@ -11,6 +11,8 @@ process.once('exit', () => {
 });
 
 export interface RedisServerOptions {
+  /** This port instead of a free one the kernel picks (a Cluster node needs its bus port, port + 10000, free too). */
+  port?: number;
   /** A config file read first (Sentinel needs one it can rewrite). */
   configFile?: string;
   /** More arguments, e.g. ['--replicaof', host, port] or ['--sentinel']. */
@@ -27,7 +29,7 @@ export class RedisServer {
 
   /** Starts redis-server on a free port (no persistence) and resolves once it answers PING. */
   static async start(options: RedisServerOptions = {}): Promise<RedisServer> {
-    const server = new RedisServer(await freePort(), options);
+    const server = new RedisServer(options.port ?? (await freePort()), options);
     await server.restart();
     return server;
   }
@@ -77,6 +79,15 @@ export class RedisServer {
       child.kill('SIGKILL');
       await exited;
     }
+  }
+
+  /** SIGSTOP: the process keeps its sockets open but answers nothing (a hung host) until thaw(). */
+  freeze(): void {
+    this.#child?.kill('SIGSTOP');
+  }
+
+  thaw(): void {
+    this.#child?.kill('SIGCONT');
   }
 
   /** `CLIENT PAUSE ms`: the server keeps its connections but answers nothing until the pause ends. */
