@@ -16,7 +16,13 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createIndexerClient, readIndexerEsSettings } from '../indexer/esClient.js';
 import { positiveInteger } from '../indexer/optionParsers.js';
-import { buildApi, REPO_ROOT, startApi, type ApiProcess } from './perf/apiProcess.js';
+import { buildApi, newestProfile, REPO_ROOT, startApi, type ApiProcess } from './perf/apiProcess.js';
+import {
+  profileClockMicros,
+  profileLines,
+  summariseProfileFile,
+  type ProfileSummary,
+} from './perf/profile.js';
 import { generateCorpus } from './perf/corpus.js';
 import {
   benchAlias,
@@ -43,6 +49,12 @@ const program = new Command()
   .option('--quick', 'small runs (smoke test), nothing written')
   .option('--cache-mb <n>', 'RESPONSE_CACHE_MB of the API', '32')
   .option('--out <base>', 'results file base name (default bench/results/<date>-scale)')
+  .option(
+    '--only <sections>',
+    'run only these sections, comma-separated: a16, a1, zipf, stats, repeat (nothing written)',
+    (value: string) => value.split(',').map((section) => section.trim()),
+  )
+  .option('--profile', 'then a CPU profile of the API under the no-repeat mix, 16 connections, with gzip')
   .parse();
 const options = program.opts<{
   count: number;
@@ -50,7 +62,14 @@ const options = program.opts<{
   quick?: boolean;
   cacheMb: string;
   out?: string;
+  only?: string[];
+  profile?: boolean;
 }>();
+const SECTIONS = ['a16', 'a1', 'zipf', 'stats', 'repeat'] as const;
+const unknownSection = options.only?.find((section) => !(SECTIONS as readonly string[]).includes(section));
+if (unknownSection) program.error(`--only: unknown section ${unknownSection} (${SECTIONS.join(', ')})`);
+/** Whether a section runs (all of them unless --only names some). */
+const runs = (section: (typeof SECTIONS)[number]) => options.only?.includes(section) ?? true;
 
 const log = (message: string) => process.stderr.write(`scale: ${message}\n`);
 const load1 = () => Number(loadavg()[0]!.toFixed(2));
@@ -113,7 +132,7 @@ try {
   const indexed = await timeReindex(client, alias, corpus.path);
   log(`indexed ${indexed.docs} in ${indexed.seconds.toFixed(1)} s`);
   const build = await buildApi('dist');
-  const startTheApi = async () => {
+  const startTheApi = async (cpuProfileDir?: string) => {
     await api?.stop();
     api = await startApi({
       build,
@@ -121,6 +140,7 @@ try {
       esUrl: es.url,
       logLevel: 'info',
       env: { RESPONSE_CACHE_MB: options.cacheMb },
+      ...(cpuProfileDir ? { cpuProfileDir } : {}),
     });
     return api;
   };
@@ -151,6 +171,7 @@ try {
     ),
   );
   const unfiltered = [mixRequest('statistics', '')];
+  const profileSet = distinct(perConnection * connections, 7);
 
   // Agreement first: the API and raw Elasticsearch give the same totals.
   const verify = await verifyMix(warmup.slice(0, 100), api!.url, es, alias, 100);
@@ -196,26 +217,51 @@ try {
     return rows;
   }
 
-  log('(a) no-repeat mix, 16 connections…');
-  const a16 = await abba(noRepeat16, connections);
-  log('(a) no-repeat mix, 1 connection…');
-  const a1 = await abba(noRepeat1, 1);
-  log('(b) Zipf mix (each API round on a fresh process: the cache starts empty)…');
-  const b = await abba(zipf, connections, startTheApi);
-  log('(c) distinct filtered statistics, 16 connections, request cache off…');
-  await setRequestCache(es, alias, false);
-  let c16: RunFigures[];
-  try {
-    c16 = await abba(stats16, connections);
-  } finally {
-    await setRequestCache(es, alias, true);
-  }
-  log('(c) the unfiltered statistics asked again and again (request cache on)…');
-  const seconds = quick ? 2 : 8;
+  let a16: RunFigures[] = [];
+  let a1: RunFigures[] = [];
+  let b: RunFigures[] = [];
+  let c16: RunFigures[] = [];
   const cRepeat: RunFigures[] = [];
-  for (const conns of [1, connections]) {
-    for (const side of ['api', 'raw', 'raw', 'api'] as const)
-      cRepeat.push(await run(side, unfiltered, conns, seconds / 2));
+  if (runs('a16')) {
+    log('(a) no-repeat mix, 16 connections…');
+    a16 = await abba(noRepeat16, connections);
+  }
+  if (runs('a1')) {
+    log('(a) no-repeat mix, 1 connection…');
+    a1 = await abba(noRepeat1, 1);
+  }
+  if (runs('zipf')) {
+    log('(b) Zipf mix (each API round on a fresh process: the cache starts empty)…');
+    b = await abba(zipf, connections, () => startTheApi());
+  }
+  if (runs('stats')) {
+    log('(c) distinct filtered statistics, 16 connections, request cache off…');
+    await setRequestCache(es, alias, false);
+    try {
+      c16 = await abba(stats16, connections);
+    } finally {
+      await setRequestCache(es, alias, true);
+    }
+  }
+  if (runs('repeat')) {
+    log('(c) the unfiltered statistics asked again and again (request cache on)…');
+    const seconds = quick ? 2 : 8;
+    for (const conns of [1, connections]) {
+      for (const side of ['api', 'raw', 'raw', 'api'] as const)
+        cRepeat.push(await run(side, unfiltered, conns, seconds / 2));
+    }
+  }
+  let profile: ProfileSummary | undefined;
+  if (options.profile) {
+    log('profile: the API under node --cpu-prof, a fresh no-repeat set, 16 connections, gzip…');
+    const profileDir = await mkdtemp(join(workDir, 'api-profile-'));
+    await startTheApi(profileDir);
+    await runLoad(apiTarget(api!.url, warmup, GZIP), { connections, durationSeconds: 0, amount: 592 });
+    const since = profileClockMicros();
+    await run('api', profileSet, connections);
+    await api!.stop();
+    const file = await newestProfile(profileDir);
+    if (file) profile = await summariseProfileFile(file, 25, since);
   }
 
   const mean = (rows: RunFigures[], side: 'api' | 'raw', key: keyof RunFigures, conns?: number) => {
@@ -302,7 +348,11 @@ try {
     table('(c) the unfiltered statistics repeated (request cache on), 1 and 16 connections', cRepeat),
   ].join('\n');
   process.stdout.write(`${markdown}\n`);
-  if (!quick) {
+  if (profile)
+    process.stdout.write(
+      `\n### API CPU profile (no-repeat mix, 16 connections, gzip)\n\n${profileLines(profile).join('\n')}\n`,
+    );
+  if (!quick && !options.only) {
     const base = options.out ?? join(REPO_ROOT, 'bench/results', `${result.date.slice(0, 10)}-scale`);
     const suffix = options.count >= 1_000_000 ? `-${options.count / 1_000_000}m` : '';
     await writeFile(`${base}${suffix}.md`, `${markdown}\n`);
