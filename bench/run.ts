@@ -34,7 +34,14 @@ import {
   type ApiMode,
 } from './perf/apiProcess.js';
 import { generateCorpus } from './perf/corpus.js';
-import { applyCpuSplit, assertPinned, BENCH_CPU, cpuSplitProblem, type CpuSplit } from './perf/cpuSplit.js';
+import {
+  applyCpuSplit,
+  assertPinned,
+  BENCH_CPU,
+  cpuSplitProblem,
+  localEsPid,
+  type CpuSplit,
+} from './perf/cpuSplit.js';
 import {
   benchAlias,
   deleteIndicesWithPrefix,
@@ -509,12 +516,6 @@ async function benchmarkCount(
   await rm(sourcePath, { force: true });
   await removeIndices();
   return figures;
-}
-
-async function localEsPid(pid: number | undefined): Promise<number | undefined> {
-  if (pid === undefined) return undefined;
-  const commandLine = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
-  return commandLine.includes('elasticsearch') ? pid : undefined;
 }
 
 async function main(options: CliOptions): Promise<void> {

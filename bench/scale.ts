@@ -5,8 +5,12 @@
 //   (b) Zipf mix: 5,000 distinct requests, popularity Zipf s = 1.0, the same sequence on both sides;
 //   (c) statistics: distinct filtered requests at 16 connections (Elasticsearch's request cache off, so every
 //       answer is computed), and the unfiltered statistics asked again and again (request cache on).
-// API requests carry `Accept-Encoding: gzip` as browsers send it; raw requests carry what the API's
-// Elasticsearch client sends (no compression). Runs alternate A B / B A with fresh request sets per round.
+// Both sides get the same client: every request carries `Accept-Encoding: gzip` as browsers send it (the API
+// compresses at level 1, Elasticsearch at its http.compression default); raw requests otherwise carry what the
+// API's Elasticsearch client sends (`--raw-identity`: no Accept-Encoding on the raw side, as before 2026-11-25).
+// Both sides are warmed with 3,000 requests of their own first (a freshly started API is still compiling its hot
+// code); the measured runs alternate A B / B A, four rounds, each on a fresh request set. `--cpu-split` measures
+// the production shape instead: Elasticsearch on CPU 0, the API and the load generator on CPU 1.
 //
 //   npx tsx bench/scale.ts --count 100000            # writes bench/results/<date>-scale.md and .json
 //   npx tsx bench/scale.ts --count 2000 --quick      # seconds, prints only
@@ -25,9 +29,18 @@ import {
 } from './perf/profile.js';
 import { generateCorpus } from './perf/corpus.js';
 import {
+  applyCpuSplit,
+  BENCH_CPU,
+  cpuSplitLine,
+  cpuSplitProblem,
+  localEsPid,
+  type CpuSplit,
+} from './perf/cpuSplit.js';
+import {
   benchAlias,
   deleteIndicesWithPrefix,
   esTargetFromEnv,
+  localNodeHttpPort,
   localNodeInfo,
   setRequestCache,
 } from './perf/elasticsearch.js';
@@ -51,10 +64,12 @@ const program = new Command()
   .option('--out <base>', 'results file base name (default bench/results/<date>-scale)')
   .option(
     '--only <sections>',
-    'run only these sections, comma-separated: a16, a1, zipf, stats, repeat (nothing written)',
+    'run only these sections, comma-separated: a16, a1, zipf, stats, repeat (the results file names them)',
     (value: string) => value.split(',').map((section) => section.trim()),
   )
   .option('--profile', 'then a CPU profile of the API under the no-repeat mix, 16 connections, with gzip')
+  .option('--raw-identity', 'raw Elasticsearch requests without Accept-Encoding (the API side keeps gzip)')
+  .option('--cpu-split', 'Elasticsearch on CPU 0, the API and this process on CPU 1 (bench/perf/cpuSplit.ts)')
   .parse();
 const options = program.opts<{
   count: number;
@@ -64,6 +79,8 @@ const options = program.opts<{
   out?: string;
   only?: string[];
   profile?: boolean;
+  rawIdentity?: boolean;
+  cpuSplit?: boolean;
 }>();
 const SECTIONS = ['a16', 'a1', 'zipf', 'stats', 'repeat'] as const;
 const unknownSection = options.only?.find((section) => !(SECTIONS as readonly string[]).includes(section));
@@ -74,6 +91,7 @@ const runs = (section: (typeof SECTIONS)[number]) => options.only?.includes(sect
 const log = (message: string) => process.stderr.write(`scale: ${message}\n`);
 const load1 = () => Number(loadavg()[0]!.toFixed(2));
 const GZIP = { 'Accept-Encoding': 'gzip' };
+const RAW_HEADERS = options.rawIdentity ? undefined : GZIP;
 
 interface RunFigures {
   side: 'api' | 'raw';
@@ -112,7 +130,9 @@ const alias = benchAlias();
 const workDir = await mkdtemp(join(tmpdir(), 'ppa-scale-'));
 const client = createIndexerClient(readIndexerEsSettings({ ...process.env, ES_INDEX: alias }));
 let api: ApiProcess | undefined;
+let split: CpuSplit | undefined;
 const cleanup = async () => {
+  await split?.restore().catch(() => undefined);
   await api?.stop().catch(() => undefined);
   await deleteIndicesWithPrefix(es, alias).catch(() => undefined);
   await client.close().catch(() => undefined);
@@ -132,6 +152,16 @@ try {
   const indexed = await timeReindex(client, alias, corpus.path);
   log(`indexed ${indexed.docs} in ${indexed.seconds.toFixed(1)} s`);
   const build = await buildApi('dist');
+  if (options.cpuSplit) {
+    const node = await localNodeInfo(es);
+    const esPid = await localEsPid(node.pid);
+    const problem = await cpuSplitProblem(esPid, node.pid, await localNodeHttpPort(es));
+    if (problem) throw new Error(`--cpu-split is not possible here: ${problem}`);
+    // After the indexing and the compile (they need not run on one core); before anything measured.
+    split = await applyCpuSplit(esPid!, log, (changing) => {
+      process.on('exit', () => changing.restoreSync());
+    });
+  }
   const startTheApi = async (cpuProfileDir?: string) => {
     await api?.stop();
     api = await startApi({
@@ -141,6 +171,7 @@ try {
       logLevel: 'info',
       env: { RESPONSE_CACHE_MB: options.cacheMb },
       ...(cpuProfileDir ? { cpuProfileDir } : {}),
+      ...(split ? { cpu: BENCH_CPU } : {}),
     });
     return api;
   };
@@ -156,16 +187,19 @@ try {
   };
   const distinct = (size: number, salt: number) =>
     take(buildDistinctMix(corpus.sample, { seed: options.seed + salt, size, exclude: used }));
-  const warmup = distinct(quick ? 50 : 600, 1);
-  const noRepeat16 = [distinct(perConnection * connections, 2), distinct(perConnection * connections, 3)];
-  const noRepeat1 = [distinct(oneConnection, 4), distinct(oneConnection, 5)];
+  const rounds = quick ? 2 : 4;
+  const warmup = distinct(quick ? 48 : 3_000, 1);
+  const noRepeat16 = Array.from({ length: rounds }, (_, round) =>
+    distinct(perConnection * connections, 10 + round),
+  );
+  const noRepeat1 = Array.from({ length: rounds }, (_, round) => distinct(oneConnection, 20 + round));
   const zipfPool = distinct(quick ? 200 : 5_000, 6);
   const zipfLength = quick ? 320 : 6_400;
   const zipf = [1, 2].map((round) =>
     zipfSequence(zipfPool, { seed: options.seed + round, length: zipfLength, s: 1 }),
   );
   const statsSize = quick ? 32 : 60 * connections;
-  const stats16 = [1, 2].map((round) =>
+  const stats16 = Array.from({ length: rounds }, (_, round) =>
     take(
       buildStatisticsMix(corpus.sample, { seed: options.seed + 100 + round, size: statsSize, exclude: used }),
     ),
@@ -178,18 +212,19 @@ try {
   if (verify.mismatches.length > 0)
     throw new Error(`API and raw disagree: ${JSON.stringify(verify.mismatches[0])}`);
   log(`verified ${verify.checked} requests`);
+  const targetOf = (side: 'api' | 'raw', requests: MixRequest[]) =>
+    side === 'api' ? apiTarget(api!.url, requests, GZIP) : rawTarget(es, alias, requests, RAW_HEADERS);
   for (const side of ['api', 'raw'] as const) {
-    const target = side === 'api' ? apiTarget(api!.url, warmup, GZIP) : rawTarget(es, alias, warmup);
-    await runLoad(target, {
-      connections: 8,
+    await runLoad(targetOf(side, warmup), {
+      connections,
       durationSeconds: 0,
-      amount: warmup.length - (warmup.length % 8),
+      amount: warmup.length - (warmup.length % connections),
     });
   }
 
   /** One run of `requests` (each sent once per side unless `repeat`), API or raw. */
   async function run(side: 'api' | 'raw', requests: MixRequest[], conns: number, repeatSeconds?: number) {
-    const target = side === 'api' ? apiTarget(api!.url, requests, GZIP) : rawTarget(es, alias, requests);
+    const target = targetOf(side, requests);
     const cpuBefore = side === 'api' ? await processCpuSeconds(api!.pid) : 0;
     const result = await runLoad(target, {
       connections: conns,
@@ -205,7 +240,7 @@ try {
     if (row.errors > row.requests * 0.01) throw new Error(`${side}: ${row.errors} failed requests`);
     return row;
   }
-  /** Round 1 API then raw, round 2 raw then API, each round on its own request set. */
+  /** Odd rounds API then raw, even rounds raw then API, each round on its own request set. */
   async function abba(sets: MixRequest[][], conns: number, before?: () => Promise<unknown>) {
     const rows: RunFigures[] = [];
     for (const [round, set] of sets.entries()) {
@@ -222,17 +257,35 @@ try {
   let b: RunFigures[] = [];
   let c16: RunFigures[] = [];
   const cRepeat: RunFigures[] = [];
-  if (runs('a16')) {
-    log('(a) no-repeat mix, 16 connections…');
-    a16 = await abba(noRepeat16, connections);
-  }
-  if (runs('a1')) {
-    log('(a) no-repeat mix, 1 connection…');
-    a1 = await abba(noRepeat1, 1);
+  // No cache may help the no-repeat mix: Elasticsearch's request cache would answer the side that goes second
+  // for the mix's size-0 statistics requests (the costliest tenth of it), so it is off on the index here too.
+  if (runs('a16') || runs('a1')) {
+    await setRequestCache(es, alias, false);
+    try {
+      if (runs('a16')) {
+        log('(a) no-repeat mix, 16 connections, request cache off…');
+        a16 = await abba(noRepeat16, connections);
+      }
+      if (runs('a1')) {
+        log('(a) no-repeat mix, 1 connection, request cache off…');
+        a1 = await abba(noRepeat1, 1);
+      }
+    } finally {
+      await setRequestCache(es, alias, true);
+    }
   }
   if (runs('zipf')) {
     log('(b) Zipf mix (each API round on a fresh process: the cache starts empty)…');
-    b = await abba(zipf, connections, () => startTheApi());
+    // A fresh process per API round (its cache starts empty), warmed with the warm-up set (none of which is in
+    // the Zipf pool) like the first one.
+    b = await abba(zipf, connections, async () => {
+      await startTheApi();
+      await runLoad(targetOf('api', warmup), {
+        connections,
+        durationSeconds: 0,
+        amount: warmup.length - (warmup.length % connections),
+      });
+    });
   }
   if (runs('stats')) {
     log('(c) distinct filtered statistics, 16 connections, request cache off…');
@@ -286,6 +339,8 @@ try {
       raw16: mean(cRepeat, 'raw', 'p50', connections),
     },
   };
+  // Measuring is over: Elasticsearch gets its cores back now.
+  await split?.restore();
   const targets = [
     ['no-repeat API/raw req/s ≥ 0.85', summary.noRepeatRatio >= 0.85],
     ['no-repeat p50 overhead at 1 connection ≤ 1 ms', summary.noRepeatP50OverheadMs1 <= 1],
@@ -304,6 +359,9 @@ try {
     machine: machineInfo(),
     elasticsearch: node?.version,
     cacheMb: Number(options.cacheMb),
+    rawAcceptEncoding: RAW_HEADERS ? 'gzip' : 'none',
+    cpuSplit: split?.settings ?? null,
+    sections: SECTIONS.filter(runs),
     summary,
     targets: Object.fromEntries(targets),
     runs: { noRepeat16: a16, noRepeat1: a1, zipf: b, filteredStatistics16: c16, repeatedStatistics: cRepeat },
@@ -323,38 +381,71 @@ try {
   const markdown = [
     `# Public-traffic benchmark (issue 21): ${options.count.toLocaleString('en')} records (${corpus.live.toLocaleString('en')} live)`,
     '',
-    `${result.date}; ${machineInfo().cores} cores (shared with other work: see the load column), Node ${process.version}, Elasticsearch ${node?.version ?? '?'}; API compiled, RESPONSE_CACHE_MB=${options.cacheMb}; API requests with \`Accept-Encoding: gzip\`.`,
+    `${result.date}; ${machineInfo().cores} cores (${split ? 'split: see below' : 'shared by Elasticsearch, the API and the load generator; other work: see the load column'}), Node ${process.version}, Elasticsearch ${node?.version ?? '?'}; API compiled, RESPONSE_CACHE_MB=${options.cacheMb}. Every request carries \`Accept-Encoding: gzip\` on the API side, ${RAW_HEADERS ? 'and on the raw side too (the same client on both sides)' : 'none on the raw side (--raw-identity)'}. Each side warmed with ${warmup.length} requests of its own first; ${rounds} rounds per section, alternating which side goes first, each on a fresh request set.`,
+    ...(split ? ['', `**${cpuSplitLine(split.settings)}**`] : []),
     '',
     '| target | figure | met |',
     '|---|---:|---|',
-    `| no-repeat mix, 16 conn.: API/raw req/s ≥ 0.85× | ${summary.noRepeatRatio.toFixed(2)}× | ${targets[0][1] ? 'yes' : 'no'} |`,
-    `| no-repeat mix, 1 conn.: p50 overhead ≤ 1 ms | ${summary.noRepeatP50OverheadMs1.toFixed(2)} ms | ${targets[1][1] ? 'yes' : 'no'} |`,
-    `| Zipf mix, 16 conn.: API/raw req/s ≥ 1.5× | ${summary.zipfRatio.toFixed(2)}× | ${targets[2][1] ? 'yes' : 'no'} |`,
-    `| distinct filtered statistics, 16 conn.: API p50 ≤ 1.2× raw | ${summary.filteredStatsP50.api.toFixed(1)} / ${summary.filteredStatsP50.raw.toFixed(1)} ms = ${summary.filteredStatsP50Ratio.toFixed(2)}× | ${targets[3][1] ? 'yes' : 'no'} |`,
-    `| unfiltered statistics repeated, 1 conn.: API p50 < raw | ${summary.repeatedStatsP50.api1.toFixed(2)} / ${summary.repeatedStatsP50.raw1.toFixed(2)} ms | ${targets[4][1] ? 'yes' : 'no'} |`,
-    `| (unfiltered statistics repeated, 16 conn.) | ${summary.repeatedStatsP50.api16.toFixed(2)} / ${summary.repeatedStatsP50.raw16.toFixed(2)} ms | |`,
-    `| (API CPU per request, no-repeat mix, 16 conn.) | ${summary.noRepeatApiCpuMs.toFixed(2)} ms | |`,
+    ...[
+      [
+        a16,
+        `| no-repeat mix, 16 conn.: API/raw req/s ≥ 0.85× | ${summary.noRepeatRatio.toFixed(2)}× | ${targets[0][1] ? 'yes' : 'no'} |`,
+      ],
+      [
+        a1,
+        `| no-repeat mix, 1 conn.: p50 overhead ≤ 1 ms | ${summary.noRepeatP50OverheadMs1.toFixed(2)} ms | ${targets[1][1] ? 'yes' : 'no'} |`,
+      ],
+      [
+        b,
+        `| Zipf mix, 16 conn.: API/raw req/s ≥ 1.5× | ${summary.zipfRatio.toFixed(2)}× | ${targets[2][1] ? 'yes' : 'no'} |`,
+      ],
+      [
+        c16,
+        `| distinct filtered statistics, 16 conn.: API p50 ≤ 1.2× raw | ${summary.filteredStatsP50.api.toFixed(1)} / ${summary.filteredStatsP50.raw.toFixed(1)} ms = ${summary.filteredStatsP50Ratio.toFixed(2)}× | ${targets[3][1] ? 'yes' : 'no'} |`,
+      ],
+      [
+        cRepeat,
+        `| unfiltered statistics repeated, 1 conn.: API p50 < raw | ${summary.repeatedStatsP50.api1.toFixed(2)} / ${summary.repeatedStatsP50.raw1.toFixed(2)} ms | ${targets[4][1] ? 'yes' : 'no'} |`,
+      ],
+      [
+        cRepeat,
+        `| (unfiltered statistics repeated, 16 conn.) | ${summary.repeatedStatsP50.api16.toFixed(2)} / ${summary.repeatedStatsP50.raw16.toFixed(2)} ms | |`,
+      ],
+      [
+        a16,
+        `| (API CPU per request, no-repeat mix, 16 conn.) | ${summary.noRepeatApiCpuMs.toFixed(2)} ms | |`,
+      ],
+    ]
+      .filter(([rows]) => (rows as RunFigures[]).length > 0)
+      .map(([, line]) => line as string),
     '',
-    table(
-      '(a) no-repeat mix, 16 connections (each request once per side; round 2 on another set, B before A)',
-      a16,
-    ),
-    table('(a) no-repeat mix, 1 connection', a1),
-    table(
-      `(b) Zipf s = 1.0 over ${zipfPool.length} distinct requests, ${zipfLength} per run, same sequence both sides`,
-      b,
-    ),
-    table('(c) distinct filtered statistics, 16 connections, Elasticsearch request cache off', c16),
-    table('(c) the unfiltered statistics repeated (request cache on), 1 and 16 connections', cRepeat),
+    ...(
+      [
+        ['(a) no-repeat mix, 16 connections (each request once per side, fresh set per round)', a16],
+        ['(a) no-repeat mix, 1 connection', a1],
+        [
+          `(b) Zipf s = 1.0 over ${zipfPool.length} distinct requests, ${zipfLength} per run, same sequence both sides`,
+          b,
+        ],
+        ['(c) distinct filtered statistics, 16 connections, Elasticsearch request cache off', c16],
+        ['(c) the unfiltered statistics repeated (request cache on), 1 and 16 connections', cRepeat],
+      ] as [string, RunFigures[]][]
+    )
+      .filter(([, rows]) => rows.length > 0)
+      .map(([title, rows]) => table(title, rows)),
   ].join('\n');
   process.stdout.write(`${markdown}\n`);
   if (profile)
     process.stdout.write(
       `\n### API CPU profile (no-repeat mix, 16 connections, gzip)\n\n${profileLines(profile).join('\n')}\n`,
     );
-  if (!quick && !options.only) {
+  if (!quick) {
     const base = options.out ?? join(REPO_ROOT, 'bench/results', `${result.date.slice(0, 10)}-scale`);
-    const suffix = options.count >= 1_000_000 ? `-${options.count / 1_000_000}m` : '';
+    const suffix = [
+      split ? '-cpu-split' : '',
+      options.count >= 1_000_000 ? `-${options.count / 1_000_000}m` : '',
+      options.only ? `-${options.only.join('-')}` : '',
+    ].join('');
     await writeFile(`${base}${suffix}.md`, `${markdown}\n`);
     await writeFile(`${base}${suffix}.json`, `${JSON.stringify(result, null, 2)}\n`);
     log(`wrote ${base}${suffix}.md and .json`);

@@ -17,6 +17,13 @@ const run = promisify(execFile);
 export const ES_CPU = 0;
 export const BENCH_CPU = 1;
 
+/** `pid` when it is an Elasticsearch process on this machine (its command line says so), else undefined. */
+export async function localEsPid(pid: number | undefined): Promise<number | undefined> {
+  if (pid === undefined) return undefined;
+  const commandLine = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+  return commandLine.includes('elasticsearch') ? pid : undefined;
+}
+
 /** What a core-split run records in its settings (and so in the results file and its JSON). */
 export interface CpuSplitSettings {
   esCpu: number;
