@@ -90,8 +90,10 @@ export class PostgresSource implements RecordSource {
     try {
       for await (const row of stream as AsyncIterable<{ slug: string | null; record: string | null }>) {
         line++;
-        // jsonb's text never holds a raw newline: one row, one line.
-        const text = row.record ?? 'null';
+        // One row, one line. jsonb's text and json_build_object's hold no raw newline, but a json column keeps
+        // the text it was given, where a newline can only be whitespace (strings escape it).
+        const raw = row.record ?? 'null';
+        const text = raw.includes('\n') ? raw.replaceAll('\n', ' ') : raw;
         if (!out.write(`${text}\n`)) await once(out, 'drain');
         if (line % ROWS_PER_FETCH === 0) options.onAmount?.(line);
         const value = JSON.parse(text) as unknown;

@@ -94,6 +94,25 @@ describe('indexer: reindex from PostgreSQL', function () {
     }
   });
 
+  it('reads a json column whose text holds newlines (an operator view of its own) as one record per row', async () => {
+    await db.query(
+      'CREATE VIEW pretty_records AS SELECT slug, updated_at, jsonb_pretty(record::jsonb)::json AS record FROM ppa_index_records',
+    );
+    const { rows } = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM pretty_records WHERE strpos(record::text, E'\\n') > 0`,
+    );
+    expect(rows[0]!.n).to.be.greaterThan(0);
+    const fromFile = await indexSample(client, `${prefix}-pretty-file`);
+    const fromPg = await reindex({
+      client,
+      alias: `${prefix}-pretty`,
+      source: db.url,
+      relation: 'pretty_records',
+    });
+    expect(fromPg.indexed).to.equal(fromFile.indexed);
+    expect(fromPg.invalid).to.equal(0);
+  });
+
   it('the CLI takes DATABASE_URL as the default source and --relation names another view', async () => {
     await db.query(
       "CREATE VIEW only_solar AS SELECT * FROM ppa_index_records WHERE record->>'technology' = 'solar_pv'",
