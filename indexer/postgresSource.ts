@@ -18,7 +18,13 @@ import pg from 'pg';
 import QueryStream from 'pg-query-stream';
 import { SourceChangedError } from './errors.js';
 import type { IndexMeta } from './indexMapping.js';
-import { DEFAULT_RELATION, quotedRelation, rowProblems, UTC_MICROSECONDS } from './postgresRelation.js';
+import {
+  DEFAULT_RELATION,
+  NO_JIT,
+  quotedRelation,
+  rowProblems,
+  UTC_MICROSECONDS,
+} from './postgresRelation.js';
 import type { RecordSource } from './recordSource.js';
 import type { IndexerLogger } from './reindex.js';
 import { readSource, type SourceItem } from './source.js';
@@ -52,6 +58,7 @@ export class PostgresSource implements RecordSource {
     await client.connect();
     try {
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      await client.query(NO_JIT);
       const { rows } = await client.query<{ mark: string; total: string }>(
         `SELECT to_char(now() AT TIME ZONE 'UTC', ${UTC_MICROSECONDS}) AS mark,
                 (SELECT count(*) FROM ${quoted}) AS total`,

@@ -19,7 +19,13 @@ import { buildDocument } from './buildDocument.js';
 import { applyChanges, type Change } from './changeBulk.js';
 import { IndexerError, throwIfAborted } from './errors.js';
 import { readHighWaterMark, writeHighWaterMark } from './indexMeta.js';
-import { DEFAULT_RELATION, quotedRelation, rowProblems, UTC_MICROSECONDS } from './postgresRelation.js';
+import {
+  DEFAULT_RELATION,
+  NO_JIT,
+  quotedRelation,
+  rowProblems,
+  UTC_MICROSECONDS,
+} from './postgresRelation.js';
 import { vanishedSlugs } from './reconcile.js';
 import { checkRecord, type FieldProblem } from './recordSchema.js';
 import type { IndexerLogger } from './reindex.js';
@@ -142,6 +148,7 @@ export class Sync {
     };
     await db.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     try {
+      await db.query(NO_JIT);
       const { rows } = await db.query<{ mark: string }>(
         `SELECT to_char(now() AT TIME ZONE 'UTC', ${UTC_MICROSECONDS}) AS mark`,
       );
