@@ -1,9 +1,13 @@
 // The relation the indexer reads from PostgreSQL (docs/record.md): `slug text, updated_at timestamptz,
 // record json|jsonb` (read as text). Shared by reindex (postgresSource.ts) and sync (sync.ts).
+import type pg from 'pg';
+import QueryStream from 'pg-query-stream';
 import type { FieldProblem } from './recordSchema.js';
 import { UsageError } from './errors.js';
 
 export const DEFAULT_RELATION = 'ppa_index_records';
+
+const SLUGS_PER_FETCH = 10_000;
 
 /** The channel the reference schema's trigger notifies (db/migrations/003_notify_trigger.sql). */
 export const NOTIFY_CHANNEL = 'ppa_index_records';
@@ -34,4 +38,22 @@ export function rowProblems(slug: unknown, record: unknown): FieldProblem[] {
   if (typeof recordSlug === 'string' && recordSlug !== slug)
     return [{ field: 'slug', message: `differs from the relation's slug column (${JSON.stringify(slug)})` }];
   return [];
+}
+
+/**
+ * The relation's slugs (nulls left out) in byte order, the order of Elasticsearch's keyword, streamed; `quoted`
+ * as quotedRelation returns it. Only the slug column is read: the reference view does not build records for it.
+ */
+export async function* sortedSlugs(db: pg.Client, quoted: string): AsyncGenerator<string> {
+  const rows = db.query(
+    new QueryStream(`SELECT slug FROM ${quoted} WHERE slug IS NOT NULL ORDER BY slug COLLATE "C"`, [], {
+      batchSize: SLUGS_PER_FETCH,
+      rowMode: 'array',
+    }),
+  );
+  try {
+    for await (const [slug] of rows as AsyncIterable<[string]>) yield slug;
+  } finally {
+    rows.destroy();
+  }
 }

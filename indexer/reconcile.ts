@@ -1,5 +1,5 @@
 // Finds documents whose row no longer exists: a merge of two slug lists sorted the same way (Elasticsearch's
-// keyword sort and PostgreSQL's COLLATE "C" both order by bytes), so neither list is held in memory.
+// keyword order and PostgreSQL's COLLATE "C" both order by bytes), so neither list is held in memory.
 
 /** Byte order of the UTF-8 forms, which both sides sort by. */
 export function compareBytes(a: string, b: string): number {

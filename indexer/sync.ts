@@ -24,6 +24,7 @@ import {
   NO_JIT,
   quotedRelation,
   rowProblems,
+  sortedSlugs,
   UTC_MICROSECONDS,
 } from './postgresRelation.js';
 import { vanishedSlugs } from './reconcile.js';
@@ -117,18 +118,23 @@ export class Sync {
   }
 
   /**
-   * A reindex's last step before its swap: the changes committed since its snapshot, applied to the new index
-   * (slugs compared too), so it goes live as fresh as the one it replaces.
+   * A reindex's last step before its swap: the changes committed since its snapshot, applied to the new index,
+   * and the documents of rows deleted since, deleted, so it goes live as fresh as the one it replaces.
+   * `snapshotSlugs` are the slugs of the reindex's snapshot in byte order: every document of the new index has
+   * one of them or was written by this catch-up from a row that exists, so the slugs among them that are no
+   * longer rows are all the documents to delete. Comparing them instead of the index's own slugs spares listing
+   * the whole index; `vanished` then also counts rows deleted that were never in the index (unpublished).
    */
-  async catchUp(index: string): Promise<SyncRunSummary> {
+  async catchUp(index: string, snapshotSlugs: AsyncIterable<string>): Promise<SyncRunSummary> {
     this.applied = new Map();
     this.target = index;
-    return this.runOn(index, () => true);
+    return this.runOn(index, () => true, snapshotSlugs);
   }
 
   private async runOn(
     index: string,
     shouldReconcile: (runsOnIndex: number) => boolean,
+    reconcileCandidates?: AsyncIterable<string>,
   ): Promise<SyncRunSummary> {
     const started = performance.now();
     const { client, signal } = this.options;
@@ -180,7 +186,7 @@ export class Sync {
       throwIfAborted(signal);
       await this.applyBatch(index, batch, summary);
       if (reconcile) {
-        await this.reconcile(db, index, summary);
+        await this.reconcile(db, index, summary, reconcileCandidates ?? this.indexedSlugs(index));
         summary.reconciled = true;
       }
       await db.query('COMMIT');
@@ -253,28 +259,24 @@ export class Sync {
     for (const [slug, applied] of seen) this.applied.set(slug, applied);
   }
 
-  /** Deletes the documents whose slug is no longer a row of the relation. */
-  private async reconcile(db: pg.Client, index: string, summary: SyncRunSummary): Promise<void> {
-    const rows = db.query(
-      new QueryStream(`SELECT slug FROM ${quotedRelation(this.relation)} ORDER BY slug COLLATE "C"`, [], {
-        batchSize: SLUGS_PER_PAGE,
-        rowMode: 'array',
-      }),
-    );
-    const rowSlugs = async function* (): AsyncGenerator<string> {
-      for await (const [slug] of rows as AsyncIterable<[string | null]>) if (slug !== null) yield slug;
-    };
+  /**
+   * Deletes the documents whose slug is no longer a row of the relation: `candidates` (by default every slug of
+   * the index), ascending in byte order, merged with the relation's slugs.
+   */
+  private async reconcile(
+    db: pg.Client,
+    index: string,
+    summary: SyncRunSummary,
+    candidates: AsyncIterable<string>,
+  ): Promise<void> {
+    const rows = sortedSlugs(db, quotedRelation(this.relation));
     let doomed: Change[] = [];
-    try {
-      for await (const slug of vanishedSlugs(this.indexedSlugs(index), rowSlugs())) {
-        doomed.push({ kind: 'delete', id: slug });
-        if (doomed.length >= this.batchSize) {
-          await this.deleteVanished(index, doomed, summary);
-          doomed = [];
-        }
+    for await (const slug of vanishedSlugs(candidates, rows)) {
+      doomed.push({ kind: 'delete', id: slug });
+      if (doomed.length >= this.batchSize) {
+        await this.deleteVanished(index, doomed, summary);
+        doomed = [];
       }
-    } finally {
-      rows.destroy();
     }
     await this.deleteVanished(index, doomed, summary);
   }
