@@ -6,7 +6,9 @@
 // The relation is read once: the validation pass writes each record's JSON text, a line per row, to a private
 // temporary file, and the load pass reads that file like an NDJSON source (rows and lines share their numbers).
 // Assembling records is the database's heaviest work, so this halves it, and the snapshot is released as soon as
-// validation ends instead of being held through the load.
+// validation ends instead of being held through the load. Before it is released, the snapshot's slugs are
+// written, in byte order, beside the records: the catch-up compares them with the rows that exist then to find
+// the documents of deleted rows, without listing the new index.
 import type { Client } from '@elastic/elasticsearch';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
@@ -18,9 +20,17 @@ import pg from 'pg';
 import QueryStream from 'pg-query-stream';
 import { SourceChangedError } from './errors.js';
 import type { IndexMeta } from './indexMapping.js';
-import { DEFAULT_RELATION, quotedRelation, rowProblems, UTC_MICROSECONDS } from './postgresRelation.js';
+import {
+  DEFAULT_RELATION,
+  NO_JIT,
+  quotedRelation,
+  rowProblems,
+  sortedSlugs,
+  UTC_MICROSECONDS,
+} from './postgresRelation.js';
 import type { RecordSource } from './recordSource.js';
 import type { IndexerLogger } from './reindex.js';
+import { readSlugList, writeSlugList } from './slugList.js';
 import { readSource, type SourceItem } from './source.js';
 import { Sync } from './sync.js';
 
@@ -28,8 +38,11 @@ const ROWS_PER_FETCH = 1000;
 
 export class PostgresSource implements RecordSource {
   readonly format = 'postgres' as const;
-  /** The validation pass's copy of the records; complete once that pass has read every row. */
-  private spool: { directory: string; path: string; complete: boolean } | null = null;
+  /**
+   * The validation pass's copy of the records, and the snapshot's slugs in byte order (for the catch-up);
+   * complete once that pass has read every row.
+   */
+  private spool: { directory: string; path: string; slugs: string; complete: boolean } | null = null;
   private connected = true;
 
   private constructor(
@@ -52,6 +65,7 @@ export class PostgresSource implements RecordSource {
     await client.connect();
     try {
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      await client.query(NO_JIT);
       const { rows } = await client.query<{ mark: string; total: string }>(
         `SELECT to_char(now() AT TIME ZONE 'UTC', ${UTC_MICROSECONDS}) AS mark,
                 (SELECT count(*) FROM ${quoted}) AS total`,
@@ -76,7 +90,12 @@ export class PostgresSource implements RecordSource {
     onAmount?: (done: number) => void;
   }): AsyncGenerator<SourceItem> {
     const directory = await mkdtemp(join(tmpdir(), 'ppa-indexer-'));
-    this.spool = { directory, path: join(directory, 'records.ndjson'), complete: false };
+    this.spool = {
+      directory,
+      path: join(directory, 'records.ndjson'),
+      slugs: join(directory, 'slugs'),
+      complete: false,
+    };
     const out: WriteStream = createWriteStream(this.spool.path, { mode: 0o600 });
     const stream = this.client.query(
       new QueryStream(`SELECT slug, record::text AS record FROM ${this.quoted}`, [], {
@@ -90,8 +109,10 @@ export class PostgresSource implements RecordSource {
     try {
       for await (const row of stream as AsyncIterable<{ slug: string | null; record: string | null }>) {
         line++;
-        // jsonb's text never holds a raw newline: one row, one line.
-        const text = row.record ?? 'null';
+        // One row, one line. jsonb's text and json_build_object's hold no raw newline, but a json column keeps
+        // the text it was given, where a newline can only be whitespace (strings escape it).
+        const raw = row.record ?? 'null';
+        const text = raw.includes('\n') ? raw.replaceAll('\n', ' ') : raw;
         if (!out.write(`${text}\n`)) await once(out, 'drain');
         if (line % ROWS_PER_FETCH === 0) options.onAmount?.(line);
         const value = JSON.parse(text) as unknown;
@@ -100,6 +121,7 @@ export class PostgresSource implements RecordSource {
       }
       out.end();
       await finished(out);
+      await writeSlugList(this.spool.slugs, sortedSlugs(this.client, this.quoted));
       this.spool.complete = true;
       await this.disconnect(); // the snapshot is no longer needed: release it now
     } finally {
@@ -129,7 +151,9 @@ export class PostgresSource implements RecordSource {
       ...(this.overlapSeconds === undefined ? {} : { overlapSeconds: this.overlapSeconds }),
     });
     try {
-      const summary = await sync.catchUp(index);
+      if (!this.spool?.complete)
+        throw new SourceChangedError(`relation ${this.relation}: the first pass did not read every row`);
+      const summary = await sync.catchUp(index, readSlugList(this.spool.slugs));
       // Searches must not see what the catch-up deleted once the alias points here.
       await client.indices.refresh({ index });
       logger.info({ catchUp: summary }, 'applied the changes made during the build');

@@ -9,12 +9,13 @@ import { InvalidSourceError } from '../../indexer/errors.js';
 import { checkRecord } from '../../indexer/recordSchema.js';
 import { buildDocument } from '../../indexer/buildDocument.js';
 import type { PpaRecord } from '../../indexContract/record.js';
-import { reindex } from '../../indexer/reindex.js';
+import { reindex, type IndexerLogger } from '../../indexer/reindex.js';
 import { runCli, summaryOf } from '../support/indexerCliProcess.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
 import { indexSample } from '../support/sampleIndex.js';
 import { deleteIndices, testEsClient, uniqueName } from '../support/services.js';
 import { readFileSync } from 'node:fs';
+import pg from 'pg';
 import { SAMPLE_PATH } from '../support/sampleIndex.js';
 
 async function documentsOf(client: Client, index: string): Promise<Map<string, unknown>> {
@@ -92,6 +93,63 @@ describe('indexer: reindex from PostgreSQL', function () {
         `UPDATE ppas SET capacity_mw = 0.7, updated_at = '2022-09-26T14:01:59Z' WHERE slug = 'evora-nova-solar-1'`,
       );
     }
+  });
+
+  it('a row deleted during the build is not in the new index when it goes live; one changed then is', async () => {
+    const alias = `${prefix}-during`;
+    const { rows } = await db.query<{ slug: string }>(
+      `SELECT slug FROM ppas WHERE published ORDER BY slug LIMIT 2`,
+    );
+    const [deleted, edited] = rows.map((row) => row.slug) as [string, string];
+    const writer = new pg.Client({ connectionString: db.url });
+    await writer.connect();
+    let changes: Promise<unknown> | null = null;
+    const catchUps: { vanished: number; written: number }[] = [];
+    // The snapshot is taken and read once 'source validated' is logged: change the rows then, before the load.
+    const logger = {
+      info: (fields: unknown, message?: string) => {
+        if (message === 'source validated')
+          changes = writer.query(
+            `BEGIN; DELETE FROM ppas WHERE slug = '${deleted}';
+             UPDATE ppas SET project_name = 'Renamed During The Build' WHERE slug = '${edited}'; COMMIT`,
+          );
+        const catchUp = (fields as { catchUp?: { vanished: number; written: number } }).catchUp;
+        if (catchUp) catchUps.push(catchUp);
+      },
+      warn: () => undefined,
+      error: () => undefined,
+    } as unknown as IndexerLogger;
+    try {
+      const result = await reindex({ client, alias, source: db.url, logger });
+      await changes;
+      expect(changes, 'the rows were changed during the build').to.not.equal(null);
+      expect(catchUps).to.deep.equal([{ ...catchUps[0], vanished: 1, written: 1 }]);
+      expect(await client.exists({ index: result.index!, id: deleted }), 'deleted row').to.equal(false);
+      const document = await client.get<{ project_name: string }>({ index: result.index!, id: edited });
+      expect(document._source?.project_name).to.equal('Renamed During The Build');
+      expect(await client.count({ index: result.index! })).to.include({ count: result.indexed - 1 });
+    } finally {
+      await writer.end();
+    }
+  });
+
+  it('reads a json column whose text holds newlines (an operator view of its own) as one record per row', async () => {
+    await db.query(
+      'CREATE VIEW pretty_records AS SELECT slug, updated_at, jsonb_pretty(record::jsonb)::json AS record FROM ppa_index_records',
+    );
+    const { rows } = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM pretty_records WHERE strpos(record::text, E'\\n') > 0`,
+    );
+    expect(rows[0]!.n).to.be.greaterThan(0);
+    const published = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM ppas WHERE published');
+    const fromPg = await reindex({
+      client,
+      alias: `${prefix}-pretty`,
+      source: db.url,
+      relation: 'pretty_records',
+    });
+    expect(fromPg.indexed).to.equal(published.rows[0]!.n);
+    expect(fromPg.invalid).to.equal(0);
   });
 
   it('the CLI takes DATABASE_URL as the default source and --relation names another view', async () => {

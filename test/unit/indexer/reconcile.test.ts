@@ -29,5 +29,20 @@ describe('indexer/reconcile', () => {
     // UTF-16 order would put U+FF5E (a BMP code unit) after a surrogate pair's first unit; bytes do not.
     expect(compareBytes('\uff5e', '\u{1f600}')).to.be.below(0);
     expect(compareBytes('same', 'same')).to.equal(0);
+    expect(compareBytes('ab', 'abc')).to.be.below(0);
+    expect(compareBytes('abc', 'ab')).to.be.above(0);
+    expect(compareBytes('\u{1f600}', '\u{1f601}')).to.be.below(0); // differ in the low surrogate
+    expect(compareBytes('\ud7ff', '\ue000')).to.be.below(0);
+    expect(compareBytes('\u{10000}', '\uffff')).to.be.above(0);
+  });
+
+  it('agrees with comparing the encoded bytes on every pair of a mixed set', () => {
+    const all = ['', 'a', 'a-1', 'a-10', 'a-9', 'ab', 'z', '\u00e9', '\u07ff', '\u0800', '\ud7ff', '\ue000'];
+    all.push('\uffff', '\u{10000}', '\u{1f600}', 'a\u{1f600}', 'a\uffff');
+    for (const a of all)
+      for (const b of all)
+        expect(Math.sign(compareBytes(a, b)), `${a} ${b}`).to.equal(
+          Math.sign(Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'))),
+        );
   });
 });
