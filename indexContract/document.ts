@@ -27,6 +27,8 @@ export interface IndexDocument {
   technology: string;
   tariff: string;
   risk_features: string[];
+  /** Every facet value as "<facet>:<value>" (indexContract/facetValues.ts): several facets counted in one pass. */
+  facet_values: string[];
   capacity_mw: number;
   financial_close_year: number | null;
   active: boolean;

@@ -23,6 +23,7 @@ import { canonicalUtc } from '../indexContract/text/timestamp.js';
 import { wordPrefixes } from '../indexContract/text/prefixes.js';
 import { canonicalWords, joinedPairs } from '../indexContract/text/canonical.js';
 import { droppedLetterSpellings } from '../indexContract/text/typos.js';
+import { facetValues } from '../indexContract/facetValues.js';
 
 /** ISO 8601 UTC with `Z`; milliseconds only when the source had them ("2024-03-01T12:00:00Z"). */
 export function toUtcTimestamp(timestamp: string): string {
@@ -34,6 +35,13 @@ export function toUtcTimestamp(timestamp: string): string {
 export function buildDocument(record: PpaRecord): IndexDocument {
   const canonical = canonicalWords(record.project_name);
   const canonicalName = canonical.join(' ');
+  const faceted = {
+    country_code: record.country_code ?? null,
+    technology: record.technology,
+    tariff: record.tariff,
+    risk_features: record.risk_features ?? [],
+    financial_close_year: record.financial_close_year ?? null,
+  };
   return {
     slug: record.slug,
     reference_code: record.reference_code,
@@ -51,12 +59,13 @@ export function buildDocument(record: PpaRecord): IndexDocument {
     developer_folded: foldText(record.developer),
     location_folded: foldText(record.location),
     reference_code_folded: foldText(record.reference_code),
-    country_code: record.country_code ?? null,
-    technology: record.technology,
-    tariff: record.tariff,
-    risk_features: record.risk_features ?? [],
+    country_code: faceted.country_code,
+    technology: faceted.technology,
+    tariff: faceted.tariff,
+    risk_features: faceted.risk_features,
+    facet_values: facetValues(faceted),
     capacity_mw: record.capacity_mw,
-    financial_close_year: record.financial_close_year ?? null,
+    financial_close_year: faceted.financial_close_year,
     active: record.active,
     published_at: record.published_at ? toUtcTimestamp(record.published_at) : null,
     updated_at: toUtcTimestamp(record.updated_at),

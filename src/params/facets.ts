@@ -1,6 +1,14 @@
 // `facets`: the breakdowns a list answer may carry in meta.facets (counted in the same search as the page).
-export const FACET_NAMES = ['technology', 'tariff', 'country', 'year', 'risk_features'] as const;
-export type FacetName = (typeof FACET_NAMES)[number];
+import type { FacetName } from '../../indexContract/facetValues.js';
+
+export type { FacetName };
+export const FACET_NAMES = [
+  'technology',
+  'tariff',
+  'country',
+  'year',
+  'risk_features',
+] as const satisfies readonly FacetName[];
 
 /** At most this many buckets per facet. */
 export const MAX_FACET_BUCKETS = 50;

@@ -4,7 +4,7 @@ import { MAX_RESULT_WINDOW, type ListQuery, type SortOrder } from '../params/lis
 import type { ListSource } from '../../indexContract/sourceFields.js';
 import type { FacetName } from '../params/facets.js';
 import { CURSOR_START, encodeCursor, positionAfter } from '../params/cursor.js';
-import { facetAggregationName, type FacetAggregation } from '../search/facets.js';
+import { readFacetBuckets, type FacetBucket } from '../search/facets.js';
 import { PPAS_PATH, presentListItem, trimSlash, type PpaListItem } from './ppa.js';
 
 export interface ListMeta {
@@ -21,10 +21,7 @@ export interface ListMeta {
   facets?: Partial<Record<FacetName, FacetBucket[]>>;
 }
 
-export interface FacetBucket {
-  value: string | number;
-  count: number;
-}
+export type { FacetBucket };
 
 /** A list item: every field, or those `fields` chose plus slug and url. */
 export type ListItem = Partial<PpaListItem> & Pick<PpaListItem, 'slug' | 'url'>;
@@ -106,7 +103,7 @@ export function presentList(
     meta = { total, page: query.page, per_page: query.perPage, total_pages: totalPages, sort: query.sort };
   }
   if (query.facets)
-    meta.facets = presentFacets(request.facetAggregations ?? response.aggregations, query.facets);
+    meta.facets = readFacetBuckets(request.facetAggregations ?? response.aggregations, query.facets);
   const header = linkHeader(links);
   return {
     body: { data, meta, links },
@@ -124,21 +121,6 @@ function pickFields(item: PpaListItem, fields: readonly string[] | undefined): L
   const picked: Record<string, unknown> = {};
   for (const field of fields) picked[field] = item[field as keyof PpaListItem];
   return { ...picked, slug: item.slug, url: item.url } as ListItem;
-}
-
-export function presentFacets(
-  aggregations: Record<string, unknown> | undefined,
-  facets: readonly FacetName[],
-): Partial<Record<FacetName, FacetBucket[]>> {
-  const presented: Partial<Record<FacetName, FacetBucket[]>> = {};
-  for (const facet of facets) {
-    const aggregation = aggregations?.[facetAggregationName(facet)] as FacetAggregation | undefined;
-    presented[facet] = (aggregation?.values.buckets ?? []).map((bucket) => ({
-      value: bucket.key,
-      count: bucket.doc_count,
-    }));
-  }
-  return presented;
 }
 
 function totalHits(total: estypes.SearchTotalHits | number | undefined): number {

@@ -25,7 +25,8 @@ import { presentSuggestions, type SuggestSource } from '../present/suggest.js';
 import { buildDetailSearch } from '../search/detailSearch.js';
 import type { DetailSource, ListSource } from '../../indexContract/sourceFields.js';
 import type { SearchGateway } from '../search/gateway.js';
-import { buildListSearches } from '../search/listSearch.js';
+import { buildFacetCountSearch, buildListSearches } from '../search/listSearch.js';
+import { combinedFacetsComplete } from '../search/facets.js';
 import { buildStatisticsSearch, type StatisticsAggregations } from '../search/statisticsSearch.js';
 import { buildSuggestSearch } from '../search/suggestSearch.js';
 
@@ -66,9 +67,15 @@ export function ppasRouter(deps: PpasRouterDeps): Router {
       searches.length === 1
         ? [await deps.search.search<ListSource>(searches[0])]
         : await deps.search.msearch<ListSource>(searches);
+    let facetAggregations = (facetCounts ?? response)?.aggregations;
+    // More facet values than the combined aggregation holds (not in any real portfolio): counted one by one.
+    if (query.facets && !combinedFacetsComplete(facetAggregations)) {
+      const separate = buildFacetCountSearch(query, query.facets, { combine: false });
+      facetAggregations = (await deps.search.search<ListSource>(separate)).aggregations;
+    }
     const { body, linkHeader } = presentList(response!, {
       query,
-      facetAggregations: (facetCounts ?? response)?.aggregations,
+      facetAggregations,
       querystring,
       base,
     });

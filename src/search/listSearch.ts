@@ -3,7 +3,7 @@ import type { estypes } from '@elastic/elasticsearch';
 import type { ListQuery, SortOrder } from '../params/list.js';
 import { LIST_SOURCE_FIELDS } from '../../indexContract/sourceFields.js';
 import type { SearchRequestBody } from './gateway.js';
-import { buildFacetedParts } from './facets.js';
+import { buildFacetedParts, type FacetAggregationOptions } from './facets.js';
 import { buildNamedFilterClauses, buildSearchQuery, type FilterClause } from './filters.js';
 import type { FacetName } from '../params/facets.js';
 
@@ -76,8 +76,12 @@ export function buildListSearch(query: ListQuery): SearchRequestBody {
  * The facet counts alone: a size-0 search with the list's query (without the facetable filters, as in
  * buildListSearch) and the facet aggregations.
  */
-export function buildFacetCountSearch(query: ListQuery, facets: readonly FacetName[]): SearchRequestBody {
-  const faceted = buildFacetedParts(listClauses(query), facets);
+export function buildFacetCountSearch(
+  query: ListQuery,
+  facets: readonly FacetName[],
+  options?: FacetAggregationOptions,
+): SearchRequestBody {
+  const faceted = buildFacetedParts(listClauses(query), facets, options);
   return {
     query: buildSearchQuery(query, faceted.queryClauses),
     size: 0,

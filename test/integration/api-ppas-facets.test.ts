@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PpaRecord } from '../../indexContract/record.js';
 import { FACET_NAMES, MAX_FACET_BUCKETS, type FacetName } from '../../src/params/facets.js';
+import { COMBINED_FACET_BUCKETS } from '../../src/search/facets.js';
 import { ITEM_FIELDS } from '../../src/params/fields.js';
 import { buildTestApp } from '../support/app.js';
 import { paramNames, ppasApi } from '../support/ppasApi.js';
@@ -178,6 +179,58 @@ describe('GET /api/v1/ppas facets, country, slug and fields on the sample index'
       expect(countries[0]).to.deep.equal({ value: code(59), count: 4 });
       expect(countries.slice(1).map((bucket) => bucket.value)).to.deep.equal(
         Array.from({ length: MAX_FACET_BUCKETS - 1 }, (_, i) => code(i)),
+      );
+      // The same when the country facet is counted together with another (one aggregation for both).
+      const together = await fetch(`${other.url}/api/v1/ppas?facets=country,technology&per_page=1`);
+      const combined = ((await together.json()) as { meta: { facets: Facets } }).meta.facets;
+      expect(combined.country).to.deep.equal(countries);
+    } finally {
+      await other.close();
+      await deleteIndices(client, alias);
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it(`counts exactly past ${COMBINED_FACET_BUCKETS} values of facets counted together (one aggregation per facet then)`, async () => {
+    // Every record its own technology (more values than the combined aggregation holds), one record the only
+    // one of its year: a combined count cut at its bucket limit would lose that year (count 1, its keyword after
+    // every "technology:…" one), so the answer shows whether the counts were asked again one facet at a time.
+    const dir = await mkdtemp(join(tmpdir(), 'facets-'));
+    const alias = uniqueName('api-facets-many');
+    const count = COMBINED_FACET_BUCKETS + 100;
+    const source = Array.from({ length: count }, (_, i): PpaRecord => {
+      const record = listed[i % listed.length]!;
+      return {
+        ...record,
+        slug: `many-values-${i}`,
+        reference_code: `MANY-${i}`,
+        technology: `tech_${String(i).padStart(5, '0')}`,
+        financial_close_year: i === count - 1 ? 2099 : record.financial_close_year,
+      };
+    });
+    await writeFile(
+      join(dir, 'many.ndjson'),
+      source.map((record) => JSON.stringify(record)).join('\n') + '\n',
+    );
+    const other = await buildTestApp({ alias, configOverrides: { logLevel: 'warn' } });
+    try {
+      await indexSample(client, alias, join(dir, 'many.ndjson'));
+      const response = await fetch(`${other.url}/api/v1/ppas?facets=technology,year&per_page=1`);
+      expect(response.status).to.equal(200);
+      const facets = ((await response.json()) as { meta: { facets: Facets } }).meta.facets;
+      const years = new Map<number, number>();
+      for (const record of source) {
+        const year = record.financial_close_year;
+        if (year != null) years.set(year, (years.get(year) ?? 0) + 1);
+      }
+      const expectedYears = [...years]
+        .sort(([a], [b]) => b - a)
+        .slice(0, MAX_FACET_BUCKETS)
+        .map(([value, n]) => ({ value, count: n }));
+      expect(facets.year?.[0]).to.deep.equal({ value: 2099, count: 1 });
+      expect(facets.year).to.deep.equal(expectedYears);
+      expect(facets.technology).to.deep.equal(
+        source.slice(0, MAX_FACET_BUCKETS).map((record) => ({ value: record.technology, count: 1 })),
       );
     } finally {
       await other.close();
