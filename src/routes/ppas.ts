@@ -68,7 +68,7 @@ export function ppasRouter(deps: PpasRouterDeps): Router {
         ? [await deps.search.search<ListSource>(searches[0])]
         : await deps.search.msearch<ListSource>(searches);
     let facetAggregations = (facetCounts ?? response)?.aggregations;
-    // More facet values than the combined aggregation holds (not in any real portfolio): counted one by one.
+    // More facet values than the combined aggregation holds, or an index from before facet_values: one by one.
     if (query.facets && !combinedFacetsComplete(facetAggregations)) {
       const separate = buildFacetCountSearch(query, query.facets, { combine: false });
       facetAggregations = (await deps.search.search<ListSource>(separate)).aggregations;

@@ -130,12 +130,16 @@ export interface FacetBucket {
 }
 
 /**
- * False when the combined aggregation could not hold every value of its facets (more than its bucket limit): its
- * counts are then not all there, and the route asks again with one aggregation per facet.
+ * False when the combined aggregation's counts are not all there, and the route asks again with one aggregation
+ * per facet: it could not hold every value (more than its bucket limit), or it found none in documents that
+ * match (every document has a technology and a tariff): an index written before facet_values existed.
  */
 export function combinedFacetsComplete(aggregations: Record<string, unknown> | undefined): boolean {
-  const combined = aggregations?.[COMBINED_FACETS_AGGREGATION] as FacetAggregation | undefined;
-  return (combined?.values.sum_other_doc_count ?? 0) === 0;
+  const combined = aggregations?.[COMBINED_FACETS_AGGREGATION] as
+    (FacetAggregation & { doc_count?: number }) | undefined;
+  if (!combined) return true;
+  if ((combined.values.sum_other_doc_count ?? 0) > 0) return false;
+  return !(combined.values.buckets.length === 0 && (combined.doc_count ?? 0) > 0);
 }
 
 /** Count descending, then value ascending (years: value descending): the order FACET_ORDER asks for. */

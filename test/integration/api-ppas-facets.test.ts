@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import type { PpaRecord } from '../../indexContract/record.js';
 import { FACET_NAMES, MAX_FACET_BUCKETS, type FacetName } from '../../src/params/facets.js';
 import { COMBINED_FACET_BUCKETS } from '../../src/search/facets.js';
+import { readIndexDefinition } from '../../indexContract/mapping.js';
+import { buildDocument } from '../../indexer/buildDocument.js';
 import { ITEM_FIELDS } from '../../src/params/fields.js';
 import { buildTestApp } from '../support/app.js';
 import { paramNames, ppasApi } from '../support/ppasApi.js';
@@ -236,6 +238,43 @@ describe('GET /api/v1/ppas facets, country, slug and fields on the sample index'
       await other.close();
       await deleteIndices(client, alias);
       await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('answers the same facets from an index written before facet_values existed (each facet counted alone)', async () => {
+    // The sample's documents without facet_values, in an index whose mapping lacks it: what an API of this
+    // version finds until the first reindex after it is deployed.
+    const alias = uniqueName('api-facets-older');
+    const index = `${alias}-1`;
+    const definition = readIndexDefinition();
+    const properties = definition.mappings.properties!;
+    delete properties.facet_values;
+    const docs = records
+      .filter((record) => record.published)
+      .map((record) => {
+        const { facet_values: _dropped, ...older } = buildDocument(record);
+        return older;
+      });
+    await client.indices.create({ index, settings: definition.settings, mappings: definition.mappings });
+    await client.bulk({
+      refresh: true,
+      operations: docs.flatMap((doc) => [{ index: { _index: index, _id: doc.slug } }, doc]),
+    });
+    await client.indices.putAlias({ index, name: alias });
+    const older = await buildTestApp({ alias, configOverrides: { logLevel: 'warn' } });
+    try {
+      for (const scenario of scenarios) {
+        const params = new URLSearchParams(scenario);
+        params.set('facets', FACET_NAMES.join(','));
+        const current = (await list(params.toString())).meta.facets as Facets;
+        const response = await fetch(`${older.url}/api/v1/ppas?${params.toString()}`);
+        const body = (await response.json()) as { meta: { facets: Facets } };
+        expect(body.meta.facets, scenario).to.deep.equal(current);
+        expect(body.meta.facets.technology, scenario).to.have.length.above(0);
+      }
+    } finally {
+      await older.close();
+      await deleteIndices(client, alias);
     }
   });
 });

@@ -90,12 +90,22 @@ describe('api search: facet aggregations', () => {
     expect(facets.risk_features).to.deep.equal([]);
   });
 
-  it('a combined aggregation cut at its bucket limit is not complete', () => {
-    const combined = (other: number) => ({
-      [COMBINED_FACETS_AGGREGATION]: { values: { buckets: [], sum_other_doc_count: other } },
+  it('a combined aggregation cut at its bucket limit, or empty over matches (an older index), is not complete', () => {
+    const combined = (other: number, matches = 1) => ({
+      [COMBINED_FACETS_AGGREGATION]: {
+        doc_count: matches,
+        values: {
+          buckets: matches ? [{ key: 'tariff:energy_only', doc_count: 1 }] : [],
+          sum_other_doc_count: other,
+        },
+      },
     });
     expect(combinedFacetsComplete(combined(0))).to.equal(true);
+    expect(combinedFacetsComplete(combined(0, 0))).to.equal(true);
     expect(combinedFacetsComplete(combined(4))).to.equal(false);
+    expect(
+      combinedFacetsComplete({ [COMBINED_FACETS_AGGREGATION]: { doc_count: 3, values: { buckets: [] } } }),
+    ).to.equal(false);
     expect(combinedFacetsComplete({ facet_country: { values: { buckets: [] } } })).to.equal(true);
     expect(combinedFacetsComplete(undefined)).to.equal(true);
   });
