@@ -106,6 +106,13 @@ export class PostgresSource implements RecordSource {
     const abort = (): void => void stream.destroy(new Error(String(options.signal?.reason)));
     options.signal?.addEventListener('abort', abort, { once: true });
     let line = 0;
+    // Lines go to the file a fetch's worth at a time: one write per row cost about as much as reading it.
+    let pending: string[] = [];
+    const flush = async () => {
+      const text = pending.join('');
+      pending = [];
+      if (!out.write(text)) await once(out, 'drain');
+    };
     try {
       for await (const row of stream as AsyncIterable<{ slug: string | null; record: string | null }>) {
         line++;
@@ -113,12 +120,16 @@ export class PostgresSource implements RecordSource {
         // the text it was given, where a newline can only be whitespace (strings escape it).
         const raw = row.record ?? 'null';
         const text = raw.includes('\n') ? raw.replaceAll('\n', ' ') : raw;
-        if (!out.write(`${text}\n`)) await once(out, 'drain');
-        if (line % ROWS_PER_FETCH === 0) options.onAmount?.(line);
+        pending.push(text, '\n');
+        if (line % ROWS_PER_FETCH === 0) {
+          await flush();
+          options.onAmount?.(line);
+        }
         const value = JSON.parse(text) as unknown;
         const problems = rowProblems(row.slug, value);
         yield problems.length ? { line, value, problems } : { line, value };
       }
+      await flush();
       out.end();
       await finished(out);
       await writeSlugList(this.spool.slugs, sortedSlugs(this.client, this.quoted));
