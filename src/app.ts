@@ -57,7 +57,7 @@ export function createApp(deps: AppDeps): Koa {
   const health = healthRouter({ search, limiter });
   const pages = pagesRouter(loadPages());
   const api = [
-    openApiRouter({ publicBaseUrl: config.publicBaseUrl }),
+    openApiRouter({ publicBaseUrl: config.publicBaseUrl }, responseCache),
     ppasRouter({
       search,
       publicBaseUrl: config.publicBaseUrl,

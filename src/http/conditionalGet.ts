@@ -17,14 +17,28 @@ export function conditionalGet({ maxAgeSeconds }: ConditionalGetOptions): Middle
     if (body === null || typeof body !== 'object' || Buffer.isBuffer(body) || body instanceof Stream) return;
 
     // Serialize once: the bytes sent are the bytes hashed.
-    const json = JSON.stringify(body);
+    const { json, etag } = serialized(body);
     if (!ctx.type) ctx.type = 'application/json';
     ctx.body = json;
-    const etag = entityTag(json);
     ctx.set('ETag', etag);
     ctx.set('Cache-Control', `public, max-age=${maxAgeSeconds}`);
     if (ifNoneMatchMatches(ctx.get('If-None-Match'), etag)) ctx.status = 304;
   };
+}
+
+/**
+ * A frozen body (one built once and sent many times, like the OpenAPI document) is serialized and hashed once;
+ * any other body on every answer (a new object each time).
+ */
+const frozenBodies = new WeakMap<object, { json: string; etag: string }>();
+
+export function serialized(body: object): { json: string; etag: string } {
+  const known = frozenBodies.get(body);
+  if (known) return known;
+  const json = JSON.stringify(body);
+  const result = { json, etag: entityTag(json) };
+  if (Object.isFrozen(body)) frozenBodies.set(body, result);
+  return result;
 }
 
 export function entityTag(serialized: string): string {

@@ -183,16 +183,19 @@ describe('response cache', function () {
     });
   }
 
-  it('detail and suggest answers are cached too; the export never is', async () => {
+  it('detail, suggest and OpenAPI answers are cached too; the export never is', async () => {
     const list = decoded(await raw(`${cached.url}/api/v1/ppas?per_page=1`)) as { data: { slug: string }[] };
     const slug = list.data[0]?.slug ?? '';
-    for (const path of [`/api/v1/ppas/${slug}`, '/api/v1/ppas/suggest?q=sol']) {
+    for (const path of [`/api/v1/ppas/${slug}`, '/api/v1/ppas/suggest?q=sol', '/api/v1/openapi.json']) {
       const first = await raw(`${cached.url}${path}`);
       const stats = cached.cache.stats();
       const second = await raw(`${cached.url}${path}`);
       expect(first.status, path).to.equal(200);
       expect(cached.cache.stats().hits - stats.hits, path).to.equal(1);
       expect(second.body.equals(first.body), path).to.equal(true);
+      const reference = await raw(`${uncached.url}${path}`);
+      expect(second.headers.etag, path).to.equal(reference.headers.etag);
+      expect(second.body.equals(reference.body), path).to.equal(true);
     }
     const stats = cached.cache.stats();
     await raw(`${cached.url}/api/v1/ppas/export?format=ndjson&technology=wind`);

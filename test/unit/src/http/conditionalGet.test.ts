@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { entityTag, ifNoneMatchMatches } from '../../../../src/http/conditionalGet.js';
+import { entityTag, ifNoneMatchMatches, serialized } from '../../../../src/http/conditionalGet.js';
 
 describe('app http: conditional GET helpers', () => {
   it('gives the same strong tag for the same bytes and another for other bytes', () => {
@@ -17,5 +17,18 @@ describe('app http: conditional GET helpers', () => {
     expect(ifNoneMatchMatches('"y"', '"x"')).to.equal(false);
     expect(ifNoneMatchMatches('', '"x"')).to.equal(false);
     expect(ifNoneMatchMatches('x', '"x"')).to.equal(false);
+  });
+
+  it('serializes a frozen body once, any other body every time', () => {
+    let calls = 0;
+    const body = (value: number) => ({ value, toJSON: () => (calls++, { value }) });
+    const frozen = Object.freeze(body(1));
+    expect(serialized(frozen)).to.deep.equal({ json: '{"value":1}', etag: entityTag('{"value":1}') });
+    expect(serialized(frozen).json).to.equal('{"value":1}');
+    expect(calls).to.equal(1);
+    const plain = body(2);
+    serialized(plain);
+    serialized(plain);
+    expect(calls).to.equal(3);
   });
 });
