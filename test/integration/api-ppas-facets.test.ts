@@ -12,7 +12,7 @@ import { buildDocument } from '../../indexer/buildDocument.js';
 import { ITEM_FIELDS } from '../../src/params/fields.js';
 import { buildTestApp } from '../support/app.js';
 import { paramNames, ppasApi } from '../support/ppasApi.js';
-import { useSampleApp } from '../support/sampleApp.js';
+import { useSampleApp, type SampleApp } from '../support/sampleApp.js';
 import { indexSample } from '../support/sampleIndex.js';
 import { listed, records, sorted } from '../support/sampleOracle.js';
 import { deleteIndices, uniqueName } from '../support/services.js';
@@ -27,6 +27,37 @@ type Facets = Partial<Record<FacetName, Bucket[]>>;
 function applying(facet: FacetName, value: string | number): [string, string] {
   if (facet === 'risk_features') return ['risk_features[]', String(value)];
   return [facet, String(facet === 'country' ? String(value).toLowerCase() : value)];
+}
+
+/**
+ * Indexes `records` under a fresh alias, asks an app over it for each list query, and returns each answer's
+ * meta.facets; the index, the app and the file are gone afterwards.
+ */
+async function facetsOfIndexed(
+  client: SampleApp['client'],
+  name: string,
+  records: PpaRecord[],
+  queries: string[],
+): Promise<Facets[]> {
+  const dir = await mkdtemp(join(tmpdir(), 'facets-'));
+  const alias = uniqueName(name);
+  const file = join(dir, 'records.ndjson');
+  await writeFile(file, records.map((record) => JSON.stringify(record)).join('\n') + '\n');
+  const app = await buildTestApp({ alias, configOverrides: { logLevel: 'warn' } });
+  try {
+    await indexSample(client, alias, file);
+    const answers: Facets[] = [];
+    for (const query of queries) {
+      const response = await fetch(`${app.url}/api/v1/ppas?${query}`);
+      expect(response.status, query).to.equal(200);
+      answers.push(((await response.json()) as { meta: { facets: Facets } }).meta.facets);
+    }
+    return answers;
+  } finally {
+    await app.close();
+    await deleteIndices(client, alias);
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 describe('GET /api/v1/ppas facets, country, slug and fields on the sample index', function () {
@@ -161,44 +192,28 @@ describe('GET /api/v1/ppas facets, country, slug and fields on the sample index'
 
   it(`caps a facet at ${MAX_FACET_BUCKETS} buckets: the largest counts, then the lowest values`, async () => {
     // 60 countries: the sample's first 60 live records, each given its own code, and 3 more for the first country.
-    const dir = await mkdtemp(join(tmpdir(), 'facets-'));
-    const alias = uniqueName('api-facets-cap');
     const code = (i: number) =>
       `${String.fromCharCode(65 + Math.floor(i / 26))}${String.fromCharCode(65 + (i % 26))}`;
     const base = listed.slice(0, 63);
     const source = base.map((record, i): PpaRecord => ({ ...record, country_code: code(i < 60 ? i : 59) }));
-    await writeFile(
-      join(dir, 'cap.ndjson'),
-      source.map((record) => JSON.stringify(record)).join('\n') + '\n',
+    // Alone, and counted together with another facet (one aggregation for both).
+    const [alone, together] = await facetsOfIndexed(client, 'api-facets-cap', source, [
+      'facets=country&per_page=1',
+      'facets=country,technology&per_page=1',
+    ]);
+    const countries = alone!.country ?? [];
+    expect(countries).to.have.length(MAX_FACET_BUCKETS);
+    expect(countries[0]).to.deep.equal({ value: code(59), count: 4 });
+    expect(countries.slice(1).map((bucket) => bucket.value)).to.deep.equal(
+      Array.from({ length: MAX_FACET_BUCKETS - 1 }, (_, i) => code(i)),
     );
-    const other = await buildTestApp({ alias, configOverrides: { logLevel: 'warn' } });
-    try {
-      await indexSample(client, alias, join(dir, 'cap.ndjson'));
-      const response = await fetch(`${other.url}/api/v1/ppas?facets=country&per_page=1`);
-      const body = (await response.json()) as { meta: { facets: Facets } };
-      const countries = body.meta.facets.country ?? [];
-      expect(countries).to.have.length(MAX_FACET_BUCKETS);
-      expect(countries[0]).to.deep.equal({ value: code(59), count: 4 });
-      expect(countries.slice(1).map((bucket) => bucket.value)).to.deep.equal(
-        Array.from({ length: MAX_FACET_BUCKETS - 1 }, (_, i) => code(i)),
-      );
-      // The same when the country facet is counted together with another (one aggregation for both).
-      const together = await fetch(`${other.url}/api/v1/ppas?facets=country,technology&per_page=1`);
-      const combined = ((await together.json()) as { meta: { facets: Facets } }).meta.facets;
-      expect(combined.country).to.deep.equal(countries);
-    } finally {
-      await other.close();
-      await deleteIndices(client, alias);
-      await rm(dir, { recursive: true, force: true });
-    }
+    expect(together!.country).to.deep.equal(countries);
   });
 
   it(`counts exactly past ${COMBINED_FACET_BUCKETS} values of facets counted together (one aggregation per facet then)`, async () => {
     // Every record its own technology (more values than the combined aggregation holds), one record the only
     // one of its year: a combined count cut at its bucket limit would lose that year (count 1, its keyword after
     // every "technology:…" one), so the answer shows whether the counts were asked again one facet at a time.
-    const dir = await mkdtemp(join(tmpdir(), 'facets-'));
-    const alias = uniqueName('api-facets-many');
     const count = COMBINED_FACET_BUCKETS + 100;
     const source = Array.from({ length: count }, (_, i): PpaRecord => {
       const record = listed[i % listed.length]!;
@@ -210,35 +225,23 @@ describe('GET /api/v1/ppas facets, country, slug and fields on the sample index'
         financial_close_year: i === count - 1 ? 2099 : record.financial_close_year,
       };
     });
-    await writeFile(
-      join(dir, 'many.ndjson'),
-      source.map((record) => JSON.stringify(record)).join('\n') + '\n',
-    );
-    const other = await buildTestApp({ alias, configOverrides: { logLevel: 'warn' } });
-    try {
-      await indexSample(client, alias, join(dir, 'many.ndjson'));
-      const response = await fetch(`${other.url}/api/v1/ppas?facets=technology,year&per_page=1`);
-      expect(response.status).to.equal(200);
-      const facets = ((await response.json()) as { meta: { facets: Facets } }).meta.facets;
-      const years = new Map<number, number>();
-      for (const record of source) {
-        const year = record.financial_close_year;
-        if (year != null) years.set(year, (years.get(year) ?? 0) + 1);
-      }
-      const expectedYears = [...years]
-        .sort(([a], [b]) => b - a)
-        .slice(0, MAX_FACET_BUCKETS)
-        .map(([value, n]) => ({ value, count: n }));
-      expect(facets.year?.[0]).to.deep.equal({ value: 2099, count: 1 });
-      expect(facets.year).to.deep.equal(expectedYears);
-      expect(facets.technology).to.deep.equal(
-        source.slice(0, MAX_FACET_BUCKETS).map((record) => ({ value: record.technology, count: 1 })),
-      );
-    } finally {
-      await other.close();
-      await deleteIndices(client, alias);
-      await rm(dir, { recursive: true, force: true });
+    const [facets] = await facetsOfIndexed(client, 'api-facets-many', source, [
+      'facets=technology,year&per_page=1',
+    ]);
+    const years = new Map<number, number>();
+    for (const record of source) {
+      const year = record.financial_close_year;
+      if (year != null) years.set(year, (years.get(year) ?? 0) + 1);
     }
+    const expectedYears = [...years]
+      .sort(([a], [b]) => b - a)
+      .slice(0, MAX_FACET_BUCKETS)
+      .map(([value, n]) => ({ value, count: n }));
+    expect(facets!.year?.[0]).to.deep.equal({ value: 2099, count: 1 });
+    expect(facets!.year).to.deep.equal(expectedYears);
+    expect(facets!.technology).to.deep.equal(
+      source.slice(0, MAX_FACET_BUCKETS).map((record) => ({ value: record.technology, count: 1 })),
+    );
   });
 
   it('answers the same facets from an index written before facet_values existed (each facet counted alone)', async () => {
