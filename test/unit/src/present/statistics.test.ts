@@ -139,4 +139,31 @@ describe('api present: statistics', () => {
     expect(roundTo(1e21, 0)).to.equal(1e21);
     expect(roundTo(1e-7, 1)).to.equal(0);
   });
+
+  it('rounds exactly as shifting the decimal point in the text does, on the fast path too', () => {
+    // The reference: the text method alone (what roundTo did for every value before its fast path).
+    const byText = (value: number, decimals: number) => {
+      const shifted = Number(`${value}e${decimals}`);
+      return Number.isNaN(shifted)
+        ? Math.round(value * 10 ** decimals) / 10 ** decimals
+        : Number(`${Math.round(shifted)}e-${decimals}`);
+    };
+    let seed = 42;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const values: number[] = [];
+    for (let i = 0; i < 20_000; i++) {
+      values.push(random() * 10 ** Math.floor(random() * 13)); // 0 … 1e12: shares, MW, USD
+      // Decimal halves and their neighbours, where binary products go astray (1.005 * 100 = 100.4999…).
+      const half = (Math.floor(random() * 1e6) + 0.5) / 10 ** Math.floor(random() * 5);
+      values.push(half, half + 1e-12, half - 1e-12);
+    }
+    for (const value of values) {
+      for (const decimals of [0, 1, 4]) {
+        const expected = byText(value, decimals);
+        if (roundTo(value, decimals) !== expected) {
+          expect.fail(`roundTo(${value}, ${decimals}) = ${roundTo(value, decimals)}, the text method: ${expected}`);
+        }
+      }
+    }
+  });
 });

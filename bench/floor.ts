@@ -1,0 +1,246 @@
+// `npx tsx bench/floor.ts`: how far under the API the floor is. The no-repeat mix of bench/scale.ts (16
+// connections, `Accept-Encoding: gzip` on every side, Elasticsearch's request cache off, 4 rounds in rotating
+// order, each on a fresh request set) against four sides on the same shared cores:
+//   api   — the API as deployed (response cache on: it holds nothing a no-repeat mix asks again);
+//   pure  — bench/perf/floorServer.ts in `pure` mode: the API's own parse/build/present/JSON/gzip, on bare node:http;
+//   proxy — floorServer.ts in `proxy` mode: parse and build, then Elasticsearch's answer passed on untouched;
+//   raw   — Elasticsearch `_search` with the very bodies the API sends.
+// The three Node sides run compiled (tsc, as the image runs the API): under tsx, every closure pays esbuild's
+// __name helper on each call, which inflates closure-heavy code. Writes bench/results/<date>-floor.md unless --no-write.
+import { Command } from 'commander';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { createIndexerClient, readIndexerEsSettings } from '../indexer/esClient.js';
+import { positiveInteger } from '../indexer/optionParsers.js';
+import { buildApi, REPO_ROOT, startApi, type ApiProcess } from './perf/apiProcess.js';
+import { generateCorpus } from './perf/corpus.js';
+import {
+  benchAlias,
+  deleteIndicesWithPrefix,
+  esTargetFromEnv,
+  setRequestCache,
+} from './perf/elasticsearch.js';
+import { timeReindex } from './perf/indexing.js';
+import { apiTarget, quantile, rawTarget, runLoad, type LoadTarget } from './perf/load.js';
+import { machineInfo, processCpuSeconds } from './perf/machine.js';
+import { buildDistinctMix, type MixRequest } from './perf/mix.js';
+
+const options = new Command()
+  .option('--count <n>', 'records generated', positiveInteger, 100_000)
+  .option('--seed <n>', 'seed of the records and the requests', positiveInteger, 20261122)
+  .option('--rounds <n>', 'measured rounds (each side once per round)', positiveInteger, 4)
+  .option('--no-write', 'print only')
+  .parse()
+  .opts<{ count: number; seed: number; rounds: number; write: boolean }>();
+
+const SIDES = ['api', 'pure', 'proxy', 'raw'] as const;
+type FloorSide = (typeof SIDES)[number];
+const GZIP = { 'Accept-Encoding': 'gzip' };
+const CONNECTIONS = 16;
+const PER_ROUND = 150 * CONNECTIONS;
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+interface FloorServer {
+  url: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/** Compiles floorServer.ts beside the API's compiled tree (it imports the API's modules from there). */
+async function compileFloorServer(apiEntry: string): Promise<string> {
+  const outDir = dirname(dirname(apiEntry)); // <root>/dist
+  const config = join(dirname(outDir), 'tsconfig.floor.json');
+  await writeFile(
+    config,
+    JSON.stringify({
+      extends: join(REPO_ROOT, 'tsconfig.build.json'),
+      compilerOptions: { outDir, rootDir: REPO_ROOT },
+      include: [join(REPO_ROOT, 'bench/perf/floorServer.ts')],
+      exclude: [],
+    }),
+  );
+  const tsc = spawn(process.execPath, [join(REPO_ROOT, 'node_modules/typescript/bin/tsc'), '-p', config], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const [code] = (await once(tsc, 'exit')) as [number | null];
+  if (code !== 0) throw new Error(`compiling bench/perf/floorServer.ts failed (exit ${code})`);
+  return join(outDir, 'bench/perf/floorServer.js');
+}
+
+async function startFloorServer(
+  entry: string,
+  mode: 'pure' | 'proxy',
+  port: number,
+  esUrl: string,
+  alias: string,
+) {
+  const child: ChildProcess = spawn(process.execPath, [entry], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, PORT: String(port), ES_URL: esUrl, ES_INDEX: alias, FLOOR_MODE: mode },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await once(child.stdout!, 'data');
+  return {
+    url: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    },
+  } satisfies FloorServer;
+}
+
+const es = esTargetFromEnv();
+const alias = benchAlias();
+const workDir = await mkdtemp(join(tmpdir(), 'ppa-floor-'));
+const client = createIndexerClient(readIndexerEsSettings({ ...process.env, ES_INDEX: alias }));
+const servers: (ApiProcess | FloorServer)[] = [];
+let cleanupBuild: (() => Promise<void>) | undefined;
+const cleanup = async () => {
+  for (const server of servers) await server.stop().catch(() => undefined);
+  await cleanupBuild?.().catch(() => undefined);
+  await deleteIndicesWithPrefix(es, alias).catch(() => undefined);
+  await client.close().catch(() => undefined);
+  await rm(workDir, { recursive: true, force: true });
+};
+process.once('SIGINT', () => void cleanup().then(() => process.exit(130)));
+
+try {
+  log(`${options.count} records: generating and indexing…`);
+  const corpus = await generateCorpus(join(workDir, 'records.ndjson'), {
+    count: options.count,
+    seed: options.seed,
+    sampleSize: Math.min(20_000, Math.max(500, Math.floor(options.count / 4))),
+  });
+  await timeReindex(client, alias, corpus.path);
+  const build = await buildApi('dist');
+  cleanupBuild = build.cleanup;
+  const floorEntry = await compileFloorServer(build.entry);
+  const api = await startApi({
+    build,
+    alias,
+    esUrl: es.url,
+    logLevel: 'info',
+    env: { RESPONSE_CACHE_MB: '32' },
+  });
+  servers.push(api);
+  const port = Number(new URL(api.url).port);
+  const pure = await startFloorServer(floorEntry, 'pure', port + 1, es.url, alias);
+  const proxy = await startFloorServer(floorEntry, 'proxy', port + 2, es.url, alias);
+  servers.push(pure, proxy);
+
+  // The mix's kinds the floor server answers: everything but the facets and the suggestions (weight 0 anyway).
+  const used = new Set<string>();
+  const distinct = (size: number, salt: number) => {
+    const mix = buildDistinctMix(corpus.sample, { seed: options.seed + salt, size, exclude: used });
+    for (const request of mix) used.add(request.apiPath);
+    return mix;
+  };
+  const warmup = distinct(3_000, 1);
+  const sets = Array.from({ length: options.rounds }, (_, round) => distinct(PER_ROUND, 10 + round));
+  const pidOf: Record<FloorSide, number | undefined> = {
+    api: api.pid,
+    pure: pure.pid,
+    proxy: proxy.pid,
+    raw: undefined,
+  };
+  const targetOf = (side: FloorSide, requests: MixRequest[]): LoadTarget =>
+    side === 'raw'
+      ? rawTarget(es, alias, requests, GZIP)
+      : apiTarget({ api, pure, proxy }[side].url, requests, GZIP);
+
+  await setRequestCache(es, alias, false);
+  const rows: { round: number; side: FloorSide; rps: number; p50: number; cpuMs?: number; errors: number }[] =
+    [];
+  try {
+    for (const side of SIDES) {
+      await runLoad(targetOf(side, warmup), {
+        connections: CONNECTIONS,
+        durationSeconds: 0,
+        amount: warmup.length - (warmup.length % CONNECTIONS),
+      });
+    }
+    for (const [round, set] of sets.entries()) {
+      const order = [...SIDES.slice(round % SIDES.length), ...SIDES.slice(0, round % SIDES.length)];
+      for (const side of order) {
+        const pid = pidOf[side];
+        const before = pid ? await processCpuSeconds(pid) : 0;
+        const result = await runLoad(targetOf(side, set), {
+          connections: CONNECTIONS,
+          durationSeconds: 0,
+          amount: set.length,
+        });
+        const cpuMs = pid
+          ? (((await processCpuSeconds(pid)) - before) * 1000) / Math.max(1, result.ok)
+          : undefined;
+        if (result.errors > 0)
+          throw new Error(`${side}: ${result.errors} failed requests (${JSON.stringify(result.statuses)})`);
+        const row = {
+          round,
+          side,
+          rps: result.requestsPerSecond,
+          p50: quantile(result.latencies, 0.5),
+          errors: result.errors,
+          ...(cpuMs === undefined ? {} : { cpuMs }),
+        };
+        rows.push(row);
+        log(
+          `round ${round + 1} ${side}: ${Math.round(row.rps)} req/s, p50 ${row.p50.toFixed(2)} ms${cpuMs === undefined ? '' : `, ${cpuMs.toFixed(2)} ms CPU per request`} (load ${loadavg()[0]!.toFixed(2)})`,
+        );
+      }
+    }
+  } finally {
+    await setRequestCache(es, alias, true);
+  }
+
+  const mean = (side: FloorSide, key: 'rps' | 'p50' | 'cpuMs') => {
+    const values = rows.filter((row) => row.side === side).map((row) => row[key] ?? 0);
+    return values.reduce((sum, value) => sum + value, 0) / values.length;
+  };
+  const rawRps = mean('raw', 'rps');
+  const table = [
+    '| side | what it does | req/s | ÷ raw | p50 ms | its CPU per request |',
+    '|---|---|---:|---:|---:|---:|',
+    ...SIDES.map((side) => {
+      const what = {
+        api: 'the API as deployed (Koa, middleware, rate limit, log, ETag, cache)',
+        pure: "the API's pure work on bare node:http (parse, build, search, present, JSON, gzip)",
+        proxy: "parse and build, then Elasticsearch's answer passed on (no JSON, no gzip)",
+        raw: 'Elasticsearch `_search`, the same bodies',
+      }[side];
+      const cpu = side === 'raw' ? '' : `${mean(side, 'cpuMs').toFixed(2)} ms`;
+      return `| ${side} | ${what} | ${Math.round(mean(side, 'rps'))} | ${(mean(side, 'rps') / rawRps).toFixed(2)}× | ${mean(side, 'p50').toFixed(2)} | ${cpu} |`;
+    }),
+  ];
+  const machine = machineInfo();
+  const report = [
+    `# The floor under the API: ${options.count.toLocaleString('en')} records, no-repeat mix, ${CONNECTIONS} connections`,
+    '',
+    `${new Date().toISOString()}; ${machine.cores} cores shared by Elasticsearch, the Node sides and the load generator; Node ${process.version}. ` +
+      `\`Accept-Encoding: gzip\` on every side; Elasticsearch's request cache off; each side warmed with ${warmup.length} requests; ` +
+      `${options.rounds} rounds of ${PER_ROUND} distinct requests, each side once per round in rotating order. Made by \`npx tsx bench/floor.ts\`.`,
+    '',
+    ...table,
+    '',
+    '| round | side | req/s | p50 ms | CPU ms/req |',
+    '|---:|---|---:|---:|---:|',
+    ...rows.map(
+      (row) =>
+        `| ${row.round + 1} | ${row.side} | ${Math.round(row.rps)} | ${row.p50.toFixed(2)} | ${row.cpuMs?.toFixed(2) ?? ''} |`,
+    ),
+    '',
+  ].join('\n');
+  process.stdout.write(`${report}\n`);
+  if (options.write) {
+    const file = join(REPO_ROOT, 'bench/results', `${new Date().toISOString().slice(0, 10)}-floor.md`);
+    await writeFile(file, report);
+    log(`wrote ${file}`);
+  }
+} finally {
+  await cleanup();
+}

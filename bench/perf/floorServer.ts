@@ -1,0 +1,95 @@
+// The floor under the API's own cost, for bench/floor.ts: a bare node:http server (no Koa, no middleware, no rate
+// limit, no log, no ETag, no cache) on the same Elasticsearch client, in one of two modes:
+//   pure  — the API's own pure work for list, statistics and detail: parse the query string, build the search
+//           (the API's functions), one search, present (the API's functions), JSON, gzip at level 1 past 1 KB;
+//   proxy — parse and build only, then Elasticsearch's answer sent on as it came: no JSON parse, no presenting,
+//           no compression. What any Node service in front of Elasticsearch pays with this client.
+// Started by bench/floor.ts with PORT, ES_URL, ES_INDEX and FLOOR_MODE; prints "listening" when ready.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { gzipSync } from 'node:zlib';
+import { loadConfig } from '../../src/config.js';
+import { parseDetailRequest } from '../../src/params/detail.js';
+import { parseListQuery } from '../../src/params/list.js';
+import { canonicalQueryString } from '../../src/params/querystring.js';
+import { parseStatisticsQuery } from '../../src/params/statistics.js';
+import { presentList } from '../../src/present/list.js';
+import { presentPpa } from '../../src/present/ppa.js';
+import { presentStatistics } from '../../src/present/statistics.js';
+import { buildDetailSearch } from '../../src/search/detailSearch.js';
+import type { SearchRequestBody } from '../../src/search/gateway.js';
+import { buildListSearches } from '../../src/search/listSearch.js';
+import { buildStatisticsSearch, type StatisticsAggregations } from '../../src/search/statisticsSearch.js';
+import type { DetailSource, ListSource } from '../../indexContract/sourceFields.js';
+import { createEsClient } from '../../settings/esClient.js';
+
+const config = loadConfig(process.env);
+const client = createEsClient(config.es, { maxRetries: 0 });
+const index = config.es.alias;
+const proxy = process.env.FLOOR_MODE === 'proxy';
+const LIST = '/api/v1/ppas';
+
+/** The search a path asks for (list without facets, statistics, detail: the benchmark mix's kinds). */
+function searchOf(
+  path: string,
+  querystring: string,
+): { kind: 'list' | 'statistics' | 'detail'; body: SearchRequestBody } {
+  if (path === LIST) return { kind: 'list', body: buildListSearches(parseListQuery(querystring))[0] };
+  if (path === `${LIST}/statistics`) {
+    return { kind: 'statistics', body: buildStatisticsSearch(parseStatisticsQuery(querystring)) };
+  }
+  const slug = parseDetailRequest(decodeURIComponent(path.slice(LIST.length + 1)), querystring);
+  return { kind: 'detail', body: buildDetailSearch(slug) };
+}
+
+async function answer(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const url = request.url ?? '/';
+  const mark = url.indexOf('?');
+  const path = mark < 0 ? url : url.slice(0, mark);
+  const querystring = mark < 0 ? '' : url.slice(mark + 1);
+  const { kind, body } = searchOf(path, querystring);
+  if (proxy) {
+    const answered = (await client.transport.request(
+      { method: 'POST', path: `/${index}/_search`, body },
+      { asStream: true },
+    )) as unknown as Readable;
+    response.writeHead(200, { 'content-type': 'application/json' });
+    await pipeline(answered, response);
+    return;
+  }
+  const base = `http://${request.headers.host ?? '127.0.0.1'}`;
+  let presented: unknown;
+  if (kind === 'list') {
+    const result = await client.search<ListSource>({ ...body, index });
+    const query = parseListQuery(querystring);
+    presented = presentList(result, { query, querystring: canonicalQueryString(querystring), base }).body;
+  } else if (kind === 'statistics') {
+    presented = presentStatistics(await client.search<unknown, StatisticsAggregations>({ ...body, index }));
+  } else {
+    const source = (await client.search<DetailSource>({ ...body, index })).hits.hits[0]?._source;
+    if (!source) {
+      response.writeHead(404).end();
+      return;
+    }
+    presented = { data: presentPpa(source, base) };
+  }
+  const json = JSON.stringify(presented);
+  if (json.length > 1024 && /\bgzip\b/.test(request.headers['accept-encoding'] ?? '')) {
+    response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+    response.end(gzipSync(json, { level: 1 }));
+  } else {
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(json);
+  }
+}
+
+const server = createServer((request, response) => {
+  answer(request, response).catch((error: unknown) => {
+    response.writeHead(500, { 'content-type': 'text/plain' });
+    response.end(String(error));
+  });
+});
+server.keepAliveTimeout = 65_000;
+server.listen(config.port, '127.0.0.1', () => process.stdout.write('listening\n'));
+process.on('SIGTERM', () => server.close(() => process.exit(0)));
