@@ -149,7 +149,7 @@ describe('api present: statistics', () => {
         : Number(`${Math.round(shifted)}e-${decimals}`);
     };
     let seed = 42;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const values: number[] = [];
     for (let i = 0; i < 20_000; i++) {
       values.push(random() * 10 ** Math.floor(random() * 13)); // 0 … 1e12: shares, MW, USD
@@ -161,7 +161,9 @@ describe('api present: statistics', () => {
       for (const decimals of [0, 1, 4]) {
         const expected = byText(value, decimals);
         if (roundTo(value, decimals) !== expected) {
-          expect.fail(`roundTo(${value}, ${decimals}) = ${roundTo(value, decimals)}, the text method: ${expected}`);
+          expect.fail(
+            `roundTo(${value}, ${decimals}) = ${roundTo(value, decimals)}, the text method: ${expected}`,
+          );
         }
       }
     }
