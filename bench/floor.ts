@@ -32,9 +32,10 @@ const options = new Command()
   .option('--count <n>', 'records generated', positiveInteger, 100_000)
   .option('--seed <n>', 'seed of the records and the requests', positiveInteger, 20261122)
   .option('--rounds <n>', 'measured rounds (each side once per round)', positiveInteger, 4)
+  .option('--cache-mb <n>', "the API's RESPONSE_CACHE_MB", '32')
   .option('--no-write', 'print only')
   .parse()
-  .opts<{ count: number; seed: number; rounds: number; write: boolean }>();
+  .opts<{ count: number; seed: number; rounds: number; cacheMb: string; write: boolean }>();
 
 const SIDES = ['api', 'pure', 'proxy', 'raw'] as const;
 type FloorSide = (typeof SIDES)[number];
@@ -126,7 +127,7 @@ try {
     alias,
     esUrl: es.url,
     logLevel: 'info',
-    env: { RESPONSE_CACHE_MB: '32' },
+    env: { RESPONSE_CACHE_MB: options.cacheMb },
   });
   servers.push(api);
   const port = Number(new URL(api.url).port);
@@ -221,7 +222,7 @@ try {
   const report = [
     `# The floor under the API: ${options.count.toLocaleString('en')} records, no-repeat mix, ${CONNECTIONS} connections`,
     '',
-    `${new Date().toISOString()}; ${machine.cores} cores shared by Elasticsearch, the Node sides and the load generator; Node ${process.version}. ` +
+    `${new Date().toISOString()}; ${machine.cores} cores shared by Elasticsearch, the Node sides and the load generator; Node ${process.version}; the API with RESPONSE_CACHE_MB=${options.cacheMb}. ` +
       `\`Accept-Encoding: gzip\` on every side; Elasticsearch's request cache off; each side warmed with ${warmup.length} requests; ` +
       `${options.rounds} rounds of ${PER_ROUND} distinct requests, each side once per round in rotating order. Made by \`npx tsx bench/floor.ts\`.`,
     '',

@@ -1,9 +1,10 @@
 // Serving from the response cache. A route looks its request up (lookUpAnswer) once its parameters are parsed
 // (a bad request is refused before any lookup) and returns at once on a hit; this middleware, outside
 // conditionalGet, then sends the stored bytes: no search, no JSON, no hashing and no compression. On a miss it
-// stores what conditionalGet serialized, with the encoding the client asked for, made once here (so the
-// compression middleware has nothing left to do).
+// stores what conditionalGet serialized in the form this client takes (compressed once here when it accepts an
+// encoding, so the compression middleware has nothing left to do); another form is made from it when first asked.
 import type { Context, Middleware } from 'koa';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { acceptedEncoding, encodeBody } from '../http/compression.js';
 import { ifNoneMatchMatches } from '../http/conditionalGet.js';
 import type { CachedAnswer, ResponseCache } from './responseCache.js';
@@ -50,11 +51,25 @@ export function cachedAnswers(
     const etag = ctx.response.get('ETag');
     if (ctx.status !== 200 || typeof ctx.body !== 'string' || !etag) return;
     const link = ctx.response.get('Link');
-    const answer: CachedAnswer = { body: Buffer.from(ctx.body), etag, encoded: {} };
+    const size = ctx.response.length ?? Buffer.byteLength(ctx.body);
+    const answer: CachedAnswer = { size, etag, encoded: {} };
     if (link) answer.link = link;
+    // Kept in the one form this client takes (compressed when it accepts it); another form is made when asked.
+    const encoding = acceptedEncoding(ctx, size);
+    if (encoding) answer.encoded[encoding] = encodeBody(encoding, ctx.body);
+    else answer.body = Buffer.from(ctx.body);
     cache.set(slot.key, answer);
     send(ctx, cache, slot.key, answer, cacheControl);
   };
+}
+
+/** The identity body: kept, or decoded once from an encoding the entry holds (and then kept too). */
+function identityBody(cache: ResponseCache, key: string, answer: CachedAnswer): Buffer {
+  if (answer.body) return answer.body;
+  const { gzip, br } = answer.encoded;
+  answer.body = gzip ? gunzipSync(gzip) : brotliDecompressSync(br!);
+  cache.set(key, answer); // counted again with its new bytes
+  return answer.body;
 }
 
 function send(ctx: Context, cache: ResponseCache, key: string, answer: CachedAnswer, cacheControl: string) {
@@ -67,14 +82,14 @@ function send(ctx: Context, cache: ResponseCache, key: string, answer: CachedAns
     ctx.status = 304;
     return;
   }
-  const encoding = acceptedEncoding(ctx, answer.body.length);
+  const encoding = acceptedEncoding(ctx, answer.size);
   if (!encoding) {
-    ctx.body = answer.body;
+    ctx.body = identityBody(cache, key, answer);
     return;
   }
   let encoded = answer.encoded[encoding];
   if (!encoded) {
-    encoded = encodeBody(encoding, answer.body);
+    encoded = encodeBody(encoding, identityBody(cache, key, answer));
     answer.encoded[encoding] = encoded;
     cache.set(key, answer); // counted again with its new bytes
   }

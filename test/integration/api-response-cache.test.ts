@@ -183,6 +183,28 @@ describe('response cache', function () {
     });
   }
 
+  it('an answer first sent compressed is kept compressed only; identity and br hits are made from it, exactly', async () => {
+    const path = '/api/v1/ppas?sort=name_asc&per_page=23';
+    const reference = await raw(`${uncached.url}${path}`);
+    const before = cached.cache.stats();
+    const miss = await raw(`${cached.url}${path}`, { 'Accept-Encoding': 'gzip' });
+    expect(miss.headers['content-encoding']).to.equal('gzip');
+    // Held: the gzip bytes, not the identity body beside them.
+    const held = cached.cache.stats().bytes - before.bytes;
+    expect(held).to.be.below(reference.body.length);
+    expect(held).to.be.at.least(miss.body.length);
+
+    const identity = await raw(`${cached.url}${path}`);
+    const br = await raw(`${cached.url}${path}`, { 'Accept-Encoding': 'br' });
+    expect(cached.cache.stats().hits - before.hits).to.equal(2);
+    expect(identity.headers['content-encoding']).to.equal(undefined);
+    expect(identity.body.equals(reference.body)).to.equal(true);
+    expect(identity.headers.etag).to.equal(reference.headers.etag);
+    expect(br.headers['content-encoding']).to.equal('br');
+    expect(br.headers.etag).to.equal(String(reference.headers.etag).replace(/"$/, '-br"'));
+    expect(decoded(br)).to.deep.equal(JSON.parse(reference.body.toString('utf8')));
+  });
+
   it('detail, suggest and OpenAPI answers are cached too; the export never is', async () => {
     const list = decoded(await raw(`${cached.url}/api/v1/ppas?per_page=1`)) as { data: { slug: string }[] };
     const slug = list.data[0]?.slug ?? '';

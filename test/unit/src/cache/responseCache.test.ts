@@ -20,7 +20,12 @@ function scriptedWatcher(initial: string | null) {
   };
 }
 
-const answer = (size: number): CachedAnswer => ({ body: Buffer.alloc(size, 'x'), etag: '"t"', encoded: {} });
+const answer = (size: number): CachedAnswer => ({
+  size,
+  body: Buffer.alloc(size, 'x'),
+  etag: '"t"',
+  encoded: {},
+});
 
 describe('api cache: generation watcher', () => {
   it('knows the generation only while its last lookup is fresh', async () => {
