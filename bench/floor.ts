@@ -12,10 +12,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { createIndexerClient, readIndexerEsSettings } from '../indexer/esClient.js';
 import { positiveInteger } from '../indexer/optionParsers.js';
-import { buildApi, REPO_ROOT, startApi, type ApiProcess } from './perf/apiProcess.js';
+import { buildApi, compileBeside, REPO_ROOT, startApi, type ApiProcess } from './perf/apiProcess.js';
 import { generateCorpus } from './perf/corpus.js';
 import {
   benchAlias,
@@ -48,28 +48,6 @@ interface FloorServer {
   url: string;
   pid: number;
   stop(): Promise<void>;
-}
-
-/** Compiles floorServer.ts beside the API's compiled tree (it imports the API's modules from there). */
-async function compileFloorServer(apiEntry: string): Promise<string> {
-  const outDir = dirname(dirname(apiEntry)); // <root>/dist
-  const config = join(dirname(outDir), 'tsconfig.floor.json');
-  await writeFile(
-    config,
-    JSON.stringify({
-      extends: join(REPO_ROOT, 'tsconfig.build.json'),
-      compilerOptions: { outDir, rootDir: REPO_ROOT },
-      include: [join(REPO_ROOT, 'bench/perf/floorServer.ts')],
-      exclude: [],
-    }),
-  );
-  const tsc = spawn(process.execPath, [join(REPO_ROOT, 'node_modules/typescript/bin/tsc'), '-p', config], {
-    cwd: REPO_ROOT,
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const [code] = (await once(tsc, 'exit')) as [number | null];
-  if (code !== 0) throw new Error(`compiling bench/perf/floorServer.ts failed (exit ${code})`);
-  return join(outDir, 'bench/perf/floorServer.js');
 }
 
 async function startFloorServer(
@@ -121,7 +99,7 @@ try {
   await timeReindex(client, alias, corpus.path);
   const build = await buildApi('dist');
   cleanupBuild = build.cleanup;
-  const floorEntry = await compileFloorServer(build.entry);
+  const floorEntry = await compileBeside(build, 'bench/perf/floorServer.ts');
   const api = await startApi({
     build,
     alias,
@@ -156,8 +134,7 @@ try {
       : apiTarget({ api, pure, proxy }[side].url, requests, GZIP);
 
   await setRequestCache(es, alias, false);
-  const rows: { round: number; side: FloorSide; rps: number; p50: number; cpuMs?: number; errors: number }[] =
-    [];
+  const rows: { round: number; side: FloorSide; rps: number; p50: number; cpuMs?: number }[] = [];
   try {
     for (const side of SIDES) {
       await runLoad(targetOf(side, warmup), {
@@ -186,7 +163,6 @@ try {
           side,
           rps: result.requestsPerSecond,
           p50: quantile(result.latencies, 0.5),
-          errors: result.errors,
           ...(cpuMs === undefined ? {} : { cpuMs }),
         };
         rows.push(row);

@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../../test/support/services.js';
 
@@ -28,12 +28,7 @@ export async function buildApi(mode: ApiMode): Promise<ApiBuild> {
   }
   const root = await mkdtemp(join(tmpdir(), 'bench-api-'));
   const outDir = join(root, 'dist');
-  const tsc = spawn(
-    process.execPath,
-    [join(REPO_ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', outDir],
-    { cwd: REPO_ROOT, stdio: ['ignore', 'inherit', 'inherit'] },
-  );
-  const [code] = (await once(tsc, 'exit')) as [number | null];
+  const code = await runTsc(['-p', 'tsconfig.build.json', '--outDir', outDir]);
   if (code !== 0) {
     await rm(root, { recursive: true, force: true });
     throw new Error(`tsc -p tsconfig.build.json failed (exit ${code})`);
@@ -49,6 +44,38 @@ export async function buildApi(mode: ApiMode): Promise<ApiBuild> {
     entry: join(outDir, 'src/server.js'),
     cleanup: () => rm(root, { recursive: true, force: true }),
   };
+}
+
+/** The project's tsc, from the repository root; resolves with its exit code. */
+async function runTsc(args: string[]): Promise<number | null> {
+  const tsc = spawn(process.execPath, [join(REPO_ROOT, 'node_modules/typescript/bin/tsc'), ...args], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const [code] = (await once(tsc, 'exit')) as [number | null];
+  return code;
+}
+
+/**
+ * Compiles one more source file of the repository (e.g. a benchmark's own server) into a compiled build, beside
+ * the API's modules it imports; returns the compiled file's path.
+ */
+export async function compileBeside(build: ApiBuild, source: string): Promise<string> {
+  if (build.mode !== 'dist') throw new Error('compileBeside needs a compiled build');
+  const outDir = dirname(dirname(build.entry)); // <root>/dist (the entry is dist/src/server.js)
+  const config = join(dirname(outDir), `tsconfig.${basename(source, '.ts')}.json`);
+  await writeFile(
+    config,
+    JSON.stringify({
+      extends: join(REPO_ROOT, 'tsconfig.build.json'),
+      compilerOptions: { outDir, rootDir: REPO_ROOT },
+      include: [join(REPO_ROOT, source)],
+      exclude: [],
+    }),
+  );
+  const code = await runTsc(['-p', config]);
+  if (code !== 0) throw new Error(`compiling ${source} failed (exit ${code})`);
+  return join(outDir, source.replace(/\.ts$/, '.js'));
 }
 
 export interface ApiProcessOptions {

@@ -11,7 +11,7 @@ import { pipeline } from 'node:stream/promises';
 import { gzipSync } from 'node:zlib';
 import { loadConfig } from '../../src/config.js';
 import { parseDetailRequest } from '../../src/params/detail.js';
-import { parseListQuery } from '../../src/params/list.js';
+import { parseListQuery, type ListQuery } from '../../src/params/list.js';
 import { canonicalQueryString } from '../../src/params/querystring.js';
 import { parseStatisticsQuery } from '../../src/params/statistics.js';
 import { presentList } from '../../src/present/list.js';
@@ -30,12 +30,16 @@ const index = config.es.alias;
 const proxy = process.env.FLOOR_MODE === 'proxy';
 const LIST = '/api/v1/ppas';
 
-/** The search a path asks for (list without facets, statistics, detail: the benchmark mix's kinds). */
-function searchOf(
-  path: string,
-  querystring: string,
-): { kind: 'list' | 'statistics' | 'detail'; body: SearchRequestBody } {
-  if (path === LIST) return { kind: 'list', body: buildListSearches(parseListQuery(querystring))[0] };
+/** What a path asks for (list without facets, statistics, detail: the benchmark mix's kinds) and its search. */
+type Asked =
+  | { kind: 'list'; query: ListQuery; body: SearchRequestBody }
+  | { kind: 'statistics' | 'detail'; body: SearchRequestBody };
+
+function askedOf(path: string, querystring: string): Asked {
+  if (path === LIST) {
+    const query = parseListQuery(querystring);
+    return { kind: 'list', query, body: buildListSearches(query)[0] };
+  }
   if (path === `${LIST}/statistics`) {
     return { kind: 'statistics', body: buildStatisticsSearch(parseStatisticsQuery(querystring)) };
   }
@@ -48,7 +52,8 @@ async function answer(request: IncomingMessage, response: ServerResponse): Promi
   const mark = url.indexOf('?');
   const path = mark < 0 ? url : url.slice(0, mark);
   const querystring = mark < 0 ? '' : url.slice(mark + 1);
-  const { kind, body } = searchOf(path, querystring);
+  const asked = askedOf(path, querystring);
+  const { body } = asked;
   if (proxy) {
     const answered = (await client.transport.request(
       { method: 'POST', path: `/${index}/_search`, body },
@@ -60,11 +65,11 @@ async function answer(request: IncomingMessage, response: ServerResponse): Promi
   }
   const base = `http://${request.headers.host ?? '127.0.0.1'}`;
   let presented: unknown;
-  if (kind === 'list') {
+  if (asked.kind === 'list') {
     const result = await client.search<ListSource>({ ...body, index });
-    const query = parseListQuery(querystring);
+    const { query } = asked;
     presented = presentList(result, { query, querystring: canonicalQueryString(querystring), base }).body;
-  } else if (kind === 'statistics') {
+  } else if (asked.kind === 'statistics') {
     presented = presentStatistics(await client.search<unknown, StatisticsAggregations>({ ...body, index }));
   } else {
     const source = (await client.search<DetailSource>({ ...body, index })).hits.hits[0]?._source;
