@@ -296,11 +296,29 @@ async function measureLoadRounds(
 
 /** Steps 5 and 6: one connection per side (latency without queueing), API, raw, raw, API. */
 async function measureOneConnection(targets: Sides<LoadTarget>, seconds: number, what: string) {
-  const results: Sides<LoadResult[]> = { api: [], raw: [] };
-  for (const side of ['api', 'raw', 'raw', 'api'] as const) {
-    const result = await runLoad(targets[side], { connections: 1, durationSeconds: seconds / 2 });
-    checkLoad(result, `${what} ${side}`);
-    results[side].push(result);
+  return (await measureOneConnectionTogether({ [what]: targets }, seconds))[what]!;
+}
+
+/**
+ * Several request sets at 1 connection, their runs interleaved: each set still goes API, raw, raw, API, but the
+ * sets take turns in every slot (in alternating order), so a figure taken as the difference of two sets (the
+ * facets' cost: faceted minus plain lists) compares runs made side by side, not minutes apart.
+ */
+async function measureOneConnectionTogether(
+  sets: Record<string, Sides<LoadTarget>>,
+  seconds: number,
+): Promise<Record<string, Sides<LoadResult[]>>> {
+  const names = Object.keys(sets);
+  const results = Object.fromEntries(names.map((name) => [name, { api: [], raw: [] }])) as Record<
+    string,
+    Sides<LoadResult[]>
+  >;
+  for (const [slot, side] of (['api', 'raw', 'raw', 'api'] as const).entries()) {
+    for (const name of slot % 2 === 0 ? names : [...names].reverse()) {
+      const result = await runLoad(sets[name]![side], { connections: 1, durationSeconds: seconds / 2 });
+      checkLoad(result, `${name} ${side}`);
+      results[name]![side].push(result);
+    }
   }
   return results;
 }
@@ -352,11 +370,13 @@ async function measureSearchAdditions(
     raw: rawTarget(es, alias, requests),
   });
   log('lists without and with all five facets, suggestions: 1 connection…');
-  const [plainRuns, facetedRuns, suggestRuns] = [
-    await measureOneConnection(side(plain), settings.probeSeconds, 'lists without facets'),
-    await measureOneConnection(side(faceted), settings.probeSeconds, 'lists with facets'),
-    await measureOneConnection(side(suggest), settings.probeSeconds, 'suggest'),
-  ];
+  // Plain and faceted lists interleaved: the facets' cost is their difference.
+  const lists = await measureOneConnectionTogether(
+    { 'lists without facets': side(plain), 'lists with facets': side(faceted) },
+    settings.probeSeconds,
+  );
+  const [plainRuns, facetedRuns] = [lists['lists without facets']!, lists['lists with facets']!];
+  const suggestRuns = await measureOneConnection(side(suggest), settings.probeSeconds, 'suggest');
   const both = (runs: Sides<LoadResult[]>) => ({ api: sideFigures(runs.api), raw: sideFigures(runs.raw) });
   return { plain: both(plainRuns), faceted: both(facetedRuns), suggest: both(suggestRuns) };
 }
