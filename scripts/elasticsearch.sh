@@ -352,7 +352,13 @@ stop() {
   local pid
   if ! pid="$(running_pid)"; then say "not running on port $ES_PORT"; return 0; fi
   kill "$pid" 2>/dev/null || true
-  local waited=0
+  await_exit "$pid"
+}
+
+# Waits for a node's process (SIGKILL after 30 s), by the pid read before it was asked to stop: the node deletes
+# its pid file early in its shutdown, while it still writes its data directory, so the file says nothing then.
+await_exit() {
+  local pid="$1" waited=0
   while kill -0 "$pid" 2>/dev/null; do
     if [ "$waited" -ge 60 ]; then say "still running after 30s: killing"; kill -9 "$pid" 2>/dev/null || true; fi
     sleep 0.5; waited=$((waited + 1))
@@ -364,11 +370,15 @@ stop() {
 # Every node: all are asked to stop first, so that they shut down together rather than one after another.
 stop_all() {
   local port pid
+  local -A pids=()
   for port in "${NODE_PORTS[@]}"; do
     use_node "$port"
-    if pid="$(running_pid)"; then kill "$pid" 2>/dev/null || true; fi
+    if pid="$(running_pid)"; then pids[$port]="$pid"; kill "$pid" 2>/dev/null || true; fi
   done
-  for port in "${NODE_PORTS[@]}"; do use_node "$port"; stop; done
+  for port in "${NODE_PORTS[@]}"; do
+    use_node "$port"
+    if [ -n "${pids[$port]:-}" ]; then await_exit "${pids[$port]}"; else say "not running on port $ES_PORT"; fi
+  done
 }
 
 status() {

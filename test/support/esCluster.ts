@@ -69,9 +69,33 @@ export async function startEsCluster(nodes = 3): Promise<EsCluster> {
       }
     },
     async stop() {
+      // The nodes' processes, asked before they go: the script must not return (nor delete a data directory) while
+      // one still runs. A node deletes its pid file as soon as it is told to stop, so the file cannot tell.
+      const pids = reused ? [] : await nodeProcessIds(client).catch(() => []);
       await client.close();
-      if (!reused) await script({ ES_PORTS: ports.join(',') }, 'stop', '--purge');
+      if (reused) return;
+      await script({ ES_PORTS: ports.join(',') }, 'stop', '--purge');
+      const running = pids.filter(isRunning);
+      if (running.length > 0) {
+        throw new Error(`${SCRIPT} stop returned while node process(es) ${running.join(', ')} still ran`);
+      }
     },
   };
   return cluster;
+}
+
+async function nodeProcessIds(client: Client): Promise<number[]> {
+  const info = await client.nodes.info({ metric: 'process' });
+  return Object.values(info.nodes).flatMap((node) =>
+    node.process?.id === undefined ? [] : [node.process.id],
+  );
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'; // someone else's process: it runs
+  }
 }
