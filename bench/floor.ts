@@ -33,12 +33,21 @@ const options = new Command()
   .option('--seed <n>', 'seed of the records and the requests', positiveInteger, 20261122)
   .option('--rounds <n>', 'measured rounds (each side once per round)', positiveInteger, 4)
   .option('--cache-mb <n>', "the API's RESPONSE_CACHE_MB", '32')
+  .option(
+    '--replay',
+    "Elasticsearch's answers recorded once and replayed (bench/perf/replay.ts): the API's own CPU against pure's only",
+  )
   .option('--no-write', 'print only')
   .parse()
-  .opts<{ count: number; seed: number; rounds: number; cacheMb: string; write: boolean }>();
+  .opts<{ count: number; seed: number; rounds: number; cacheMb: string; replay?: boolean; write: boolean }>();
 
-const SIDES = ['api', 'pure', 'proxy', 'raw'] as const;
-type FloorSide = (typeof SIDES)[number];
+const ALL_SIDES = ['api', 'pure', 'proxy', 'raw'] as const;
+type FloorSide = (typeof ALL_SIDES)[number];
+// Replayed answers leave nothing to compare with Elasticsearch: the API against its own work on bare node:http.
+const SIDES: readonly FloorSide[] = options.replay ? ['api', 'pure'] : ALL_SIDES;
+// A 1 MiB response cache holds a few hundred answers; the replayed set cycles through thousands, so every
+// request misses it (stored and evicted, as under a no-repeat mix) while the cache's own work is still done.
+const REPLAY_CACHE_MB = '1';
 const GZIP = { 'Accept-Encoding': 'gzip' };
 const CONNECTIONS = 16;
 const PER_ROUND = 150 * CONNECTIONS;
@@ -56,10 +65,18 @@ async function startFloorServer(
   port: number,
   esUrl: string,
   alias: string,
+  replay = false,
 ) {
   const child: ChildProcess = spawn(process.execPath, [entry], {
     cwd: REPO_ROOT,
-    env: { ...process.env, PORT: String(port), ES_URL: esUrl, ES_INDEX: alias, FLOOR_MODE: mode },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      ES_URL: esUrl,
+      ES_INDEX: alias,
+      FLOOR_MODE: mode,
+      FLOOR_REPLAY: replay ? '1' : '',
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await once(child.stdout!, 'data');
@@ -101,17 +118,22 @@ try {
   cleanupBuild = build.cleanup;
   const floorEntry = await compileBeside(build, 'bench/perf/floorServer.ts');
   const api = await startApi({
-    build,
+    build: options.replay
+      ? { ...build, entry: await compileBeside(build, 'bench/perf/replayApi.ts') }
+      : build,
     alias,
     esUrl: es.url,
     logLevel: 'info',
-    env: { RESPONSE_CACHE_MB: options.cacheMb },
+    env: { RESPONSE_CACHE_MB: options.replay ? REPLAY_CACHE_MB : options.cacheMb },
   });
   servers.push(api);
   const port = Number(new URL(api.url).port);
-  const pure = await startFloorServer(floorEntry, 'pure', port + 1, es.url, alias);
-  const proxy = await startFloorServer(floorEntry, 'proxy', port + 2, es.url, alias);
-  servers.push(pure, proxy);
+  const pure = await startFloorServer(floorEntry, 'pure', port + 1, es.url, alias, options.replay);
+  servers.push(pure);
+  const proxy = options.replay
+    ? undefined
+    : await startFloorServer(floorEntry, 'proxy', port + 2, es.url, alias);
+  if (proxy) servers.push(proxy);
 
   // The mix's kinds the floor server answers: everything but the facets and the suggestions (weight 0 anyway).
   const used = new Set<string>();
@@ -120,28 +142,34 @@ try {
     for (const request of mix) used.add(request.apiPath);
     return mix;
   };
-  const warmup = distinct(3_000, 1);
-  const sets = Array.from({ length: options.rounds }, (_, round) => distinct(PER_ROUND, 10 + round));
+  // Replayed: one set, asked (and recorded) in the warm-up, then again every round.
+  const warmup = distinct(options.replay ? PER_ROUND : 3_000, 1);
+  const sets = Array.from({ length: options.rounds }, (_, round) =>
+    options.replay ? warmup : distinct(PER_ROUND, 10 + round),
+  );
   const pidOf: Record<FloorSide, number | undefined> = {
     api: api.pid,
     pure: pure.pid,
-    proxy: proxy.pid,
+    proxy: proxy?.pid,
     raw: undefined,
   };
   const targetOf = (side: FloorSide, requests: MixRequest[]): LoadTarget =>
     side === 'raw'
       ? rawTarget(es, alias, requests, GZIP)
-      : apiTarget({ api, pure, proxy }[side].url, requests, GZIP);
+      : apiTarget({ api, pure, proxy }[side]!.url, requests, GZIP);
 
   await setRequestCache(es, alias, false);
   const rows: { round: number; side: FloorSide; rps: number; p50: number; cpuMs?: number }[] = [];
   try {
     for (const side of SIDES) {
-      await runLoad(targetOf(side, warmup), {
-        connections: CONNECTIONS,
-        durationSeconds: 0,
-        amount: warmup.length - (warmup.length % CONNECTIONS),
-      });
+      // Replayed: a second pass, so that the JIT warms on replays rather than on the recording pass.
+      for (let pass = 0; pass < (options.replay ? 2 : 1); pass++) {
+        await runLoad(targetOf(side, warmup), {
+          connections: CONNECTIONS,
+          durationSeconds: 0,
+          amount: warmup.length - (warmup.length % CONNECTIONS),
+        });
+      }
     }
     for (const [round, set] of sets.entries()) {
       const order = [...SIDES.slice(round % SIDES.length), ...SIDES.slice(0, round % SIDES.length)];
@@ -180,27 +208,40 @@ try {
     return values.reduce((sum, value) => sum + value, 0) / values.length;
   };
   const rawRps = mean('raw', 'rps');
+  const cpuDigits = options.replay ? 3 : 2;
   const table = [
-    '| side | what it does | req/s | ÷ raw | p50 ms | its CPU per request |',
-    '|---|---|---:|---:|---:|---:|',
+    ...(options.replay
+      ? ['| side | what it does | req/s | p50 ms | its CPU per request |', '|---|---|---:|---:|---:|']
+      : [
+          '| side | what it does | req/s | ÷ raw | p50 ms | its CPU per request |',
+          '|---|---|---:|---:|---:|---:|',
+        ]),
     ...SIDES.map((side) => {
       const what = {
-        api: 'the API as deployed (Koa, middleware, rate limit, log, ETag, cache)',
+        api: options.replay
+          ? 'the API as deployed, its searches replayed (bench/perf/replayApi.ts)'
+          : 'the API as deployed (Koa, middleware, rate limit, log, ETag, cache)',
         pure: "the API's pure work on bare node:http (parse, build, search, present, JSON, gzip)",
         proxy: "parse and build, then Elasticsearch's answer passed on (no JSON, no gzip)",
         raw: 'Elasticsearch `_search`, the same bodies',
       }[side];
-      const cpu = side === 'raw' ? '' : `${mean(side, 'cpuMs').toFixed(2)} ms`;
-      return `| ${side} | ${what} | ${Math.round(mean(side, 'rps'))} | ${(mean(side, 'rps') / rawRps).toFixed(2)}× | ${mean(side, 'p50').toFixed(2)} | ${cpu} |`;
+      const cpu = side === 'raw' ? '' : `${mean(side, 'cpuMs').toFixed(cpuDigits)} ms`;
+      // Replayed: no raw side to divide by.
+      const ratio = options.replay ? '' : ` ${(mean(side, 'rps') / rawRps).toFixed(2)}× |`;
+      return `| ${side} | ${what} | ${Math.round(mean(side, 'rps'))} |${ratio} ${mean(side, 'p50').toFixed(2)} | ${cpu} |`;
     }),
   ];
   const machine = machineInfo();
-  const report = [
-    `# The floor under the API: ${options.count.toLocaleString('en')} records, no-repeat mix, ${CONNECTIONS} connections`,
-    '',
-    `${new Date().toISOString()}; ${machine.cores} cores shared by Elasticsearch, the Node sides and the load generator; Node ${process.version}; the API with RESPONSE_CACHE_MB=${options.cacheMb}. ` +
+  const setup = options.replay
+    ? `Elasticsearch's answers recorded in the first warm-up pass and replayed after (bench/perf/replay.ts); the API with RESPONSE_CACHE_MB=${REPLAY_CACHE_MB} (every request a miss). ` +
+      `\`Accept-Encoding: gzip\`; each side warmed with two passes over a set of ${warmup.length} distinct requests, then ${options.rounds} rounds over the same set, each side once per round in rotating order. Made by \`npx tsx bench/floor.ts --replay\`.`
+    : `The API with RESPONSE_CACHE_MB=${options.cacheMb}. ` +
       `\`Accept-Encoding: gzip\` on every side; Elasticsearch's request cache off; each side warmed with ${warmup.length} requests; ` +
-      `${options.rounds} rounds of ${PER_ROUND} distinct requests, each side once per round in rotating order. Made by \`npx tsx bench/floor.ts\`.`,
+      `${options.rounds} rounds of ${PER_ROUND} distinct requests, each side once per round in rotating order. Made by \`npx tsx bench/floor.ts\`.`;
+  const report = [
+    `# The floor under the API${options.replay ? ', answers replayed' : ''}: ${options.count.toLocaleString('en')} records, no-repeat mix, ${CONNECTIONS} connections`,
+    '',
+    `${new Date().toISOString()}; ${machine.cores} cores shared by Elasticsearch, the Node sides and the load generator; Node ${process.version}. ${setup}`,
     '',
     ...table,
     '',
@@ -208,13 +249,17 @@ try {
     '|---:|---|---:|---:|---:|',
     ...rows.map(
       (row) =>
-        `| ${row.round + 1} | ${row.side} | ${Math.round(row.rps)} | ${row.p50.toFixed(2)} | ${row.cpuMs?.toFixed(2) ?? ''} |`,
+        `| ${row.round + 1} | ${row.side} | ${Math.round(row.rps)} | ${row.p50.toFixed(2)} | ${row.cpuMs?.toFixed(cpuDigits) ?? ''} |`,
     ),
     '',
   ].join('\n');
   process.stdout.write(`${report}\n`);
   if (options.write) {
-    const file = join(REPO_ROOT, 'bench/results', `${new Date().toISOString().slice(0, 10)}-floor.md`);
+    const file = join(
+      REPO_ROOT,
+      'bench/results',
+      `${new Date().toISOString().slice(0, 10)}-floor${options.replay ? '-replay' : ''}.md`,
+    );
     await writeFile(file, report);
     log(`wrote ${file}`);
   }

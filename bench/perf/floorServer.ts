@@ -5,6 +5,7 @@
 //   proxy — parse and build only, then Elasticsearch's answer sent on as it came: no JSON parse, no presenting,
 //           no compression. What any Node service in front of Elasticsearch pays with this client.
 // Started by bench/floor.ts with PORT, ES_URL, ES_INDEX and FLOOR_MODE; prints "listening" when ready.
+import type { estypes } from '@elastic/elasticsearch';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -23,11 +24,18 @@ import { buildListSearches } from '../../src/search/listSearch.js';
 import { buildStatisticsSearch, type StatisticsAggregations } from '../../src/search/statisticsSearch.js';
 import type { DetailSource, ListSource } from '../../indexContract/sourceFields.js';
 import { createEsClient } from '../../settings/esClient.js';
+import { replaying } from './replay.js';
 
 const config = loadConfig(process.env);
 const client = createEsClient(config.es, { maxRetries: 0 });
 const index = config.es.alias;
 const proxy = process.env.FLOOR_MODE === 'proxy';
+type Search = <TDoc, TAggregations = Record<string, estypes.AggregationsAggregate>>(
+  body: SearchRequestBody,
+) => Promise<estypes.SearchResponse<TDoc, TAggregations>>;
+const ask = (body: SearchRequestBody) => client.search({ ...body, index });
+/** FLOOR_REPLAY=1 (bench/floor.ts --replay, pure mode): each search answered from its first answer, replayed. */
+const search = (process.env.FLOOR_REPLAY ? replaying(ask) : ask) as Search;
 const LIST = '/api/v1/ppas';
 
 /** What a path asks for (list without facets, statistics, detail: the benchmark mix's kinds) and its search. */
@@ -66,13 +74,13 @@ async function answer(request: IncomingMessage, response: ServerResponse): Promi
   const base = `http://${request.headers.host ?? '127.0.0.1'}`;
   let presented: unknown;
   if (asked.kind === 'list') {
-    const result = await client.search<ListSource>({ ...body, index });
+    const result = await search<ListSource>(body);
     const { query } = asked;
     presented = presentList(result, { query, querystring: canonicalQueryString(querystring), base }).body;
   } else if (asked.kind === 'statistics') {
-    presented = presentStatistics(await client.search<unknown, StatisticsAggregations>({ ...body, index }));
+    presented = presentStatistics(await search<unknown, StatisticsAggregations>(body));
   } else {
-    const source = (await client.search<DetailSource>({ ...body, index })).hits.hits[0]?._source;
+    const source = (await search<DetailSource>(body)).hits.hits[0]?._source;
     if (!source) {
       response.writeHead(404).end();
       return;
