@@ -5,14 +5,10 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
 import { createApp } from './app.js';
-import { createMetrics } from './metrics/metrics.js';
 import { createMetricsServer } from './metrics/metricsServer.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
-import { createRateLimiter } from './rateLimit/index.js';
-import { createResponseCache } from './cache/responseCache.js';
-import { createSearchGateway } from './search/gateway.js';
-import { createEsClient } from '../settings/esClient.js';
+import { createServices } from './services.js';
 
 /** In-flight requests get this long after a signal; then open connections are cut (Docker waits 10 s). */
 const SHUTDOWN_GRACE_MS = 8_000;
@@ -52,25 +48,7 @@ async function main(): Promise<void> {
     process.exit(1);
   });
 
-  const search = createSearchGateway({
-    // The client's own retries are off: the gateway tries a failed search again on another node, within the one
-    // deadline of the request (ES_REQUEST_TIMEOUT_MS), which the client's retries would not respect.
-    client: createEsClient(config.es, { maxRetries: 0 }),
-    alias: config.es.alias,
-    requestTimeoutMs: config.es.requestTimeoutMs,
-  });
-  const limiter = createRateLimiter({
-    redisUrl: config.redisUrl,
-    points: config.rateLimitPoints,
-    windowSeconds: config.rateLimitWindowSeconds,
-    logger: logger.child({ component: 'rate-limit' }),
-  });
-  const metrics =
-    config.metricsPort !== undefined ? createMetrics({ liveIndex: () => search.liveIndex() }) : undefined;
-  const responseCache = createResponseCache({
-    maxBytes: config.responseCacheBytes,
-    liveIndex: () => search.liveIndex(),
-  });
+  const { search, limiter, metrics, responseCache } = createServices(config, logger);
   const app = createApp({
     config,
     search,

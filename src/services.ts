@@ -1,0 +1,45 @@
+// The services the API process runs on, from its configuration: the search gateway, the shared rate limiter, the
+// metrics (METRICS_PORT) and the response cache. src/server.ts wires them into the app; bench/perf/replayApi.ts
+// wires the same ones, its searches replayed.
+import { createResponseCache, type ResponseCache } from './cache/responseCache.js';
+import type { Config } from './config.js';
+import type { Logger } from './logger.js';
+import { createMetrics, type Metrics } from './metrics/metrics.js';
+import { createRateLimiter, type ClientRateLimiter } from './rateLimit/index.js';
+import { createSearchGateway, type SearchGateway } from './search/gateway.js';
+import { createEsClient } from '../settings/esClient.js';
+
+export interface Services {
+  search: SearchGateway;
+  limiter: ClientRateLimiter;
+  metrics?: Metrics;
+  responseCache?: ResponseCache;
+}
+
+export function createServices(config: Config, logger: Logger): Services {
+  const search = createSearchGateway({
+    // The client's own retries are off: the gateway tries a failed search again on another node, within the one
+    // deadline of the request (ES_REQUEST_TIMEOUT_MS), which the client's retries would not respect.
+    client: createEsClient(config.es, { maxRetries: 0 }),
+    alias: config.es.alias,
+    requestTimeoutMs: config.es.requestTimeoutMs,
+  });
+  const limiter = createRateLimiter({
+    redisUrl: config.redisUrl,
+    points: config.rateLimitPoints,
+    windowSeconds: config.rateLimitWindowSeconds,
+    logger: logger.child({ component: 'rate-limit' }),
+  });
+  const metrics =
+    config.metricsPort !== undefined ? createMetrics({ liveIndex: () => search.liveIndex() }) : undefined;
+  const responseCache = createResponseCache({
+    maxBytes: config.responseCacheBytes,
+    liveIndex: () => search.liveIndex(),
+  });
+  return {
+    search,
+    limiter,
+    ...(metrics ? { metrics } : {}),
+    ...(responseCache ? { responseCache } : {}),
+  };
+}
