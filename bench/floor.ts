@@ -7,6 +7,8 @@
 //   raw   — Elasticsearch `_search` with the very bodies the API sends.
 // The three Node sides run compiled (tsc, as the image runs the API): under tsx, every closure pays esbuild's
 // __name helper on each call, which inflates closure-heavy code. Writes bench/results/<date>-floor.md unless --no-write.
+// --replay: Elasticsearch's answers recorded once and replayed (bench/perf/replay.ts), api and pure only, the same
+// set every round: the API's own CPU per request against pure's, at about ±0.02 ms (<date>-floor-replay.md).
 import { Command } from 'commander';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';

@@ -4,7 +4,8 @@
 //           (the API's functions), one search, present (the API's functions), JSON, gzip at level 1 past 1 KB;
 //   proxy — parse and build only, then Elasticsearch's answer sent on as it came: no JSON parse, no presenting,
 //           no compression. What any Node service in front of Elasticsearch pays with this client.
-// Started by bench/floor.ts with PORT, ES_URL, ES_INDEX and FLOOR_MODE; prints "listening" when ready.
+// Started by bench/floor.ts with PORT, ES_URL, ES_INDEX, FLOOR_MODE and FLOOR_REPLAY (--replay: each search answered
+// from its first answer, bench/perf/replay.ts); prints "listening" when ready.
 import type { estypes } from '@elastic/elasticsearch';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
