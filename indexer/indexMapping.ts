@@ -11,6 +11,8 @@ export interface IndexMeta {
   high_water_mark?: string;
   /** Sync runs applied to this index (for --reconcile-every). */
   sync_runs?: number;
+  /** Moved on by every sync run that changed documents, once they are searchable (indexContract/dataVersion.ts). */
+  data_version?: number;
 }
 
 // While loading, refresh is off, the translog is synced asynchronously and there are no replicas (the mapping's

@@ -25,13 +25,22 @@ export async function readHighWaterMark(
   return { mark: meta.high_water_mark, runs: meta.sync_runs ?? 0 };
 }
 
-/** Moves the mark on (the rest of _meta kept: a mapping update replaces the whole _meta). */
-export async function writeHighWaterMark(
+/**
+ * A sync run's end on `index`: the mark moves on (when given) and, when the run changed documents, they are made
+ * searchable (refresh) and only then the data version moves on, so an API instance that sees the new version can
+ * no longer compute an answer from the data before the change (its response cache drops what it held). The rest of
+ * _meta is kept: a mapping update replaces the whole _meta.
+ */
+export async function recordSyncRun(
   client: Client,
   index: string,
-  mark: string,
-  runs: number,
+  { mark, runs, changed }: { mark?: string; runs?: number; changed: boolean },
 ): Promise<void> {
+  if (changed) await client.indices.refresh({ index });
   const meta = await readIndexMeta(client, index);
-  await client.indices.putMapping({ index, _meta: { ...meta, high_water_mark: mark, sync_runs: runs } });
+  const next: Partial<IndexMeta> = { ...meta };
+  if (mark !== undefined) next.high_water_mark = mark;
+  if (runs !== undefined) next.sync_runs = runs;
+  if (changed) next.data_version = (meta.data_version ?? 0) + 1;
+  await client.indices.putMapping({ index, _meta: next });
 }

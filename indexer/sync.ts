@@ -18,7 +18,7 @@ import { aliasTarget } from './aliases.js';
 import { buildDocument } from './buildDocument.js';
 import { applyChanges, type Change } from './changeBulk.js';
 import { IndexerError, throwIfAborted } from './errors.js';
-import { readHighWaterMark, writeHighWaterMark } from './indexMeta.js';
+import { readHighWaterMark, recordSyncRun } from './indexMeta.js';
 import {
   DEFAULT_RELATION,
   NO_JIT,
@@ -76,6 +76,10 @@ interface ChangedRow {
   slug: string;
   updated_at: string;
   record: string;
+}
+
+function changedDocuments(summary: SyncRunSummary): boolean {
+  return summary.written + summary.deleted > 0;
 }
 
 /** 'slug "kahone-solar": capacity_mw must be >= 0' (terminal-safe). */
@@ -191,11 +195,15 @@ export class Sync {
       }
       await db.query('COMMIT');
       throwIfAborted(signal);
-      await writeHighWaterMark(client, index, mark, runs + 1);
+      await recordSyncRun(client, index, { mark, runs: runs + 1, changed: changedDocuments(summary) });
       summary.high_water_mark = mark;
       this.forgetBefore(Date.parse(mark) - this.overlapSeconds * 1000);
     } catch (error) {
       await db.query('ROLLBACK').catch(() => undefined);
+      // Batches applied before the failure are live: caches must still learn of them (the mark stays, so the
+      // next run applies the rest). Best effort: the run's own error is the one to report.
+      if (changedDocuments(summary))
+        await recordSyncRun(client, index, { changed: true }).catch(() => undefined);
       throw error;
     }
     summary.seconds = Math.round((performance.now() - started) / 10) / 100;

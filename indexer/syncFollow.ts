@@ -1,6 +1,6 @@
 // sync --follow: a sync run every --interval seconds, or at once when the relation's trigger notifies
 // (LISTEN ppa_index_records; without the trigger nothing arrives and polling alone keeps the pace), until
-// SIGTERM/SIGINT. A failed run (PostgreSQL or Elasticsearch away) is logged and retried at the next tick; the
+// SIGTERM/SIGINT. A notification of a deleted row ('delete', db/migrations/005) makes the next run compare slugs. A failed run (PostgreSQL or Elasticsearch away) is logged and retried at the next tick; the
 // high-water mark only moves after a run that applied everything, so nothing is lost in between.
 import pg from 'pg';
 import { InterruptedError } from './errors.js';
@@ -14,6 +14,8 @@ export const DEFAULT_RECONCILE_MS = 60_000;
 const RELISTEN_MS = 30_000;
 /** A burst of commits wakes one run, not one each. */
 const NOTIFY_DEBOUNCE_MS = 50;
+/** The trigger's payload for a deleted row. */
+const DELETE_PAYLOAD = 'delete';
 
 export interface FollowOptions {
   sync: Sync;
@@ -31,8 +33,10 @@ export async function follow(options: FollowOptions): Promise<void> {
   const { sync, signal, logger } = options;
   let wake: (() => void) | null = null;
   let notified = false;
-  const notify = (): void => {
+  let rowDeleted = false;
+  const notify = (payload: string | undefined): void => {
     notified = true;
+    if (payload === DELETE_PAYLOAD) rowDeleted = true;
     wake?.();
   };
   const listener = new Listener(options.url, logger, notify);
@@ -41,16 +45,21 @@ export async function follow(options: FollowOptions): Promise<void> {
     while (!signal.aborted) {
       await listener.ensure();
       notified = false;
+      const deletedBefore: boolean = rowDeleted;
+      rowDeleted = false;
       try {
         options.lock.assertHeld();
-        const summary = await sync.run((runs) =>
-          options.reconcileEvery
-            ? runs % options.reconcileEvery === 0
-            : Date.now() - lastReconcile >= DEFAULT_RECONCILE_MS,
+        const summary = await sync.run(
+          (runs) =>
+            deletedBefore ||
+            (options.reconcileEvery
+              ? runs % options.reconcileEvery === 0
+              : Date.now() - lastReconcile >= DEFAULT_RECONCILE_MS),
         );
         if (summary.reconciled) lastReconcile = Date.now();
         options.onRun(summary);
       } catch (error) {
+        rowDeleted ||= deletedBefore; // not compared yet: the next run does it
         if (error instanceof InterruptedError || signal.aborted) break;
         if ((error as Error).message.startsWith('lost the reindex lock')) throw error;
         logger.error({ err: error }, `sync run failed; retrying in ${options.intervalSeconds}s`);
@@ -91,14 +100,14 @@ class Listener {
   constructor(
     private readonly url: string,
     private readonly logger: IndexerLogger,
-    private readonly onNotify: () => void,
+    private readonly onNotify: (payload: string | undefined) => void,
   ) {}
 
   async ensure(): Promise<void> {
     if (this.client || Date.now() - this.lastAttempt < RELISTEN_MS) return;
     this.lastAttempt = Date.now();
     const client = new pg.Client({ connectionString: this.url, application_name: 'ppa-indexer sync listen' });
-    client.on('notification', () => this.onNotify());
+    client.on('notification', (message) => this.onNotify(message.payload));
     client.on('error', (error) => {
       this.logger.warn({ err: error }, 'LISTEN connection lost: polling until it is back');
       if (this.client === client) this.client = null;

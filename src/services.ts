@@ -34,7 +34,7 @@ export function createServices(config: Config, logger: Logger): Services {
     config.metricsPort !== undefined ? createMetrics({ liveIndex: () => search.liveIndex() }) : undefined;
   const responseCache = createResponseCache({
     maxBytes: config.responseCacheBytes,
-    liveIndex: () => search.liveIndex(),
+    liveGeneration: () => search.liveGeneration(),
   });
   return {
     search,

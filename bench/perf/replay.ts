@@ -21,7 +21,7 @@ export function replaying<Request, Answer>(
   };
 }
 
-/** The gateway with its searches replayed; readiness and the live index still asked of the cluster. */
+/** The gateway with its searches replayed; readiness and the live generation still asked of the cluster. */
 export function replayingGateway(live: SearchGateway): SearchGateway {
   const search = replaying((body: SearchRequestBody) => live.search(body));
   const msearch = replaying((bodies: readonly SearchRequestBody[]) => live.msearch(bodies));
@@ -30,6 +30,7 @@ export function replayingGateway(live: SearchGateway): SearchGateway {
     msearch: msearch as SearchGateway['msearch'],
     ready: () => live.ready(),
     liveIndex: () => live.liveIndex(),
+    liveGeneration: () => live.liveGeneration(),
     close: () => live.close(),
   };
 }

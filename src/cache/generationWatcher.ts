@@ -1,16 +1,17 @@
-// Which index generation the alias serves, as this instance last saw it: one cheap alias lookup every
-// POLL_INTERVAL_MS (GET _alias/<alias>), never one per request. The answer counts only while it is fresh: past
-// FRESH_FOR_MS without a successful lookup the generation is unknown, so a swap is never missed for longer
-// than that (the cache then stops serving until the cluster answers again).
+// Which generation the alias serves, as this instance last saw it: the concrete index and its data version
+// (indexContract/dataVersion.ts), from one cheap lookup every POLL_INTERVAL_MS (the alias's filtered _mapping),
+// never one per request. The answer counts only while it is fresh: past FRESH_FOR_MS without a successful lookup
+// the generation is unknown, so neither a swap nor a sync's change is missed for longer than that (the cache then
+// stops serving until the cluster answers again).
 
 /** Between two alias lookups. */
 export const POLL_INTERVAL_MS = 2_000;
-/** How long a lookup's answer is trusted: a swap is noticed within this (2 s polls: a failed one may pass). */
+/** How long a lookup's answer is trusted: a change is noticed within this (2 s polls: a failed one may pass). */
 export const FRESH_FOR_MS = 4_500;
 
 export interface GenerationWatcherOptions {
-  /** The concrete index behind the alias (null: the alias is missing). */
-  liveIndex: () => Promise<string | null>;
+  /** The generation behind the alias: its concrete index and data version (null: the alias is missing). */
+  liveGeneration: () => Promise<string | null>;
   pollIntervalMs?: number;
   freshForMs?: number;
   /** Time source (tests). */
@@ -59,7 +60,7 @@ export class GenerationWatcher {
     const askedAt = this.now(); // the answer tells the state at the time of asking
     let index: string | null;
     try {
-      index = await this.options.liveIndex();
+      index = await this.options.liveGeneration();
     } catch {
       return; // unknown until a lookup succeeds; current() goes null once the last answer is too old
     }

@@ -1,7 +1,8 @@
 // The response cache: finished answers (serialized body and/or its br/gzip bytes, ETag, Link header)
-// in an in-process LRU bounded in bytes (lru-cache), keyed by the index generation serving them plus the
-// normalized request. A reindex swaps the alias to a new concrete index: keys name the generation, so entries of
-// the old one can no longer be reached, and they are dropped as soon as the swap is seen.
+// in an in-process LRU bounded in bytes (lru-cache), keyed by the generation serving them (concrete index and
+// data version) plus the normalized request. A reindex swaps the alias to a new concrete index, and a sync that
+// changed documents moves the index's data version on: either way keys name the generation, so entries of the
+// old one can no longer be reached, and they are dropped as soon as the change is seen.
 import { LRUCache } from 'lru-cache';
 import { GenerationWatcher } from './generationWatcher.js';
 
@@ -115,16 +116,16 @@ export function answerBytes(answer: CachedAnswer): number {
 }
 
 /**
- * The cache an instance runs with, watching the alias through `liveIndex`; undefined when `maxBytes` is 0.
+ * The cache an instance runs with, watching the alias through `liveGeneration`; undefined when `maxBytes` is 0.
  * Its owner closes it (that stops the alias lookups).
  */
 export function createResponseCache(options: {
   maxBytes: number;
-  liveIndex: () => Promise<string | null>;
+  liveGeneration: () => Promise<string | null>;
 }): ResponseCache | undefined {
   if (options.maxBytes <= 0) return undefined;
   return new ResponseCache({
     maxBytes: options.maxBytes,
-    generation: new GenerationWatcher({ liveIndex: options.liveIndex }),
+    generation: new GenerationWatcher({ liveGeneration: options.liveGeneration }),
   });
 }

@@ -2,6 +2,7 @@
 // search again on another node when one fails (within that deadline), and turns an unavailable cluster into a
 // ServiceUnavailableError (503 + Retry-After) that says nothing about Elasticsearch.
 import { errors, type Client, type estypes } from '@elastic/elasticsearch';
+import { DATA_VERSION_FIELD, generationName } from '../../indexContract/dataVersion.js';
 import { afterFailure, attemptTimeoutMs, startBudget, type AttemptFailure } from './attempts.js';
 import { BadRequestError, ServiceUnavailableError } from '../http/problem.js';
 
@@ -33,6 +34,11 @@ export interface SearchGateway {
   ready(): Promise<SearchReadiness>;
   /** The concrete index behind the alias (null when the alias is missing): which generation is served. */
   liveIndex(): Promise<string | null>;
+  /**
+   * What the served answers are computed from, in one lookup: the concrete index behind the alias and its data
+   * version (moved on by every sync that changed documents), as `generationName()`; null when the alias is missing.
+   */
+  liveGeneration(): Promise<string | null>;
   close(): Promise<void>;
 }
 
@@ -143,6 +149,15 @@ export function createSearchGateway({
       }
     }
   };
+  const liveIndex = async (): Promise<string | null> => {
+    try {
+      const aliases = await client.indices.getAlias({ name: alias }, requestOptions);
+      return Object.keys(aliases)[0] ?? null;
+    } catch (error) {
+      if (error instanceof errors.ResponseError && error.statusCode === 404) return null;
+      throw error;
+    }
+  };
   return {
     async search<TDoc, TAggregations = Record<string, estypes.AggregationsAggregate>>(
       request: Omit<estypes.SearchRequest, 'index'>,
@@ -180,14 +195,29 @@ export function createSearchGateway({
       });
     },
 
-    async liveIndex(): Promise<string | null> {
+    liveIndex,
+
+    async liveGeneration(): Promise<string | null> {
+      let mappings: estypes.IndicesGetMappingResponse;
       try {
-        const aliases = await client.indices.getAlias({ name: alias }, requestOptions);
-        return Object.keys(aliases)[0] ?? null;
+        // `dynamic` is in every mapping of the contract: it keeps the index's name in the filtered answer when the
+        // index has no data version yet.
+        mappings = await client.indices.getMapping(
+          { index: alias, filter_path: ['*.mappings.dynamic', `*.mappings._meta.${DATA_VERSION_FIELD}`] },
+          requestOptions,
+        );
       } catch (error) {
         if (error instanceof errors.ResponseError && error.statusCode === 404) return null;
         throw error;
       }
+      const [index, state] = Object.entries(mappings)[0] ?? [];
+      if (index === undefined) {
+        // An index of another mapping (no `dynamic`): its name alone.
+        const named = await liveIndex();
+        return named === null ? null : generationName(named, 0);
+      }
+      const version = state?.mappings._meta?.[DATA_VERSION_FIELD];
+      return generationName(index, typeof version === 'number' ? version : 0);
     },
 
     async ready(): Promise<SearchReadiness> {

@@ -96,7 +96,7 @@ export async function buildTestApp(options: TestAppOptions): Promise<TestApp> {
     });
   const responseCache = createResponseCache({
     maxBytes: config.responseCacheBytes,
-    liveIndex: () => gateway.liveIndex(),
+    liveGeneration: () => gateway.liveGeneration(),
   });
   const metrics = options.withMetrics ? createMetrics({ liveIndex: () => gateway.liveIndex() }) : undefined;
   const app = createApp({

@@ -7,7 +7,7 @@ function scriptedWatcher(initial: string | null) {
   let index: string | null | Error = initial;
   let clock = 0;
   const watcher = new GenerationWatcher({
-    liveIndex: () => (index instanceof Error ? Promise.reject(index) : Promise.resolve(index)),
+    liveGeneration: () => (index instanceof Error ? Promise.reject(index) : Promise.resolve(index)),
     pollIntervalMs: 60_000,
     freshForMs: 4_500,
     now: () => clock,
