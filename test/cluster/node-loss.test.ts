@@ -1,12 +1,14 @@
 // npm run test:cluster (not in npm test: 2.6 min at load average 8, 12 at 30, on 2 shared cores). A real 3-node cluster
 // (scripts/elasticsearch.sh, 384 MB heap per node), started once for this file: a
-// generation that goes live survives the SIGKILL of any node, and the API keeps answering while one dies.
+// generation that goes live survives the SIGKILL of any node, and the API keeps answering while one dies (with its
+// response cache off and at its default size: the cache's alias lookups fail over as searches do).
 import { expect } from 'chai';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateRecords } from '../../indexer/generate/generateRecords.js';
 import { reindex } from '../../indexer/reindex.js';
+import { loadConfig } from '../../src/config.js';
 import { buildTestApp, type TestApp } from '../support/app.js';
 import { startEsCluster, type EsCluster } from '../support/esCluster.js';
 import { indexSample } from '../support/sampleIndex.js';
@@ -65,6 +67,8 @@ describe('a 3-node Elasticsearch cluster that loses a node', function () {
   describe('the API keeps answering while a node dies and comes back', () => {
     const alias = uniqueName('node-loss');
     let api: TestApp;
+    /** The same API with its response cache on at the default size: the cache's alias lookups fail over too. */
+    let cached: TestApp;
     let paths: string[];
 
     before(async () => {
@@ -89,9 +93,19 @@ describe('a 3-node Elasticsearch cluster that loses a node', function () {
         esNodes: cluster.urls,
         configOverrides: { logLevel: 'warn', rateLimitPoints: 10_000_000 },
       });
+      cached = await buildTestApp({
+        alias,
+        esNodes: cluster.urls,
+        configOverrides: {
+          logLevel: 'warn',
+          rateLimitPoints: 10_000_000,
+          responseCacheBytes: loadConfig({}).responseCacheBytes,
+        },
+      });
     });
     after(async () => {
       await api?.close();
+      await cached?.close();
     });
 
     interface Answer {
@@ -109,7 +123,9 @@ describe('a 3-node Elasticsearch cluster that loses a node', function () {
           const started = performance.now();
           let status = 0;
           try {
-            const response = await fetch(`${api.url}${paths[i % paths.length]}`);
+            // Every other request to the cached instance.
+            const app = i % 2 === 0 ? api : cached;
+            const response = await fetch(`${app.url}${paths[i % paths.length]}`);
             await response.arrayBuffer();
             status = response.status;
           } catch {
@@ -154,7 +170,7 @@ describe('a 3-node Elasticsearch cluster that loses a node', function () {
       const timeline = failed.map(
         (answer) => `${answer.status} after ${Math.round(answer.ms)} ms at kill+${answer.at - killedAt} ms`,
       );
-      const problems = api.logs.filter((line) => line.level >= 40).slice(0, 4);
+      const problems = [...api.logs, ...cached.logs].filter((line) => line.level >= 40).slice(0, 4);
       expect(
         failed.length,
         `non-200 of ${answers.length} answers (restart at kill+${restartAt - killedAt} ms): ${timeline.join('; ')}; logged: ${JSON.stringify(problems)}`,
@@ -165,6 +181,7 @@ describe('a 3-node Elasticsearch cluster that loses a node', function () {
       const p99 = latencies[Math.floor(latencies.length * 0.99)]!;
       expect(p99, `p99 of ${answers.length} answers`).to.be.below(api.config.es.requestTimeoutMs);
       expect((await fetch(`${api.url}/health/ready`)).status).to.equal(200);
+      expect(cached.responseCache!.stats().hits, 'hits on the cached instance').to.be.above(0);
     }
 
     it('SIGKILL of the node holding the primary, mid-load: 0 non-2xx, p99 under the deadline, green again', async () => {

@@ -1,17 +1,23 @@
 // Cursor paging over the real app and Elasticsearch: walks in every sort return exactly the oracle's records in
-// its order, each once; a walk past 10,000 matches returns them all; cursors are bound to their walk.
+// its order, each once; a walk past 10,000 matches returns them all; cursors are bound to their walk; a walk while
+// sync changes the index keeps every record whose sort key stays put.
 import { expect } from 'chai';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { aliasTarget } from '../../indexer/aliases.js';
+import { buildDocument } from '../../indexer/buildDocument.js';
 import { generateRecords } from '../../indexer/generate/generateRecords.js';
 import { writeNdjson } from '../../indexer/generate/writeNdjson.js';
+import { recordSyncRun } from '../../indexer/indexMeta.js';
+import type { PpaRecord } from '../../indexContract/record.js';
+import { loadConfig } from '../../src/config.js';
 import { SORT_ORDERS } from '../../src/params/list.js';
 import { buildTestApp, type TestApp } from '../support/app.js';
 import { paramNames, ppasApi, type ListBody } from '../support/ppasApi.js';
 import { useSampleApp } from '../support/sampleApp.js';
-import { indexSample } from '../support/sampleIndex.js';
+import { indexSample, SAMPLE_PATH } from '../support/sampleIndex.js';
 import { oracle, sorted } from '../support/sampleOracle.js';
 import { deleteIndices, testEsClient, uniqueName } from '../support/services.js';
 
@@ -147,5 +153,79 @@ describe('GET /api/v1/ppas past 10,000 matches', function () {
     const refused = await getFrom('/api/v1/ppas?per_page=100&page=101');
     expect(refused.status).to.equal(400);
     expect(JSON.stringify(refused.body)).to.contain('cursor=*');
+  });
+});
+
+// Cursor × sync: a walk while a sync writes into the same index (through the response cache at its default size).
+// Records whose sort key does not move are each returned once, however the index changes around them; a record
+// deleted ahead of the walk is not returned, one added ahead of it is (docs/architecture.md, guarantees).
+describe('GET /api/v1/ppas cursor walk while sync changes the index in place', function () {
+  this.timeout(120_000);
+  const client = testEsClient();
+  const alias = uniqueName('api-cursor-sync');
+  let app: TestApp;
+
+  before(async () => {
+    await indexSample(client, alias);
+    app = await buildTestApp({
+      alias,
+      configOverrides: { logLevel: 'warn', responseCacheBytes: loadConfig({}).responseCacheBytes },
+    });
+  });
+  after(async () => {
+    await app?.close();
+    await deleteIndices(client, alias);
+    await client.close();
+  });
+
+  it('returns every unchanged record once, drops one deleted ahead, includes one added ahead', async () => {
+    const { get } = ppasApi(() => app.url);
+    const sample = readFileSync(SAMPLE_PATH, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as PpaRecord);
+    const order = sorted(oracle({}), 'name_asc');
+    const index = (await aliasTarget(client, alias))!;
+    const bySlug = new Map(sample.map((record) => [record.slug, record]));
+    const write = async (record: PpaRecord) => {
+      await client.index({ index, id: record.slug, document: buildDocument(record) });
+      await recordSyncRun(client, index, { changed: true });
+    };
+    const remove = async (slug: string) => {
+      await client.delete({ index, id: slug });
+      await recordSyncRun(client, index, { changed: true });
+    };
+
+    const seen: string[] = [];
+    const deletedAhead = order[order.length - 10]!;
+    const deletedBehind = order[5]!;
+    const editedAhead = order[order.length - 20]!;
+    const template = bySlug.get(order[0]!)!;
+    const added = {
+      ...template,
+      slug: 'zz-added-mid-walk',
+      reference_code: 'ZZ-ADDED',
+      project_name: 'Zzz Added',
+    };
+    let url: string | null = '/api/v1/ppas?sort=name_asc&per_page=20&cursor=*';
+    for (let page = 0; url; page += 1) {
+      const { status, body } = await get(url);
+      expect(status, url).to.equal(200);
+      const answer = body as ListBody & { links: { next: string | null } };
+      seen.push(...answer.data.map((item) => item.slug));
+      url = answer.links.next;
+      // The changes land between pages, each as a sync run would make it.
+      if (page === 1) await remove(deletedAhead);
+      if (page === 2) await remove(deletedBehind);
+      if (page === 3) await write({ ...bySlug.get(editedAhead)!, capacity_mw: 999.5 });
+      if (page === 4) await write(added);
+      if (page === 4) await new Promise((resolve) => setTimeout(resolve, 3_000)); // the caches see it
+    }
+    expect(new Set(seen).size, 'no record twice').to.equal(seen.length);
+    expect(seen, 'the record added ahead of the walk').to.include(added.slug);
+    // Every other record in name order, once; the one deleted ahead of the walk is not among them.
+    expect(seen.filter((slug) => slug !== added.slug)).to.deep.equal(
+      order.filter((slug) => slug !== deletedAhead),
+    );
   });
 });

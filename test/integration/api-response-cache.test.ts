@@ -1,12 +1,18 @@
 // The response cache on a real Elasticsearch: a hit answers what a miss answers (body, ETag, Link, br/gzip bytes,
 // 304, HEAD), equivalent requests share one entry, the rate limit counts hits, the byte bound holds under a
-// flood of distinct requests, and a reindex is seen by two instances within 5 s, never the old generation after.
+// flood of distinct requests; a change in place (a sync run's data version), a reindex and a rollback are each seen
+// by two instances within 5 s, never the old data after, and an old ETag then gets the new body, never a 304.
 import { expect } from 'chai';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { aliasTarget } from '../../indexer/aliases.js';
+import { buildDocument } from '../../indexer/buildDocument.js';
+import { recordSyncRun } from '../../indexer/indexMeta.js';
+import { rollback } from '../../indexer/rollback.js';
+import type { PpaRecord } from '../../indexContract/record.js';
 import { buildTestApp, type TestApp } from '../support/app.js';
 import { indexSample, SAMPLE_PATH } from '../support/sampleIndex.js';
 import { deleteIndices, testEsClient, uniqueName } from '../support/services.js';
@@ -268,6 +274,67 @@ describe('response cache', function () {
     expect(stats.entries).to.be.above(2).and.below(200);
   });
 
+  it('a change in place (a sync run) is seen by two instances within 5 s; the old ETag gets the new body, in every encoding', async () => {
+    const second = await cachedApp(alias, 8 * 1024 * 1024);
+    apps.push(second);
+    const instances = [cached, second];
+    const record = JSON.parse(readFileSync(SAMPLE_PATH, 'utf8').split('\n')[0]!) as PpaRecord;
+    expect(record.published).to.equal(true);
+    const path = `/api/v1/ppas/${record.slug}`;
+    const encodings = ['identity', 'gzip', 'br'];
+    // Cached on both instances, in every encoding; each form's ETag noted.
+    const oldTags = new Map<string, string>();
+    for (const app of instances) {
+      for (const encoding of encodings) {
+        const answer = await raw(`${app.url}${path}`, { 'Accept-Encoding': encoding });
+        expect(answer.status).to.equal(200);
+        oldTags.set(encoding, String(answer.headers.etag));
+      }
+    }
+    // What sync does: the document rewritten in the live index, then the run recorded (refresh, data version).
+    const index = (await aliasTarget(client, alias))!;
+    await client.index({
+      index,
+      id: record.slug,
+      document: buildDocument({ ...record, capacity_mw: 4321.5 }),
+    });
+    await recordSyncRun(client, index, { changed: true });
+    const changedAt = Date.now();
+    await Promise.all(
+      instances.map(async (app) => {
+        for (const encoding of encodings) {
+          for (;;) {
+            const answer = await raw(`${app.url}${path}`, {
+              'Accept-Encoding': encoding,
+              'If-None-Match': oldTags.get(encoding)!,
+            });
+            if (answer.status === 200) {
+              expect((decoded(answer) as { data: { capacity_mw: number } }).data.capacity_mw).to.equal(
+                4321.5,
+              );
+              expect(answer.headers.etag).to.not.equal(oldTags.get(encoding));
+              break;
+            }
+            expect(answer.status, 'the old ETag matched the unchanged body').to.equal(304);
+            expect(Date.now() - changedAt, `the change is seen within 5 s (${encoding})`).to.be.below(5_000);
+            await sleep(50);
+          }
+        }
+      }),
+    );
+    // After that: never the old body, never a 304 for the old tag.
+    const until = Date.now() + 2_500;
+    while (Date.now() < until) {
+      for (const app of instances) {
+        const answer = await raw(`${app.url}${path}`, { 'If-None-Match': oldTags.get('identity')! });
+        expect(answer.status).to.equal(200);
+      }
+      await sleep(100);
+    }
+    await client.index({ index, id: record.slug, document: buildDocument(record), refresh: true });
+    await recordSyncRun(client, index, { changed: true });
+  });
+
   it('a reindex is seen by two instances within 5 s, and the old generation is never served after', async () => {
     const second = await cachedApp(alias, 8 * 1024 * 1024);
     apps.push(second);
@@ -310,5 +377,37 @@ describe('response cache', function () {
       await sleep(100);
     }
     expect(cached.cache.stats().hits).to.be.above(0);
+  });
+
+  it('a rollback is seen by two instances within 5 s (after the reindex above), never the rolled-back data after', async () => {
+    const second = await cachedApp(alias, 8 * 1024 * 1024);
+    apps.push(second);
+    const instances = [cached, second];
+    const path = '/api/v1/ppas?per_page=1';
+    const totalOf = async (app: TestApp) => {
+      const answer = await raw(`${app.url}${path}`);
+      expect(answer.status, answer.body.toString()).to.equal(200);
+      return (decoded(answer) as { meta: { total: number } }).meta.total;
+    };
+    const before = await Promise.all(instances.map(totalOf));
+    await Promise.all(instances.map(totalOf)); // cached
+    const result = await rollback(client, alias);
+    expect(result.to).to.not.equal(result.from);
+    const rolledBack = Date.now();
+    await Promise.all(
+      instances.map(async (app, i) => {
+        while ((await totalOf(app)) === before[i]) {
+          expect(Date.now() - rolledBack, 'the rollback is seen within 5 s').to.be.below(5_000);
+          await sleep(50);
+        }
+      }),
+    );
+    const restored = await Promise.all(instances.map(totalOf));
+    expect(restored[0]).to.be.above(before[0]!); // the full sample again: the reindex above left 50 out
+    const until = Date.now() + 2_500;
+    while (Date.now() < until) {
+      for (const app of instances) expect(await totalOf(app)).to.equal(restored[0]);
+      await sleep(100);
+    }
   });
 });

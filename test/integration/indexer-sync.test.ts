@@ -1,9 +1,9 @@
 // Acceptance of `ppa-indexer sync --follow` (docs/record.md, "PostgreSQL"): the real CLI as a child process, the
-// real API, a real PostgreSQL with the reference schema and a real Elasticsearch. Unpublish, publish, edit and
-// deactivate are each served within 10 s (measured); a hard delete goes at the next reconcile; a transaction
-// that commits late with an older updated_at is applied (overlap window); an invalid record is reported and
-// skipped while other changes flow; an unpublish during a reindex holds through the swap; kill -9 mid-batch
-// loses nothing.
+// real API with its response cache at the default size, a real PostgreSQL with the reference schema and a real
+// Elasticsearch. Unpublish, publish, edit and deactivate are each served within 10 s (measured); a hard delete goes
+// at the next reconcile; a transaction that commits late with an older updated_at is applied (overlap window); an
+// invalid record is reported and skipped while other changes flow; an unpublish during a reindex holds through the
+// swap; kill -9 mid-batch loses nothing.
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
@@ -11,6 +11,7 @@ import { aliasTarget } from '../../indexer/aliases.js';
 import { readIndexMeta } from '../../indexer/indexMeta.js';
 import { reindex } from '../../indexer/reindex.js';
 import type { PpaRecord } from '../../indexContract/record.js';
+import { loadConfig } from '../../src/config.js';
 import { buildTestApp, type TestApp } from '../support/app.js';
 import { startCli, type RunningCli } from '../support/indexerCliProcess.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
@@ -88,7 +89,12 @@ describe('indexer: sync --follow from PostgreSQL, served by the API', function (
   before(async () => {
     db = await createTestDatabase({ seed: true });
     await reindex({ client, alias, source: db.url });
-    app = await buildTestApp({ alias });
+    // The response cache on, at its default size, as users run it: a change must get through it too.
+    app = await buildTestApp({
+      alias,
+      configOverrides: { responseCacheBytes: loadConfig({}).responseCacheBytes },
+    });
+    expect(app.responseCache?.maxBytes).to.equal(32 * 1024 * 1024);
     sync = startSync();
     await sync.waitForStderr('following changes');
   });
