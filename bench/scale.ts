@@ -2,7 +2,8 @@
 // 21, API (its own compiled process, response cache on as deployed) against raw Elasticsearch `_search` with the
 // very bodies the API sends, each figure with the machine's load average:
 //   (a) no-repeat mix: no request sent twice in a run (so no cache can help), 16 connections and 1 connection;
-//   (b) Zipf mix: 5,000 distinct requests, popularity Zipf s = 1.0, the same sequence on both sides;
+//   (b) Zipf mix: 5,000 distinct requests, popularity Zipf s = 1.0, the same sequence on both sides (`--trickle S`:
+//       while one document changes in place every S seconds, as sync changes it, so the caches are dropped);
 //   (c) statistics: distinct filtered requests at 16 connections (Elasticsearch's request cache off, so every
 //       answer is computed), and the unfiltered statistics asked again and again (request cache on).
 // Both sides get the same client: every request carries `Accept-Encoding: gzip` as browsers send it (the API
@@ -45,6 +46,7 @@ import {
   setRequestCache,
 } from './perf/elasticsearch.js';
 import { timeReindex } from './perf/indexing.js';
+import { startTrickle } from './perf/trickle.js';
 import { apiTarget, quantile, rawTarget, runLoad, type LoadResult } from './perf/load.js';
 import { machineInfo, processCpuSeconds } from './perf/machine.js';
 import {
@@ -69,6 +71,12 @@ const program = new Command()
   )
   .option('--profile', 'then a CPU profile of the API under the no-repeat mix, 16 connections, with gzip')
   .option('--raw-identity', 'raw Elasticsearch requests without Accept-Encoding (the API side keeps gzip)')
+  .option(
+    '--trickle <seconds>',
+    'during the Zipf mix, one change in place every so many seconds, as sync makes it (bench/perf/trickle.ts)',
+    positiveInteger,
+  )
+  .option('--zipf-length <n>', 'requests per Zipf run', positiveInteger)
   .option('--cpu-split', 'Elasticsearch on CPU 0, the API and this process on CPU 1 (bench/perf/cpuSplit.ts)')
   .parse();
 const options = program.opts<{
@@ -81,6 +89,8 @@ const options = program.opts<{
   profile?: boolean;
   rawIdentity?: boolean;
   cpuSplit?: boolean;
+  trickle?: number;
+  zipfLength?: number;
 }>();
 const SECTIONS = ['a16', 'a1', 'zipf', 'stats', 'repeat'] as const;
 const unknownSection = options.only?.find((section) => !(SECTIONS as readonly string[]).includes(section));
@@ -194,7 +204,7 @@ try {
   );
   const noRepeat1 = Array.from({ length: rounds }, (_, round) => distinct(oneConnection, 20 + round));
   const zipfPool = distinct(quick ? 200 : 5_000, 6);
-  const zipfLength = quick ? 320 : 6_400;
+  const zipfLength = options.zipfLength ?? (quick ? 320 : 6_400);
   const zipf = [1, 2].map((round) =>
     zipfSequence(zipfPool, { seed: options.seed + round, length: zipfLength, s: 1 }),
   );
@@ -278,14 +288,20 @@ try {
     log('(b) Zipf mix (each API round on a fresh process: the cache starts empty)…');
     // A fresh process per API round (its cache starts empty), warmed with the warm-up set (none of which is in
     // the Zipf pool) like the first one.
-    b = await abba(zipf, connections, async () => {
-      await startTheApi();
-      await runLoad(targetOf('api', warmup), {
-        connections,
-        durationSeconds: 0,
-        amount: warmup.length - (warmup.length % connections),
+    const trickle = options.trickle ? await startTrickle(client, alias, options.trickle * 1000) : undefined;
+    try {
+      b = await abba(zipf, connections, async () => {
+        await startTheApi();
+        await runLoad(targetOf('api', warmup), {
+          connections,
+          durationSeconds: 0,
+          amount: warmup.length - (warmup.length % connections),
+        });
       });
-    });
+    } finally {
+      const changes = await trickle?.stop();
+      if (trickle) log(`trickle: ${changes} changes in place, one every ${options.trickle} s`);
+    }
   }
   if (runs('stats')) {
     log('(c) distinct filtered statistics, 16 connections, request cache off…');
@@ -424,7 +440,8 @@ try {
         ['(a) no-repeat mix, 16 connections (each request once per side, fresh set per round)', a16],
         ['(a) no-repeat mix, 1 connection', a1],
         [
-          `(b) Zipf s = 1.0 over ${zipfPool.length} distinct requests, ${zipfLength} per run, same sequence both sides`,
+          `(b) Zipf s = 1.0 over ${zipfPool.length} distinct requests, ${zipfLength} per run, same sequence both sides` +
+            (options.trickle ? `, one change in place every ${options.trickle} s` : ''),
           b,
         ],
         ['(c) distinct filtered statistics, 16 connections, Elasticsearch request cache off', c16],
@@ -445,6 +462,7 @@ try {
       split ? '-cpu-split' : '',
       options.count >= 1_000_000 ? `-${options.count / 1_000_000}m` : '',
       options.only ? `-${options.only.join('-')}` : '',
+      options.trickle ? `-trickle${options.trickle}s` : '',
     ].join('');
     await writeFile(`${base}${suffix}.md`, `${markdown}\n`);
     await writeFile(`${base}${suffix}.json`, `${JSON.stringify(result, null, 2)}\n`);
