@@ -5,7 +5,7 @@
 #   database:               node dist/db/migrate.js, node dist/db/seed.js [--if-empty]   (compose's db-setup)
 # docs/operations.md describes both; test/integration/deploy.test.ts keeps this file and that guide in step.
 
-ARG NODE_IMAGE=node:20-bookworm-slim
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 # ---- build: every dependency, then the TypeScript compiler emits dist/src, dist/indexer, dist/indexContract, dist/settings, dist/db ----
 FROM ${NODE_IMAGE} AS build

@@ -3,7 +3,9 @@
 // `npm ci --omit=dev` really runs), then the runtime directory is used the way the image is: its CMD starts the
 // compiled server, its HEALTHCHECK command probes it, SIGTERM stops it, and `node bin/ppa-indexer.js` indexes the
 // shipped sample — with tsx taken away, since the compiled path must not need it, and (when the test runs as
-// root) as an unprivileged user over files it cannot write, like the image's USER.
+// root) as an unprivileged user over files it cannot write, like the image's USER. The replay runs on the node
+// running the tests: it stands for the image's Node only when the majors agree (CI's Node 24 run); on another
+// Node the test says so and leaves that check pending.
 import { expect } from 'chai';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
@@ -28,6 +30,10 @@ import { createTestDatabase } from '../support/postgres.js';
 import { ES_URL, deleteIndices, freePort, testEsClient, uniqueName } from '../support/services.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
+/** The image's Node major, from the Dockerfile's one `ARG NODE_IMAGE=node:<major>…`. */
+const imageNodeMajor =
+  /^ARG NODE_IMAGE=node:(\d+)/m.exec(readFileSync(join(root, 'Dockerfile'), 'utf8'))?.[1] ?? '?';
+const replayNodeMajor = process.versions.node.split('.')[0];
 
 interface Instruction {
   keyword: string;
@@ -161,6 +167,10 @@ describe('deploy: the image, replayed from the Dockerfile without Docker', funct
     runtime = stages.at(-1) as Stage;
     if (unprivileged.uid !== undefined)
       log.push('the server and the indexer run as uid/gid 65534 (nobody), over root-owned files');
+    log.push(
+      `replayed on Node ${process.version}; the image's is node:${imageNodeMajor}` +
+        (replayNodeMajor === imageNodeMajor ? '' : ' (not the same major: see the pending test)'),
+    );
     console.log(`      ${log.join('\n      ')}`);
     port = await freePort();
     const inherited = Object.fromEntries(
@@ -185,6 +195,12 @@ describe('deploy: the image, replayed from the Dockerfile without Docker', funct
     if (work) rmSync(work, { recursive: true, force: true });
     await deleteIndices(es, alias).catch(() => undefined);
     await es.close();
+  });
+
+  it(`replays on the image's Node major (${imageNodeMajor}); pending on any other`, function () {
+    expect(imageNodeMajor, 'ARG NODE_IMAGE=node:<major>… in the Dockerfile').to.match(/^\d+$/);
+    if (replayNodeMajor !== imageNodeMajor) this.skip();
+    expect(replayNodeMajor).to.equal(imageNodeMajor);
   });
 
   it('installs production dependencies only in the runtime stage, and the compiled entry points exist', () => {

@@ -444,12 +444,16 @@ describe('deploy: Dockerfile and .dockerignore', () => {
     ).to.equal(true);
   });
 
-  it('runs on Node 20 slim/alpine with production dependencies only', () => {
+  it('runs on Node 24 LTS slim/alpine with production dependencies only', () => {
     const runtimeFrom = finalStage()[0]?.args ?? '';
     const base = runtimeFrom.startsWith('$')
       ? (/ARG NODE_IMAGE=(\S+)/.exec(dockerfile)?.[1] ?? '')
       : (runtimeFrom.split(' ')[0] ?? '');
-    expect(base).to.match(/^node:20(\.[\d.]+)?-(.*slim|alpine.*)$/);
+    expect(base).to.match(/^node:24(\.[\d.]+)?-(.*slim|alpine.*)$/);
+    // NODE_IMAGE is the one place naming it: the build stage compiles on the same Node as the runtime runs.
+    for (const stage of stages()) expect(stage[0]?.args.split(' ')[0], 'FROM').to.equal('${NODE_IMAGE}');
+    expect(dockerfile.match(/\bnode:\d+/g), 'Node images named in the Dockerfile').to.have.lengthOf(1);
+    expect(operations, 'the guide names the image').to.include(`\`${base}\``);
     expect(finalStage().some((i) => i.keyword === 'RUN' && /\bnpm ci\b.*--omit=dev/.test(i.args))).to.equal(
       true,
     );
