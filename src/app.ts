@@ -2,21 +2,18 @@
 //
 // Middleware, outermost first:
 //   requestId → requestLog → securityHeaders → cors (answers OPTIONS) → problemResponses (errors → problem+json)
-//   → entityTagPerEncoding → compression (br/gzip past 1 KB, as the client accepts)
+//   → compression (streamed exports and problems; every other answer is a representation, src/wire/)
 //   → /health/* routes and the pages with their assets (before the limiter: never counted)
 //   → rateLimit (only /api/v1/*, any case; sets its headers before anything below can throw)
 //   → boundedQueryString (414 past 2,048 bytes; after the limiter, so refusals count)
-//   → onlyReadMethods (405 on known paths) → cachedAnswers (the response cache: after the limiter, so every hit
-//   is counted) → conditionalGet (ETag, Cache-Control, 304) → /api/v1 routes
+//   → onlyReadMethods (405 on known paths) → /api/v1 routes, which answer through src/wire/answers.ts (the
+//   response cache, ETag, 304, encodings; after the limiter, so every cache hit is counted)
 import Koa, { type Middleware } from 'koa';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { ExportSlots } from './export/exportSlots.js';
 import type { Metrics } from './metrics/metrics.js';
-import { cachedAnswers } from './cache/cachedAnswers.js';
-import type { ResponseCache } from './cache/responseCache.js';
-import { compression, entityTagPerEncoding } from './http/compression.js';
-import { conditionalGet } from './http/conditionalGet.js';
+import { compression } from './http/compression.js';
 import { cors } from './http/cors.js';
 import { onlyReadMethods } from './http/methods.js';
 import { problemResponses } from './http/problemResponses.js';
@@ -31,6 +28,8 @@ import { pagesRouter } from './routes/pages.js';
 import { loadPages } from './pages/assets.js';
 import { API_PREFIX, ppasRouter } from './routes/ppas.js';
 import type { SearchGateway } from './search/gateway.js';
+import { answers } from './wire/answers.js';
+import type { ResponseCache } from './wire/responseCache.js';
 
 export interface AppDeps {
   config: Config;
@@ -56,13 +55,17 @@ export function createApp(deps: AppDeps): Koa {
 
   const health = healthRouter({ search, limiter });
   const pages = pagesRouter(loadPages());
+  const answer = answers({
+    ...(responseCache ? { cache: responseCache } : {}),
+    maxAgeSeconds: config.cacheMaxAgeSeconds,
+  });
   const api = [
-    openApiRouter({ publicBaseUrl: config.publicBaseUrl }, responseCache),
+    openApiRouter({ publicBaseUrl: config.publicBaseUrl }, answer),
     ppasRouter({
       search,
+      answer,
       publicBaseUrl: config.publicBaseUrl,
       exports: { slots: new ExportSlots(config.exportConcurrency), logger },
-      ...(responseCache ? { cache: responseCache } : {}),
     }),
   ];
 
@@ -72,15 +75,12 @@ export function createApp(deps: AppDeps): Koa {
   app.use(securityHeaders());
   app.use(cors());
   app.use(problemResponses(logger));
-  app.use(entityTagPerEncoding());
   app.use(compression());
   app.use(health.routes());
   app.use(pages.routes());
   app.use(underApi(rateLimit(limiter)));
   app.use(boundedQueryString());
   app.use(onlyReadMethods([health, pages, ...api]));
-  if (responseCache) app.use(cachedAnswers(responseCache, { maxAgeSeconds: config.cacheMaxAgeSeconds }));
-  app.use(conditionalGet({ maxAgeSeconds: config.cacheMaxAgeSeconds }));
   for (const router of api) app.use(router.routes());
   return app;
 }

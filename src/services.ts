@@ -1,7 +1,7 @@
 // The services the API process runs on, from its configuration: the search gateway, the shared rate limiter, the
 // metrics (METRICS_PORT) and the response cache. src/server.ts wires them into the app; bench/perf/replayApi.ts
 // wires the same ones, its searches replayed.
-import { createResponseCache, type ResponseCache } from './cache/responseCache.js';
+import { createResponseCache, type ResponseCache } from './wire/responseCache.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
 import { createMetrics, type Metrics } from './metrics/metrics.js';

@@ -4,7 +4,7 @@
 import type { Middleware } from 'koa';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { parseIndexBuiltAt } from '../../indexContract/indexName.js';
-import type { ResponseCache } from '../cache/responseCache.js';
+import type { ResponseCache } from '../wire/responseCache.js';
 import type { ClientRateLimiter } from '../rateLimit/index.js';
 import type { SearchGateway } from '../search/gateway.js';
 

@@ -6,12 +6,10 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { projectFile } from '../../indexContract/projectFile.js';
+import { fileRepresentation, type Representation } from '../wire/representation.js';
 
-export interface Asset {
-  body: Buffer;
-  type: string;
-  /** Strong ETag of the bytes. */
-  etag: string;
+/** A file as it is sent (its compressed forms made once, when first asked for), and where pages link it. */
+export interface Asset extends Representation {
   /** Path with the content version, as pages link it. */
   url: string;
 }
@@ -40,7 +38,7 @@ function assetSources(): Record<string, { path: string | URL; type: string }> {
 
 function asset(name: string, body: Buffer, type: string): Asset {
   const hash = createHash('sha256').update(body).digest('base64url').slice(0, 16);
-  return { body, type, etag: `"${hash}"`, url: `/assets/${name}?v=${hash}` };
+  return { ...fileRepresentation(body, type, `"${hash}"`), url: `/assets/${name}?v=${hash}` };
 }
 
 export interface PageSet {

@@ -3,10 +3,10 @@
 // calls the page then makes count like any other client's.
 import { Router } from '@koa/router';
 import type { Context } from 'koa';
-import { ifNoneMatchMatches } from '../http/conditionalGet.js';
 import { NotFoundError } from '../http/problem.js';
 import { refuseAnyParameter } from '../params/querystring.js';
 import type { Asset, PageSet } from '../pages/assets.js';
+import { send as sendRepresentation } from '../wire/representation.js';
 
 export const DOCS_PATH = '/api/v1/docs';
 export const EXPLORE_PATH = '/';
@@ -34,15 +34,10 @@ const VERSIONED_ASSET_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 const UNVERSIONED_ASSET_CACHE_CONTROL = 'public, max-age=300';
 
 function send(ctx: Context, asset: Asset, cacheControl: string): void {
-  ctx.set('ETag', asset.etag);
-  ctx.set('Cache-Control', cacheControl);
-  ctx.set('Content-Security-Policy', PAGE_CONTENT_SECURITY_POLICY);
-  ctx.type = asset.type;
-  if (ifNoneMatchMatches(ctx.get('If-None-Match'), asset.etag)) {
-    ctx.status = 304;
-    return;
-  }
-  ctx.body = asset.body;
+  sendRepresentation(ctx, asset, {
+    cacheControl,
+    headers: { 'Content-Security-Policy': PAGE_CONTENT_SECURITY_POLICY },
+  });
 }
 
 export function pagesRouter(pages: PageSet): Router {

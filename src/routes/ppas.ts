@@ -1,5 +1,6 @@
 // The /api/v1/ppas routes: parse (pure) → build the search (pure) → one search → present (pure).
-// Headers other than Link (ETag, caching, CORS, rate limit) and error rendering belong to the app's middleware.
+// A route says what its answer is and its cache key (answer(), src/wire/); ETag, caching, encodings, CORS, the
+// rate limit and error rendering belong to the layers around it.
 import { Router } from '@koa/router';
 import type { Context } from 'koa';
 import { pino, type Logger } from 'pino';
@@ -16,8 +17,6 @@ import { parseListQuery } from '../params/list.js';
 import { parseStatisticsQuery } from '../params/statistics.js';
 import { parseSuggestQuery } from '../params/suggest.js';
 import { canonicalQueryString } from '../params/querystring.js';
-import { lookUpAnswer } from '../cache/cachedAnswers.js';
-import type { ResponseCache } from '../cache/responseCache.js';
 import { presentList } from '../present/list.js';
 import { presentPpa } from '../present/ppa.js';
 import { presentStatistics } from '../present/statistics.js';
@@ -29,17 +28,18 @@ import { buildFacetCountSearch, buildListSearches } from '../search/listSearch.j
 import { combinedFacetsComplete } from '../search/facets.js';
 import { buildStatisticsSearch, type StatisticsAggregations } from '../search/statisticsSearch.js';
 import { buildSuggestSearch } from '../search/suggestSearch.js';
+import type { AnswerFn } from '../wire/answers.js';
 
 export const API_PREFIX = '/api/v1';
 
 export interface PpasRouterDeps {
   search: SearchGateway;
+  /** Answers a request from the response cache, or computes, keeps and sends it (src/wire/answers.ts). */
+  answer: AnswerFn;
   /** PUBLIC_BASE_URL; unset: absolute links use the request's own origin. */
   publicBaseUrl?: string;
   /** Exports: how many may run, and where a failure mid-stream is logged (default: 4 slots, no log). */
   exports?: { slots: ExportSlots; logger: Logger };
-  /** Finished answers of the current index generation (list, statistics, suggest, detail; not the export). */
-  cache?: ResponseCache;
 }
 
 const EXPORT_TYPES = {
@@ -61,35 +61,36 @@ export function ppasRouter(deps: PpasRouterDeps): Router {
     // Links are built from the canonical form: equivalent requests get one answer (and one cache entry).
     const querystring = canonicalQueryString(ctx.querystring);
     const base = baseOf(ctx);
-    if (lookUpAnswer(ctx, deps.cache, 'list', `${base} ${querystring}`)) return;
-    const searches = buildListSearches(query);
-    const [response, facetCounts] =
-      searches.length === 1
-        ? [await deps.search.search<ListSource>(searches[0])]
-        : await deps.search.msearch<ListSource>(searches);
-    let facetAggregations = (facetCounts ?? response)?.aggregations;
-    // More facet values than the combined aggregation holds, or an index from before facet_values: one by one.
-    if (query.facets && !combinedFacetsComplete(facetAggregations)) {
-      const separate = buildFacetCountSearch(query, query.facets, { combine: false });
-      facetAggregations = (await deps.search.search<ListSource>(separate)).aggregations;
-    }
-    const { body, linkHeader } = presentList(response!, {
-      query,
-      facetAggregations,
-      querystring,
-      base,
+    await deps.answer(ctx, { route: 'list', normalized: `${base} ${querystring}` }, async () => {
+      const searches = buildListSearches(query);
+      const [response, facetCounts] =
+        searches.length === 1
+          ? [await deps.search.search<ListSource>(searches[0])]
+          : await deps.search.msearch<ListSource>(searches);
+      let facetAggregations = (facetCounts ?? response)?.aggregations;
+      // More facet values than the combined aggregation holds, or an index from before facet_values: one by one.
+      if (query.facets && !combinedFacetsComplete(facetAggregations)) {
+        const separate = buildFacetCountSearch(query, query.facets, { combine: false });
+        facetAggregations = (await deps.search.search<ListSource>(separate)).aggregations;
+      }
+      const { body, linkHeader } = presentList(response!, {
+        query,
+        facetAggregations,
+        querystring,
+        base,
+      });
+      return { body, ...(linkHeader ? { link: linkHeader } : {}) };
     });
-    if (linkHeader) ctx.set('Link', linkHeader);
-    ctx.status = 200;
-    ctx.body = body;
   });
 
   router.get('/ppas/statistics', async (ctx) => {
     const query = parseStatisticsQuery(ctx.querystring);
-    if (lookUpAnswer(ctx, deps.cache, 'statistics', JSON.stringify(query))) return;
-    const response = await deps.search.search<unknown, StatisticsAggregations>(buildStatisticsSearch(query));
-    ctx.status = 200;
-    ctx.body = presentStatistics(response);
+    await deps.answer(ctx, { route: 'statistics', normalized: JSON.stringify(query) }, async () => {
+      const response = await deps.search.search<unknown, StatisticsAggregations>(
+        buildStatisticsSearch(query),
+      );
+      return { body: presentStatistics(response) };
+    });
   });
 
   const exports = deps.exports ?? { slots: new ExportSlots(4), logger: pino({ level: 'silent' }) };
@@ -134,21 +135,21 @@ export function ppasRouter(deps: PpasRouterDeps): Router {
   router.get('/ppas/suggest', async (ctx) => {
     const query = parseSuggestQuery(ctx.querystring);
     const base = baseOf(ctx);
-    if (lookUpAnswer(ctx, deps.cache, 'suggest', `${base} ${JSON.stringify(query)}`)) return;
-    const response = await deps.search.search<SuggestSource>(buildSuggestSearch(query));
-    ctx.status = 200;
-    ctx.body = presentSuggestions(response, base);
+    await deps.answer(ctx, { route: 'suggest', normalized: `${base} ${JSON.stringify(query)}` }, async () => {
+      const response = await deps.search.search<SuggestSource>(buildSuggestSearch(query));
+      return { body: presentSuggestions(response, base) };
+    });
   });
 
   router.get('/ppas/:slug', async (ctx) => {
     const slug = parseDetailRequest(ctx.params.slug ?? '', ctx.querystring);
     const base = baseOf(ctx);
-    if (lookUpAnswer(ctx, deps.cache, 'detail', `${base} ${slug}`)) return;
-    const response = await deps.search.search<DetailSource>(buildDetailSearch(slug));
-    const source = response.hits.hits[0]?._source;
-    if (!source) throw new NotFoundError();
-    ctx.status = 200;
-    ctx.body = { data: presentPpa(source, base) };
+    await deps.answer(ctx, { route: 'detail', normalized: `${base} ${slug}` }, async () => {
+      const response = await deps.search.search<DetailSource>(buildDetailSearch(slug));
+      const source = response.hits.hits[0]?._source;
+      if (!source) throw new NotFoundError();
+      return { body: { data: presentPpa(source, base) } };
+    });
   });
 
   return router;

@@ -17,6 +17,7 @@ import { buildTestApp, type TestApp } from '../support/app.js';
 import { assertMatchesOpenApi, openApiDocument } from '../support/openapi.js';
 import { indexSample } from '../support/sampleIndex.js';
 import { deleteIndices, testEsClient, uniqueName } from '../support/services.js';
+import { answers } from '../../src/wire/answers.js';
 
 const require = createRequire(import.meta.url);
 
@@ -108,13 +109,14 @@ function unknownKeywords(schema: unknown, where: string, out: string[] = []): st
 
 const idleSearch = {} as SearchGateway;
 const idleLimiter = {} as ClientRateLimiter;
+const idleAnswer = answers({ maxAgeSeconds: 60 });
 
 /** GET routes of the app's routers, as OpenAPI path templates. */
 function routeTemplates(): string[] {
   const routers = [
     healthRouter({ search: idleSearch, limiter: idleLimiter }),
-    openApiRouter(),
-    ppasRouter({ search: idleSearch }),
+    openApiRouter({}, idleAnswer),
+    ppasRouter({ search: idleSearch, answer: idleAnswer }),
   ];
   return routers
     .flatMap((router) =>

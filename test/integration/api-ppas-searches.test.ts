@@ -8,6 +8,7 @@ import { ppasRouter } from '../../src/routes/ppas.js';
 import type { SearchGateway } from '../../src/search/gateway.js';
 import { useSampleApp } from '../support/sampleApp.js';
 import { listed } from '../support/sampleOracle.js';
+import { answers } from '../../src/wire/answers.js';
 
 describe('/api/v1/ppas endpoints: one search each', function () {
   this.timeout(120_000);
@@ -37,7 +38,7 @@ describe('/api/v1/ppas endpoints: one search each', function () {
           ctx.body = { status: error.status };
         }
       });
-      koa.use(ppasRouter({ search: counting }).routes());
+      koa.use(ppasRouter({ search: counting, answer: answers({ maxAgeSeconds: 60 }) }).routes());
       const server = koa.listen(0, '127.0.0.1');
       await once(server, 'listening');
       const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -9,7 +9,7 @@ import { createApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createRateLimiter, type ClientRateLimiter } from '../../src/rateLimit/index.js';
 import { createSearchGateway, type SearchGateway } from '../../src/search/gateway.js';
-import { createResponseCache, type ResponseCache } from '../../src/cache/responseCache.js';
+import { createResponseCache, type ResponseCache } from '../../src/wire/responseCache.js';
 import { createMetrics, type Metrics } from '../../src/metrics/metrics.js';
 import { createEsClient } from '../../settings/esClient.js';
 import { ES_URL } from './services.js';

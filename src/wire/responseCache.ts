@@ -1,31 +1,11 @@
-// The response cache: finished answers (serialized body and/or its br/gzip bytes, ETag, Link header)
+// The response cache: finished answers (representations: serialized body and/or its br/gzip bytes, ETag, Link)
 // in an in-process LRU bounded in bytes (lru-cache), keyed by the generation serving them (concrete index and
 // data version) plus the normalized request. A reindex swaps the alias to a new concrete index, and a sync that
 // changed documents moves the index's data version on: either way keys name the generation, so entries of the
 // old one can no longer be reached, and they are dropped as soon as the change is seen.
 import { LRUCache } from 'lru-cache';
 import { GenerationWatcher } from './generationWatcher.js';
-
-/** An encoding a cached body may also be kept in. */
-export type CachedEncoding = 'br' | 'gzip';
-
-export interface CachedAnswer {
-  /** Bytes of the serialized JSON body (what decides whether it is sent compressed at all). */
-  size: number;
-  /**
-   * The serialized JSON body, once an identity response has needed it. An answer first sent compressed is kept
-   * compressed only: a fifth of the bytes, so five times the entries in the same bound, and far less memory for
-   * the garbage collector to turn over when most answers are never asked again (the no-repeat mix: holding the
-   * identity bytes too cost about 0.2 ms of API CPU per answer).
-   */
-  body?: Buffer;
-  /** The strong entity tag of the body. */
-  etag: string;
-  /** The Link header, when the answer has one. */
-  link?: string;
-  /** The body compressed, each encoding made once when first asked for. */
-  encoded: Partial<Record<CachedEncoding, Buffer>>;
-}
+import type { Representation } from './representation.js';
 
 export interface ResponseCacheStats {
   hits: number;
@@ -47,7 +27,7 @@ export interface ResponseCacheOptions {
 
 export class ResponseCache {
   readonly maxBytes: number;
-  private readonly lru: LRUCache<string, CachedAnswer>;
+  private readonly lru: LRUCache<string, Representation>;
   private readonly generation: GenerationWatcher;
   private hits = 0;
   private misses = 0;
@@ -55,7 +35,7 @@ export class ResponseCache {
   constructor({ maxBytes, generation }: ResponseCacheOptions) {
     this.maxBytes = maxBytes;
     this.generation = generation;
-    this.lru = new LRUCache<string, CachedAnswer>({
+    this.lru = new LRUCache<string, Representation>({
       maxSize: maxBytes,
       sizeCalculation: (answer, key) => answerBytes(answer) + key.length * 2,
     });
@@ -73,7 +53,7 @@ export class ResponseCache {
     return `${generation}\u0000${route}\u0000${normalized}`;
   }
 
-  get(key: string): CachedAnswer | undefined {
+  get(key: string): Representation | undefined {
     const answer = this.lru.get(key);
     if (answer) this.hits += 1;
     else this.misses += 1;
@@ -81,7 +61,7 @@ export class ResponseCache {
   }
 
   /** Stores (or re-stores, after an encoding was added: its size is counted again). Too large: not kept. */
-  set(key: string, answer: CachedAnswer): void {
+  set(key: string, answer: Representation): void {
     if (!this.keyStillCurrent(key)) return;
     this.lru.set(key, answer);
   }
@@ -108,9 +88,12 @@ export class ResponseCache {
   }
 }
 
-export function answerBytes(answer: CachedAnswer): number {
+export function answerBytes(answer: Representation): number {
   let bytes =
-    ENTRY_OVERHEAD_BYTES + (answer.body?.length ?? 0) + answer.etag.length + (answer.link?.length ?? 0) * 2;
+    ENTRY_OVERHEAD_BYTES +
+    (answer.body?.length ?? 0) +
+    answer.etag.length +
+    ((answer.link?.length ?? 0) + answer.type.length) * 2;
   for (const encoded of Object.values(answer.encoded)) bytes += encoded.length;
   return bytes;
 }

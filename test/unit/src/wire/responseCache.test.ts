@@ -1,6 +1,7 @@
 import { expect } from 'chai';
-import { GenerationWatcher } from '../../../../src/cache/generationWatcher.js';
-import { answerBytes, ResponseCache, type CachedAnswer } from '../../../../src/cache/responseCache.js';
+import { GenerationWatcher } from '../../../../src/wire/generationWatcher.js';
+import type { Representation } from '../../../../src/wire/representation.js';
+import { answerBytes, ResponseCache } from '../../../../src/wire/responseCache.js';
 
 /** A watcher on a scripted alias and clock; poll() is called by hand (its timer is stopped). */
 function scriptedWatcher(initial: string | null) {
@@ -20,7 +21,8 @@ function scriptedWatcher(initial: string | null) {
   };
 }
 
-const answer = (size: number): CachedAnswer => ({
+const answer = (size: number): Representation => ({
+  type: 'application/json',
   size,
   body: Buffer.alloc(size, 'x'),
   etag: '"t"',

@@ -1,0 +1,51 @@
+// The one way a route answers with JSON: `answer(ctx, key, compute)`. With a response cache and a known
+// generation, a request already answered is sent from the cache (no search, no JSON, no hashing, no compression);
+// otherwise `compute` runs, its body is serialized and tagged once, kept in the form this client takes, and sent.
+// The route says what its answer is and its cache key; everything about the wire happens here.
+import type { Context } from 'koa';
+import { acceptedEncoding } from './encoding.js';
+import { jsonRepresentation, keptAs, send, type Representation } from './representation.js';
+import type { ResponseCache } from './responseCache.js';
+
+export interface Answer {
+  body: object;
+  link?: string;
+}
+
+/** Where a request's answer is kept: its route, and its parameters in a normalized form. */
+export interface AnswerKey {
+  route: string;
+  normalized: string;
+}
+
+/** A body computed per request, or a representation made once (the OpenAPI document). */
+export type Compute = () => Promise<Answer | Representation> | Answer | Representation;
+
+export type AnswerFn = (ctx: Context, key: AnswerKey, compute: Compute) => Promise<void>;
+
+export function answers({
+  cache,
+  maxAgeSeconds,
+}: {
+  cache?: ResponseCache;
+  maxAgeSeconds: number;
+}): AnswerFn {
+  const cacheControl = `public, max-age=${maxAgeSeconds}`;
+  return async (ctx, { route, normalized }, compute) => {
+    const key = cache?.keyOf(route, normalized);
+    const hit = key === undefined ? undefined : cache!.get(key);
+    if (hit) {
+      send(ctx, hit, { cacheControl, onGrow: () => cache!.set(key!, hit) });
+      return;
+    }
+    const computed = await compute();
+    const representation = 'etag' in computed ? computed : jsonRepresentation(computed.body, computed.link);
+    if (key === undefined) {
+      send(ctx, representation, { cacheControl });
+      return;
+    }
+    const kept = keptAs(representation, acceptedEncoding(ctx, representation.size, representation.type));
+    cache!.set(key, kept);
+    send(ctx, kept, { cacheControl, onGrow: () => cache!.set(key, kept) });
+  };
+}
