@@ -1,7 +1,10 @@
-// Flat config: typescript-eslint's recommended rules over every TypeScript file, and the import directions of
-// the layout (docs/architecture.md): src/ and indexer/ never import each other; indexContract/ and settings/
-// import neither.
+// Flat config: typescript-eslint's recommended rules over every TypeScript file, no import cycle anywhere
+// (import-x/no-cycle, resolving .js specifiers to their .ts files), and the import directions of the layout
+// (docs/architecture.md): src/ and indexer/ never import each other; indexContract/ and settings/ import neither;
+// inside src/, http/ (the problem renderer and the middleware) imports neither the search gateway nor the limiter.
 import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import { importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
 const forbid = (folders, why) => ({
@@ -28,7 +31,14 @@ export default tseslint.config(
         Buffer: 'readonly',
       },
     },
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/extensions': ['.ts', '.js'],
+    },
     rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
     },
@@ -51,6 +61,13 @@ export default tseslint.config(
     rules: forbid(
       ['indexer'],
       'the API does not import the indexer: share through indexContract/ or settings/',
+    ),
+  },
+  {
+    files: ['src/http/**/*.ts'],
+    rules: forbid(
+      ['indexer', 'search', 'rateLimit', 'routes'],
+      'http/ turns errors into problems and holds the middleware: the gateway, the limiter and the routes depend on it, not it on them',
     ),
   },
   {

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { createRateLimiter, type ClientRateLimiter } from '../../src/rateLimit/index.js';
-import { buildRateLimitedApp, listen, type RunningApp } from '../support/rateLimitApp.js';
+import { buildRateLimitedApp, COUNTED_PATH, listen, type RunningApp } from '../support/rateLimitApp.js';
 import { requestAs, waitForHealth } from '../support/rateLimitClients.js';
 import { REDIS_URL, uniqueName } from '../support/services.js';
 
@@ -105,7 +105,7 @@ describe('rate limit: instances sharing Redis', function () {
     for (let i = 0; i < 3; i += 1) {
       expect((await requestAs([a, b][i % 2]!.app.baseUrl, '203.0.113.30')).status).to.equal(200);
     }
-    const response = await fetch(`${b!.app.baseUrl}/api/v1/ppas`, {
+    const response = await fetch(`${b!.app.baseUrl}${COUNTED_PATH}`, {
       headers: { 'X-Forwarded-For': '203.0.113.30' },
     });
     expect(response.status).to.equal(429);

@@ -1,47 +1,36 @@
-// A minimal Koa app around the rate-limit middleware, for tests that need several instances at once.
-import Koa, { type Middleware } from 'koa';
+// The real app (createApp, as src/server.ts wires it) around a given limiter, for rate-limit tests that need
+// several instances at once. Its paths need no index: /api/v1/openapi.json answers 200 (304 when If-None-Match
+// names its ETag) and counts like every /api/v1 operation; /api/v1/no-such-path is a 404 problem that counts too;
+// /health/live is never counted. The gateway points at an address nothing listens on, and no path used here
+// reaches it.
+import type Koa from 'koa';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { pino, type Logger } from 'pino';
-import { ProblemError } from '../../src/http/problem.js';
-import { applyProxyTrust, rateLimit, type ClientRateLimiter } from '../../src/rateLimit/index.js';
+import { createApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import type { ClientRateLimiter } from '../../src/rateLimit/index.js';
+import { createSearchGateway } from '../../src/search/gateway.js';
+import { createEsClient } from '../../settings/esClient.js';
 
-/** Renders thrown errors as problem+json on the same response, the way the app's error middleware does. */
-export const renderProblems: Middleware = async (ctx, next) => {
-  try {
-    await next();
-  } catch (error) {
-    const problem =
-      error instanceof ProblemError
-        ? error
-        : new ProblemError(500, 'Internal Server Error', 'Unexpected error.');
-    ctx.status = problem.status;
-    ctx.set(problem.headers);
-    ctx.type = 'application/problem+json';
-    ctx.body = { type: 'about:blank', title: problem.title, status: problem.status, detail: problem.detail };
-  }
-};
-
-/** /api/v1/ppas answers 200 (304 when If-None-Match matches), /api/v1/boom throws, /health/live is not counted. */
-const routes: Middleware = async (ctx) => {
-  if (ctx.path === '/api/v1/boom') throw new Error('downstream failure');
-  if (ctx.path === '/health/live') {
-    ctx.body = { status: 'ok' };
-    return;
-  }
-  ctx.set('ETag', '"v1"');
-  ctx.status = 200;
-  ctx.body = { data: [] };
-  if (ctx.fresh) ctx.status = 304;
-};
+export const COUNTED_PATH = '/api/v1/openapi.json';
+export const FAILING_PATH = '/api/v1/no-such-path';
 
 export function buildRateLimitedApp(limiter: ClientRateLimiter, trustProxyHops = 0): Koa {
-  const app = new Koa();
-  applyProxyTrust(app, trustProxyHops);
-  app.use(renderProblems);
-  app.use(rateLimit(limiter, { pathPrefix: '/api/v1' }));
-  app.use(routes);
-  return app;
+  const defaults = loadConfig({});
+  const config = {
+    ...defaults,
+    trustProxyHops,
+    rateLimitPoints: limiter.points,
+    responseCacheBytes: 0,
+    es: { ...defaults.es, nodes: ['http://127.0.0.1:9'], alias: 'rate-limit-no-index' },
+  };
+  const search = createSearchGateway({
+    client: createEsClient(config.es, { maxRetries: 0 }),
+    alias: config.es.alias,
+    requestTimeoutMs: config.es.requestTimeoutMs,
+  });
+  return createApp({ config, search, limiter, logger: pino({ level: 'silent' }) });
 }
 
 export interface RunningApp {

@@ -1,6 +1,7 @@
 // Simulated clients for rate-limit tests: the socket is always 127.0.0.1, so with one trusted proxy hop
 // the X-Forwarded-For header stands in for the client address.
 import type { ClientRateLimiter, LimiterHealth } from '../../src/rateLimit/index.js';
+import { COUNTED_PATH } from './rateLimitApp.js';
 
 export interface TimedAnswer {
   status: number;
@@ -11,7 +12,7 @@ export interface TimedAnswer {
 export async function requestAs(
   baseUrl: string,
   clientIp: string,
-  path = '/api/v1/ppas',
+  path = COUNTED_PATH,
 ): Promise<TimedAnswer> {
   const started = performance.now();
   const response = await fetch(`${baseUrl}${path}`, { headers: { 'X-Forwarded-For': clientIp } });
