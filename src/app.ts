@@ -13,6 +13,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { ExportSlots } from './export/exportSlots.js';
 import type { Metrics } from './metrics/metrics.js';
+import { isApiPath } from './http/apiPath.js';
 import { compression } from './http/compression.js';
 import { cors } from './http/cors.js';
 import { onlyReadMethods } from './http/methods.js';
@@ -21,12 +22,17 @@ import { boundedQueryString } from './http/queryLength.js';
 import { requestId } from './http/requestId.js';
 import { requestLog } from './http/requestLog.js';
 import { securityHeaders } from './http/securityHeaders.js';
-import { applyProxyTrust, rateLimit, type ClientRateLimiter } from './rateLimit/index.js';
+import {
+  applyProxyTrust,
+  rateLimit,
+  RATE_LIMIT_HEADER_NAMES,
+  type ClientRateLimiter,
+} from './rateLimit/index.js';
 import { healthRouter } from './routes/health.js';
 import { openApiRouter } from './routes/openapi.js';
 import { pagesRouter } from './routes/pages.js';
 import { loadPages } from './pages/assets.js';
-import { API_PREFIX, ppasRouter } from './routes/ppas.js';
+import { ppasRouter } from './routes/ppas.js';
 import type { SearchGateway } from './search/gateway.js';
 import { answers } from './wire/answers.js';
 import type { ResponseCache } from './wire/responseCache.js';
@@ -73,7 +79,7 @@ export function createApp(deps: AppDeps): Koa {
   if (metrics) app.use(metrics.httpMiddleware());
   app.use(requestLog(logger));
   app.use(securityHeaders());
-  app.use(cors());
+  app.use(cors(RATE_LIMIT_HEADER_NAMES));
   app.use(problemResponses(logger));
   app.use(compression());
   app.use(health.routes());
@@ -85,14 +91,7 @@ export function createApp(deps: AppDeps): Koa {
   return app;
 }
 
-/**
- * Runs `middleware` only for /api/v1 paths, compared without case: the routers match paths case-insensitively
- * (/API/V1/PPAS is /api/v1/ppas), so the rate limit must count them the same way or it could be sidestepped.
- */
+/** Runs `middleware` only for API paths (in any case: see isApiPath). */
 function underApi(middleware: Middleware): Middleware {
-  const prefix = API_PREFIX.toLowerCase();
-  return (ctx, next) => {
-    const path = ctx.path.toLowerCase();
-    return path === prefix || path.startsWith(`${prefix}/`) ? middleware(ctx, next) : next();
-  };
+  return (ctx, next) => (isApiPath(ctx.path) ? middleware(ctx, next) : next());
 }

@@ -1,16 +1,10 @@
 // CORS for a public, credential-free API: any origin may read every response, errors included, and a
 // preflight (any OPTIONS request) is answered here, before the rate limiter and the routes ever see it.
 import type { Middleware } from 'koa';
-import { RATE_LIMIT_HEADER_NAMES } from '../rateLimit/index.js';
 import { ALLOWED_METHODS } from './problem.js';
 
-export const EXPOSED_HEADERS = [
-  ...RATE_LIMIT_HEADER_NAMES,
-  'Retry-After',
-  'Link',
-  'ETag',
-  'X-Request-Id',
-] as const;
+/** Headers every answer may carry that a page's script may read; the app adds those of its other layers. */
+const EXPOSED_HEADERS = ['Retry-After', 'Link', 'ETag', 'X-Request-Id'];
 
 /** Browsers cap it lower (Chromium: 2 h); the preflight answer never changes anyway. */
 const PREFLIGHT_MAX_AGE_SECONDS = 86_400;
@@ -18,10 +12,12 @@ const PREFLIGHT_MAX_AGE_SECONDS = 86_400;
 // A comma-separated list of header names (RFC 9110 tokens), safe to echo back.
 const HEADER_NAME_LIST = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+(?:\s*,\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+)*$/;
 
-export function cors(): Middleware {
+/** `alsoExposed`: the headers of other layers (the rate limit's). */
+export function cors(alsoExposed: readonly string[] = []): Middleware {
+  const exposed = [...alsoExposed, ...EXPOSED_HEADERS].join(', ');
   return async (ctx, next) => {
     ctx.set('Access-Control-Allow-Origin', '*');
-    ctx.set('Access-Control-Expose-Headers', EXPOSED_HEADERS.join(', '));
+    ctx.set('Access-Control-Expose-Headers', exposed);
     if (ctx.method !== 'OPTIONS') return next();
 
     ctx.set('Allow', ALLOWED_METHODS);

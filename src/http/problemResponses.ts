@@ -1,14 +1,17 @@
 // The one place where errors become answers: RFC 9457 problem+json, with the error's own headers, for typed
-// ProblemErrors, unavailable Elasticsearch (503), Koa/HTTP errors, unknown paths (404) and anything else (500,
-// without a word about what went wrong inside).
+// ProblemErrors, the search gateway's errors (an outage: 503 with Retry-After; a query too large: 400 naming q),
+// Koa/HTTP errors, unknown paths (404) and anything else (500, without a word about what went wrong inside).
 import type { Context, Middleware } from 'koa';
 import { STATUS_CODES } from 'node:http';
 import type { Logger } from 'pino';
-import { searchOutageReason, SEARCH_RETRY_AFTER_SECONDS } from '../search/gateway.js';
-import { InternalServerError, ProblemError, ServiceUnavailableError } from './problem.js';
+import { SearchTooLargeError, SearchUnavailableError } from '../search/errors.js';
+import { BadRequestError, InternalServerError, ProblemError, ServiceUnavailableError } from './problem.js';
 import { requestIdOf } from './requestId.js';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+
+/** Seconds a client is asked to wait before retrying after the search service was unavailable. */
+export const SEARCH_RETRY_AFTER_SECONDS = 5;
 
 export interface ProblemBody {
   type: string;
@@ -40,12 +43,18 @@ export function problemResponses(logger: Logger): Middleware {
 
 export function toProblem(error: unknown): ProblemError {
   if (error instanceof ProblemError) return error;
-  const outage = searchOutageReason(error);
-  if (outage) {
-    return new ServiceUnavailableError(
+  if (error instanceof SearchUnavailableError) {
+    const problem = new ServiceUnavailableError(
       'The search service is temporarily unavailable; retry later.',
       SEARCH_RETRY_AFTER_SECONDS,
     );
+    problem.cause = error; // for the log line only ("Elasticsearch timed out")
+    return problem;
+  }
+  if (error instanceof SearchTooLargeError) {
+    return new BadRequestError([
+      { name: 'q', reason: 'makes a search too large to run (too many words or word forms): shorten it' },
+    ]);
   }
   // http-errors (ctx.throw, Koa itself): client errors whose message is meant to be shown.
   const http = error as { status?: unknown; expose?: unknown; message?: unknown };

@@ -7,6 +7,7 @@ import { suggestParameters } from '../params/suggest.js';
 import { exportParameters } from '../params/export.js';
 import { ALLOWED_METHODS } from '../http/problem.js';
 import { responseSchemas } from './schemas.js';
+import { apiPath } from '../http/apiPath.js';
 
 export type OpenApiSpec = Record<string, unknown> & {
   openapi: string;
@@ -204,7 +205,7 @@ export function buildOpenApiSpec(options: OpenApiOptions = {}): OpenApiSpec {
       { name: 'meta', description: 'This document and the health checks.' },
     ],
     paths: {
-      '/api/v1/ppas': withHead({
+      [apiPath('/ppas')]: withHead({
         operationId: 'listPpas',
         tags: ['ppas'],
         summary: 'List published, active PPAs',
@@ -218,7 +219,7 @@ export function buildOpenApiSpec(options: OpenApiOptions = {}): OpenApiSpec {
           { '400': badRequest },
         ),
       }),
-      '/api/v1/ppas/statistics': withHead({
+      [apiPath('/ppas/statistics')]: withHead({
         operationId: 'ppaStatistics',
         tags: ['ppas'],
         summary: 'Portfolio statistics over published, active PPAs',
@@ -231,7 +232,7 @@ export function buildOpenApiSpec(options: OpenApiOptions = {}): OpenApiSpec {
           { '400': badRequest },
         ),
       }),
-      '/api/v1/ppas/export': withHead({
+      [apiPath('/ppas/export')]: withHead({
         operationId: 'exportPpas',
         tags: ['ppas'],
         summary: 'Every matching PPA as CSV or NDJSON, streamed',
@@ -257,7 +258,7 @@ export function buildOpenApiSpec(options: OpenApiOptions = {}): OpenApiSpec {
           },
         },
       }),
-      '/api/v1/ppas/suggest': withHead({
+      [apiPath('/ppas/suggest')]: withHead({
         operationId: 'suggestPpas',
         tags: ['ppas'],
         summary: 'Project names as the user types, for a search box',
@@ -271,7 +272,7 @@ export function buildOpenApiSpec(options: OpenApiOptions = {}): OpenApiSpec {
           { '400': badRequest },
         ),
       }),
-      '/api/v1/ppas/{slug}': withHead({
+      [apiPath('/ppas/{slug}')]: withHead({
         operationId: 'getPpa',
         tags: ['ppas'],
         summary: 'One published PPA (active or not)',
@@ -295,7 +296,7 @@ export function buildOpenApiSpec(options: OpenApiOptions = {}): OpenApiSpec {
           },
         ),
       }),
-      '/api/v1/openapi.json': withHead({
+      [apiPath('/openapi.json')]: withHead({
         operationId: 'openApiDocument',
         tags: ['meta'],
         summary: 'This OpenAPI 3.1 document',

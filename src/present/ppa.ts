@@ -11,8 +11,9 @@ import {
 } from '../../indexContract/document.js';
 import type { DetailSource, ListSource } from '../../indexContract/sourceFields.js';
 import { canonicalUtc } from '../../indexContract/text/timestamp.js';
+import { apiPath } from '../http/apiPath.js';
 
-export const PPAS_PATH = '/api/v1/ppas';
+export const PPAS_PATH = apiPath('/ppas');
 
 export interface PpaListItem {
   slug: string;

@@ -13,17 +13,10 @@ export const RATE_LIMIT_HEADER_NAMES = [
   'X-RateLimit-Reset',
 ] as const;
 
-export interface RateLimitMiddlewareOptions {
-  /** Count only requests under this path (e.g. '/api/v1'); all requests when absent. */
-  pathPrefix?: string;
-}
-
-export function rateLimit(limiter: ClientRateLimiter, options: RateLimitMiddlewareOptions = {}): Middleware {
-  const { pathPrefix } = options;
+/** Counts every request it sees (the app mounts it for API paths only), a CORS preflight aside. */
+export function rateLimit(limiter: ClientRateLimiter): Middleware {
   return async (ctx, next) => {
-    if (isCorsPreflight(ctx) || (pathPrefix !== undefined && !isUnder(ctx.path, pathPrefix))) {
-      return next();
-    }
+    if (isCorsPreflight(ctx)) return next();
     const decision = await limiter.consume(clientKey(ctx.ip));
     // Set before next(): an error thrown downstream (or the 429 below) is rendered by the outer error
     // middleware on this same response, so the headers reach the client on every answer.
@@ -53,8 +46,4 @@ export function rateLimitHeaders(
 /** A browser's preflight is not a client request: it is neither counted nor refused. */
 function isCorsPreflight(ctx: Context): boolean {
   return ctx.method === 'OPTIONS' && ctx.get('Access-Control-Request-Method') !== '';
-}
-
-function isUnder(path: string, prefix: string): boolean {
-  return path === prefix || path.startsWith(`${prefix}/`);
 }

@@ -1,11 +1,12 @@
 // GET /api/v1/openapi.json: the document, built and serialized once per app (it depends only on configuration).
 import { Router } from '@koa/router';
+import { apiPath } from '../http/apiPath.js';
 import { buildOpenApiSpec, type OpenApiOptions } from '../openapi/spec.js';
 import { refuseAnyParameter } from '../params/querystring.js';
 import type { AnswerFn } from '../wire/answers.js';
 import { jsonRepresentation } from '../wire/representation.js';
 
-export const OPENAPI_PATH = '/api/v1/openapi.json';
+export const OPENAPI_PATH = apiPath('/openapi.json');
 
 export function openApiRouter(options: OpenApiOptions, answer: AnswerFn): Router {
   // One representation: serialized and hashed once, not on every request (1.7 ms of CPU each before).

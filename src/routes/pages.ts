@@ -3,12 +3,13 @@
 // calls the page then makes count like any other client's.
 import { Router } from '@koa/router';
 import type { Context } from 'koa';
+import { apiPath } from '../http/apiPath.js';
 import { NotFoundError } from '../http/problem.js';
 import { refuseAnyParameter } from '../params/querystring.js';
 import type { Asset, PageSet } from '../pages/assets.js';
 import { send as sendRepresentation } from '../wire/representation.js';
 
-export const DOCS_PATH = '/api/v1/docs';
+export const DOCS_PATH = apiPath('/docs');
 export const EXPLORE_PATH = '/';
 
 /**

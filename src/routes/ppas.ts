@@ -10,6 +10,7 @@ import { ExportSlots } from '../export/exportSlots.js';
 import { parseExportQuery } from '../params/export.js';
 import { clientKey } from '../rateLimit/clientKey.js';
 import { buildExportBatch } from '../search/exportSearch.js';
+import { API_PREFIX } from '../http/apiPath.js';
 import { originOf } from '../http/origin.js';
 import { NotFoundError } from '../http/problem.js';
 import { parseDetailRequest } from '../params/detail.js';
@@ -29,8 +30,6 @@ import { combinedFacetsComplete } from '../search/facets.js';
 import { buildStatisticsSearch, type StatisticsAggregations } from '../search/statisticsSearch.js';
 import { buildSuggestSearch } from '../search/suggestSearch.js';
 import type { AnswerFn } from '../wire/answers.js';
-
-export const API_PREFIX = '/api/v1';
 
 export interface PpasRouterDeps {
   search: SearchGateway;

@@ -1,10 +1,10 @@
 // The API's only door to Elasticsearch: it pins every search to the alias and the request's deadline, tries a
-// search again on another node when one fails (within that deadline), and turns an unavailable cluster into a
-// ServiceUnavailableError (503 + Retry-After) that says nothing about Elasticsearch.
+// search again on another node when one fails (within that deadline), and turns the client's errors into its own
+// (search/errors.ts): an unavailable cluster, a query too large. What a client is told is src/http/'s business.
 import { errors, type Client, type estypes } from '@elastic/elasticsearch';
 import { DATA_VERSION_FIELD, generationName } from '../../indexContract/dataVersion.js';
 import { afterFailure, attemptTimeoutMs, startBudget, type AttemptFailure } from './attempts.js';
-import { BadRequestError, ServiceUnavailableError } from '../http/problem.js';
+import { SearchTooLargeError, SearchUnavailableError } from './errors.js';
 
 /** A search request without its index: the gateway pins every search to the alias. */
 export type SearchRequestBody = Omit<estypes.SearchRequest, 'index'>;
@@ -47,9 +47,6 @@ export interface SearchGatewayOptions {
   alias: string;
   requestTimeoutMs: number;
 }
-
-/** Seconds a client is asked to wait before retrying after a 503. */
-export const SEARCH_RETRY_AFTER_SECONDS = 5;
 
 const UNAVAILABLE_STATUSES = new Set([408, 429, 502, 503, 504]);
 
@@ -94,33 +91,17 @@ export function attemptFailure(error: unknown): AttemptFailure {
   return 'other';
 }
 
-function unavailable(error: unknown, reason: string): ServiceUnavailableError {
-  const problem = new ServiceUnavailableError(
-    'The search service is temporarily unavailable; retry later.',
-    SEARCH_RETRY_AFTER_SECONDS,
-  );
-  // Kept for the log line only; the error middleware never shows it to clients.
-  problem.cause = Object.assign(new Error(`Elasticsearch ${reason}`), { cause: error });
-  return problem;
-}
-
 export function createSearchGateway({
   client,
   alias,
   requestTimeoutMs,
 }: SearchGatewayOptions): SearchGateway {
   const requestOptions = { requestTimeout: requestTimeoutMs, maxRetries: 0 };
-  const searchProblem = (error: unknown): unknown => {
+  /** The client's error as the gateway's own, when it is one of those; anything else as it is (a bug: a 500). */
+  const searchError = (error: unknown): unknown => {
     const reason = searchOutageReason(error);
-    if (reason) return unavailable(error, reason);
-    if (isQueryTooLarge(error)) {
-      return new BadRequestError([
-        {
-          name: 'q',
-          reason: 'makes a search too large to run (too many words or word forms): shorten it',
-        },
-      ]);
-    }
+    if (reason) return new SearchUnavailableError(reason, { cause: error });
+    if (isQueryTooLarge(error)) return new SearchTooLargeError({ cause: error });
     return error;
   };
   /**
@@ -167,7 +148,7 @@ export function createSearchGateway({
           client.search<TDoc, TAggregations>({ ...request, index: alias }, attemptOptions),
         );
       } catch (error) {
-        throw searchProblem(error);
+        throw searchError(error);
       }
     },
 
@@ -179,7 +160,7 @@ export function createSearchGateway({
           client.msearch<TDoc>({ index: alias, searches }, attemptOptions),
         );
       } catch (error) {
-        throw searchProblem(error);
+        throw searchError(error);
       }
       return answer.responses.map((item) => {
         if (!('error' in item)) return item as estypes.SearchResponse<TDoc>;
@@ -191,7 +172,7 @@ export function createSearchGateway({
           warnings: null,
           meta: {} as never,
         });
-        throw searchProblem(failed);
+        throw searchError(failed);
       });
     },
 

@@ -8,6 +8,7 @@ import {
   ProblemError,
 } from '../../../../src/http/problem.js';
 import { problemBody, toProblem } from '../../../../src/http/problemResponses.js';
+import { SearchTooLargeError, SearchUnavailableError } from '../../../../src/search/errors.js';
 import { searchOutageReason } from '../../../../src/search/gateway.js';
 
 function responseError(statusCode: number, type = 'some_exception'): errors.ResponseError {
@@ -26,7 +27,7 @@ describe('app http: errors to problems', () => {
     expect(toProblem(error)).to.equal(error);
   });
 
-  it('maps an unreachable, timing-out or overloaded Elasticsearch to 503 with Retry-After', () => {
+  it('maps the gateway’s outage (unreachable, timing out, overloaded, no alias) to 503 with Retry-After', () => {
     const outages = [
       new errors.ConnectionError('connect ECONNREFUSED 10.0.0.1:9200'),
       new errors.TimeoutError('Request timed out'),
@@ -38,14 +39,21 @@ describe('app http: errors to problems', () => {
       responseError(404, 'index_not_found_exception'),
     ];
     for (const error of outages) {
-      expect(searchOutageReason(error), error.message).to.be.a('string');
-      const problem = toProblem(error);
+      const reason = searchOutageReason(error);
+      expect(reason, error.message).to.be.a('string');
+      const problem = toProblem(new SearchUnavailableError(reason!, { cause: error }));
       expect(problem.status).to.equal(503);
       expect(problem.headers['Retry-After']).to.match(/^\d+$/);
       expect(JSON.stringify(problemBody(problem))).not.to.match(
         /ECONNREFUSED|10\.0\.0\.1|internal detail|index_not/,
       );
     }
+  });
+
+  it('maps a query too large for Elasticsearch to a 400 naming q', () => {
+    const problem = toProblem(new SearchTooLargeError({ cause: responseError(400, 'too_many_clauses') }));
+    expect(problem.status).to.equal(400);
+    expect(problemBody(problem).invalid_params?.map((param) => param.name)).to.deep.equal(['q']);
   });
 
   it('maps other Elasticsearch errors and anything unexpected to a bare 500', () => {
