@@ -412,7 +412,9 @@ function reportFailure(error: unknown, run: CliRun): number {
     // The error itself (its stack, and whatever it carries, such as a whole source report) only at debug.
     const type = error instanceof Error ? error.constructor.name : typeof error;
     const detail = debug && error instanceof Error ? { err: error } : { type };
-    run.logger.error({ exitCode: failure.exitCode, next: failure.next, ...detail }, failure.what);
+    // The listed invalid records as data too, for whatever reads the JSON lines.
+    const records = error instanceof InvalidSourceError ? { invalidRecords: error.listed } : {};
+    run.logger.error({ exitCode: failure.exitCode, next: failure.next, ...detail, ...records }, failure.what);
   }
   process.stderr.write(`${failureSentence(error, failure, run.context)}\n`);
   return failure.exitCode;

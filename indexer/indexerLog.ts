@@ -69,10 +69,11 @@ export function isDebug(level: string): boolean {
   return level === 'debug' || level === 'trace';
 }
 
+/** The log at `level` (LOG_LEVEL); text goes to `textStream` (stderr, or a test's), JSON lines to fd 2. */
 export function createIndexerLogger(
   format: LogFormat,
   level: string = process.env.LOG_LEVEL ?? 'info',
-  stderr: { write: (text: string) => unknown } = process.stderr,
+  textStream: { write: (text: string) => unknown } = process.stderr,
 ): Logger {
   const options = {
     name: 'ppa-indexer',
@@ -81,6 +82,6 @@ export function createIndexerLogger(
   };
   // Both destinations write synchronously, so the log and the closing sentence reach stderr in order.
   if (format === 'text')
-    return pino(options, { write: (line: string) => void stderr.write(textLogLine(line)) });
+    return pino(options, { write: (line: string) => void textStream.write(textLogLine(line)) });
   return pino(options, pino.destination({ fd: 2, sync: true }));
 }

@@ -77,6 +77,19 @@ describe('indexer: exit codes, one test per row of the table', function () {
     );
     expectSentence(refused, 'reindex', 1, `1 invalid record(s) of 500 (listed above); ${unchanged()}`);
     expect(lastLine(refused.stderr)).to.include('pass --skip-invalid to index the valid ones');
+    // The JSON log (stderr is a pipe here) carries them as data too.
+    const failureEntry = refused.stderr
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { level: number; invalidRecords?: unknown })
+      .find((entry) => entry.level === 50);
+    expect(failureEntry?.invalidRecords).to.deep.equal([
+      {
+        line: 10,
+        slug: bloated.slug,
+        problems: [{ field: 'risk_features', message: 'must NOT have more than 32 items' }],
+      },
+    ]);
     expect(await aliasTarget(client, alias)).to.equal(first.index);
 
     const skipped = await runCli(['reindex', '--source', source, '--alias', alias, '--skip-invalid']);
