@@ -1,21 +1,15 @@
-// ppa-indexer: reindex | sync | validate | status | rollback. Exit codes (also in --help):
-//   0 ok · 1 invalid records or none published (nothing written) · 2 usage (bad option or ES_* variable) · 3 Elasticsearch or
-//   other failure (alias unchanged) · 4 another reindex holds the lock · 130 SIGINT · 143 SIGTERM
+// ppa-indexer: reindex | sync | validate | status | rollback. Exit codes: EXIT_CODE_TABLE (indexer/exitCodes.ts), also
+// in --help and docs/operations.md. Every failure ends with one sentence on stderr (indexer/failure.ts).
 import type { Client } from '@elastic/elasticsearch';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { pino } from 'pino';
+import type { Logger } from 'pino';
 import { checkAliasName } from '../settings/elasticsearch.js';
-import { ConfigError } from '../settings/variables.js';
 import { aliasTarget } from './aliases.js';
-import { createIndexerClient, readIndexerEsSettings } from './esClient.js';
-import {
-  EXIT_CODES,
-  IndexerError,
-  InterruptedError,
-  InvalidSourceError,
-  NothingToRollBackError,
-  UsageError,
-} from './errors.js';
+import { checkElasticsearch, createIndexerClient, readIndexerEsSettings } from './esClient.js';
+import { EXIT_CODE_TABLE, EXIT_CODES } from './exitCodes.js';
+import { InterruptedError, InvalidSourceError, UsageError } from './errors.js';
+import { describeFailure, failureSentence, type RunContext } from './failure.js';
+import { createIndexerLogger, defaultLogFormat, isDebug, LOG_FORMATS, type LogFormat } from './indexerLog.js';
 import { ReindexLock } from './lock.js';
 import { DEFAULT_OVERLAP_S, Sync, type SyncRunSummary } from './sync.js';
 import { follow } from './syncFollow.js';
@@ -30,29 +24,28 @@ import { describeInvalidRecord, validateItems } from './validateSource.js';
 
 const EXIT_CODE_HELP = `
 Exit codes:
-  0    success
-  1    invalid records in the source (listed by line, slug and field), or no published record; nothing was written
-  2    usage error: bad option or ES_* environment variable
-  3    Elasticsearch or other failure; the alias was left where it was
-  4    another reindex (or, for sync, another sync) of the alias is running (lock held)
-  130  interrupted by SIGINT, 143 by SIGTERM; the half-built index was deleted
+${EXIT_CODE_TABLE.map(({ code, meaning }) => `  ${code.padEnd(9)}${meaning}`).join('\n')}
+
+Every failure ends with one sentence on stderr: what failed, what it means for the live alias, what to do next.
 
 Environment: DATABASE_URL (the default --source of reindex and sync), ES_URL (comma-separated nodes), ES_API_KEY or ES_USERNAME + ES_PASSWORD,
-ES_INDEX (default alias "ppas"), ES_REQUEST_TIMEOUT_MS (default 60000), LOG_LEVEL (default info).`;
+ES_INDEX (default alias "ppas"), ES_REQUEST_TIMEOUT_MS (default 60000), LOG_LEVEL (default info; debug adds stack traces).`;
 
-const logger = pino(
-  { name: 'ppa-indexer', level: process.env.LOG_LEVEL ?? 'info' },
-  pino.destination({ fd: 2, sync: true }),
-);
+/** One run of the CLI: its log (replaced once --log-format is read) and what the closing sentence needs. */
+interface CliRun {
+  logger: Logger;
+  logFormat: LogFormat;
+  context: RunContext;
+}
 
 /** Aborts on the first SIGINT/SIGTERM (so the run can clean up); a second one exits at once. */
-function abortOnSignals(): AbortController {
+function abortOnSignals(run: CliRun): AbortController {
   const controller = new AbortController();
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
       if (controller.signal.aborted)
         process.exit(signal === 'SIGINT' ? EXIT_CODES.interrupted : EXIT_CODES.terminated);
-      logger.warn({ signal }, 'stopping: cleaning up (send the signal again to exit at once)');
+      run.logger.warn({ signal }, 'stopping: cleaning up (send the signal again to exit at once)');
       controller.abort(signal);
     });
   }
@@ -79,12 +72,28 @@ function positiveNumber(value: string): number {
   return number;
 }
 
-function aliasFrom(option: string | undefined): string {
-  return option === undefined ? readIndexerEsSettings().alias : checkAliasName(option, '--alias');
+function aliasFrom(option: string | undefined, run: CliRun): string {
+  const alias = option === undefined ? readIndexerEsSettings().alias : checkAliasName(option, '--alias');
+  run.context.alias = alias;
+  return alias;
 }
 
-async function withClient<T>(action: (client: Client) => Promise<T>): Promise<T> {
-  const client = createIndexerClient(readIndexerEsSettings());
+/** A client of ES_URL whose cluster has answered (checkElasticsearch): a wrong URL fails here, in seconds. */
+async function connectedClient(run: CliRun): Promise<Client> {
+  const settings = readIndexerEsSettings();
+  run.context.esNodes = settings.nodes;
+  const client = createIndexerClient(settings);
+  try {
+    await checkElasticsearch(client, settings);
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
+  return client;
+}
+
+async function withClient<T>(run: CliRun, action: (client: Client) => Promise<T>): Promise<T> {
+  const client = await connectedClient(run);
   try {
     return await action(client);
   } finally {
@@ -105,13 +114,29 @@ function printSummary(summary: ReindexSummary): void {
   );
 }
 
-export function buildProgram(): Command {
+export function buildProgram(run: CliRun): Command {
   const program = new Command()
     .name('ppa-indexer')
     .description('Builds and manages the PPA search index behind an alias')
+    .addOption(
+      new Option(
+        '--log-format <format>',
+        'the log on stderr: json lines (default when stderr is not a terminal) or text (default on a terminal)',
+      ).choices(LOG_FORMATS),
+    )
     .addHelpText('after', EXIT_CODE_HELP)
-    .showHelpAfterError()
-    .exitOverride();
+    .configureHelp({ showGlobalOptions: true }) // --log-format in each command's help too
+    // Commander's own error line is left out: the closing sentence says it (main()), with what to do next.
+    .configureOutput({ outputError: () => undefined })
+    .exitOverride()
+    .hook('preAction', (root, action) => {
+      run.context.command = action.name();
+      const format = (root.opts() as { logFormat?: LogFormat }).logFormat;
+      if (format && format !== run.logFormat) {
+        run.logFormat = format;
+        run.logger = createIndexerLogger(format);
+      }
+    });
 
   program
     .command('reindex')
@@ -157,19 +182,23 @@ export function buildProgram(): Command {
         replicas?: number;
         greenTimeout: number;
       }) => {
-        const alias = aliasFrom(options.alias);
+        const alias = aliasFrom(options.alias, run);
         const source = sourceFrom(options.source);
-        if (options.ifMissing) {
-          const live = await withClient((client) => aliasTarget(client, alias));
-          if (live !== null) {
-            process.stderr.write(`alias ${alias} → ${live} exists: nothing to do (--if-missing)\n`);
-            return;
-          }
-        }
-        const controller = abortOnSignals();
+        const { logger } = run;
+        // Elasticsearch is asked first, so that a wrong ES_URL fails before a long source is read.
+        const client = options.dryRun
+          ? createIndexerClient(readIndexerEsSettings())
+          : await connectedClient(run);
         const progress = createProgressReporter();
-        const client = createIndexerClient(readIndexerEsSettings());
         try {
+          if (options.ifMissing) {
+            const live = await aliasTarget(client, alias);
+            if (live !== null) {
+              process.stderr.write(`alias ${alias} → ${live} exists: nothing to do (--if-missing)\n`);
+              return;
+            }
+          }
+          const controller = abortOnSignals(run);
           const summary = await reindex({
             client,
             alias,
@@ -242,10 +271,11 @@ export function buildProgram(): Command {
         overlap: number;
         batchSize: number;
       }) => {
-        const alias = aliasFrom(options.alias);
+        const alias = aliasFrom(options.alias, run);
         const url = sourceFrom(options.source, true);
-        const controller = abortOnSignals();
-        const client = createIndexerClient(readIndexerEsSettings());
+        const { logger } = run;
+        const client = await connectedClient(run);
+        const controller = abortOnSignals(run);
         const sync = new Sync({
           client,
           alias,
@@ -262,6 +292,7 @@ export function buildProgram(): Command {
         let lock: ReindexLock | null = null;
         try {
           lock = await ReindexLock.acquire(client, alias, { label: 'sync' });
+          run.context.applying = true;
           if (options.follow) {
             logger.info(
               { alias, interval: options.interval, overlap: options.overlap },
@@ -302,7 +333,7 @@ export function buildProgram(): Command {
     .option('--relation <name>', `PostgreSQL relation (default ${DEFAULT_RELATION})`)
     .addHelpText('after', EXIT_CODE_HELP)
     .action(async (options: { source?: string; relation?: string }) => {
-      const controller = abortOnSignals();
+      const controller = abortOnSignals(run);
       const source = await openRecordSource(sourceFrom(options.source), {
         ...(options.relation ? { relation: options.relation } : {}),
         signal: controller.signal,
@@ -332,8 +363,8 @@ export function buildProgram(): Command {
     .option('--json', 'print JSON instead of text', false)
     .addHelpText('after', EXIT_CODE_HELP)
     .action(async (options: { alias?: string; json: boolean }) => {
-      const alias = aliasFrom(options.alias);
-      const status = await withClient((client) => aliasStatus(client, alias));
+      const alias = aliasFrom(options.alias, run);
+      const status = await withClient(run, (client) => aliasStatus(client, alias));
       process.stdout.write(`${options.json ? JSON.stringify(status) : describeStatus(status)}\n`);
     });
 
@@ -343,8 +374,8 @@ export function buildProgram(): Command {
     .option('--alias <name>', 'alias (default: ES_INDEX or "ppas")')
     .addHelpText('after', EXIT_CODE_HELP)
     .action(async (options: { alias?: string }) => {
-      const alias = aliasFrom(options.alias);
-      const result = await withClient((client) => rollback(client, alias));
+      const alias = aliasFrom(options.alias, run);
+      const result = await withClient(run, (client) => rollback(client, alias));
       process.stdout.write(`${JSON.stringify({ rollback: result })}\n`);
       process.stderr.write(`alias ${result.alias}: ${result.from} → ${result.to}\n`);
     });
@@ -354,34 +385,39 @@ export function buildProgram(): Command {
 
 /** Runs the CLI and returns its exit code. */
 export async function main(argv: string[]): Promise<number> {
+  const logFormat = defaultLogFormat();
+  const run: CliRun = { logFormat, logger: createIndexerLogger(logFormat), context: {} };
+  const program = buildProgram(run);
+  // Known before commander parses, so that a bad option of a command is told with that command's --help.
+  const commands = new Set(program.commands.map((command) => command.name()));
+  run.context.command = argv.slice(2).find((arg) => commands.has(arg));
   try {
-    await buildProgram().parseAsync(argv);
+    await program.parseAsync(argv);
     return EXIT_CODES.ok;
   } catch (error) {
-    return exitCodeOf(error);
+    if (error instanceof CommanderError && error.exitCode === 0) return EXIT_CODES.ok; // --help, --version
+    return reportFailure(error, run);
   }
 }
 
-function exitCodeOf(error: unknown): number {
-  if (error instanceof CommanderError) {
-    // Help and version are "errors" to exitOverride; commander has already printed the message.
-    return error.exitCode === 0 ? EXIT_CODES.ok : EXIT_CODES.usage;
+/**
+ * The failure, told last on stderr: records listed first (exit 1), then the log entry (JSON lines only: in text
+ * the sentence says the same), then the sentence. The stack appears only at LOG_LEVEL=debug (indexerLog.ts).
+ */
+function reportFailure(error: unknown, run: CliRun): number {
+  const failure = describeFailure(error, run.context);
+  if (error instanceof InvalidSourceError) process.stderr.write(`${error.message}\n`);
+  const debug = isDebug(run.logger.level);
+  if (run.logFormat === 'json' || debug) {
+    // The error itself (its stack, and whatever it carries, such as a whole source report) only at debug.
+    const type = error instanceof Error ? error.constructor.name : typeof error;
+    const detail = debug && error instanceof Error ? { err: error } : { type };
+    // The listed invalid records as data too, for whatever reads the JSON lines.
+    const records = error instanceof InvalidSourceError ? { invalidRecords: error.listed } : {};
+    run.logger.error({ exitCode: failure.exitCode, next: failure.next, ...detail, ...records }, failure.what);
   }
-  const message = error instanceof Error ? error.message : String(error);
-  const missingFile = (error as { code?: string } | null)?.code === 'ENOENT';
-  const code =
-    error instanceof IndexerError
-      ? error.exitCode
-      : error instanceof ConfigError || missingFile
-        ? EXIT_CODES.usage
-        : EXIT_CODES.failure;
-  // An expected failure is one line for the operator; anything else is logged with its stack.
-  if (error instanceof InterruptedError) logger.warn(message);
-  else if (code === EXIT_CODES.invalidRecords) process.stderr.write(`${message}\n`);
-  else if (code !== EXIT_CODES.failure || error instanceof NothingToRollBackError) {
-    process.stderr.write(`ppa-indexer: ${message}\n`);
-  } else logger.error({ err: error }, message);
-  return code;
+  process.stderr.write(`${failureSentence(error, failure, run.context)}\n`);
+  return failure.exitCode;
 }
 
 process.exitCode = await main(process.argv);

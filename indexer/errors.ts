@@ -1,36 +1,45 @@
 // Typed failures of the indexer. Each carries its exit code (as Koa's errors carry their status), so the CLI's
-// mapping is a lookup; anything else is exit 3.
+// mapping is a lookup; anything else is exit 3. A `hint` says what to do next (indexer/failure.ts).
 import { EXIT_CODES, IndexerError, type ExitCode } from './exitCodes.js';
-import { describeInvalidRecord, type SourceReport } from './validateSource.js';
+import { describeInvalidRecord, type InvalidRecord, type SourceReport } from './validateSource.js';
+
+/** Invalid records named in the message (the report counts them all). */
+const MAX_LISTED = 20;
 
 export { EXIT_CODES, IndexerError };
 
 /** The source has invalid records and --skip-invalid was not given: nothing was written. */
 export class InvalidSourceError extends IndexerError {
   override readonly exitCode = EXIT_CODES.invalidRecords;
+  /** The failure in a few words; the message lists the records. */
+  readonly summary: string;
+  /** The records the message lists. */
+  readonly listed: InvalidRecord[];
   constructor(readonly report: SourceReport) {
-    const listed = report.invalidRecords
-      .slice(0, 20)
-      .map((record) => `  ${describeInvalidRecord(record, report.format)}`);
-    const more = report.invalid > listed.length ? [`  … and ${report.invalid - listed.length} more`] : [];
+    const listed = report.invalidRecords.slice(0, MAX_LISTED);
+    const lines = listed.map((record) => `  ${describeInvalidRecord(record, report.format)}`);
+    const more = report.invalid > lines.length ? [`  … and ${report.invalid - lines.length} more`] : [];
     super(
-      [
-        `${report.invalid} invalid record(s) of ${report.read}; nothing was indexed:`,
-        ...listed,
-        ...more,
-      ].join('\n'),
+      [`${report.invalid} invalid record(s) of ${report.read}; nothing was indexed:`, ...lines, ...more].join(
+        '\n',
+      ),
     );
+    this.summary = `${report.invalid} invalid record(s) of ${report.read} (listed above)`;
+    this.listed = listed;
   }
 }
 
 /** The source has no published record: going live with an empty index would empty the public API. */
 export class EmptySourceError extends IndexerError {
   override readonly exitCode = EXIT_CODES.invalidRecords;
+  override readonly hint = 'check that --source names the right file or relation';
 }
 
 /** Another run holds the reindex lock of this alias. */
 export class LockedError extends IndexerError {
   override readonly exitCode = EXIT_CODES.locked;
+  override readonly hint =
+    'wait for that run to end (ppa-indexer status shows the lock), then run again; the lock of a run that died expires by itself';
 }
 
 /** A bad option or environment variable. */
@@ -41,6 +50,7 @@ export class UsageError extends IndexerError {
 /** The run was stopped by a signal (or an AbortSignal); its half-built index was removed. */
 export class InterruptedError extends IndexerError {
   override readonly exitCode: ExitCode;
+  override readonly hint = 'run it again when ready';
   constructor(readonly reason: string) {
     super(`interrupted (${reason}); the alias was left where it was`);
     this.exitCode = reason === 'SIGINT' ? EXIT_CODES.interrupted : EXIT_CODES.terminated;
@@ -52,13 +62,17 @@ export class BulkRejectedError extends IndexerError {}
 
 /** The source file was written to between the validation pass and the end of the load (exit 3, alias kept). */
 export class SourceChangedError extends IndexerError {
+  override readonly hint =
+    'do not write to the source while a reindex reads it: export to a new file (or pass it with --source -), then run again';
   constructor(path: string) {
     super(`the source changed during the run (${path}): what was loaded is not what was validated`);
   }
 }
 
 /** Nothing built before the live index is left to roll back to. */
-export class NothingToRollBackError extends IndexerError {}
+export class NothingToRollBackError extends IndexerError {
+  override readonly hint = 'nothing to roll back to (ppa-indexer status lists the indices kept)';
+}
 
 /** The abort signal fired: stop the run with an InterruptedError naming why. */
 export function throwIfAborted(signal: AbortSignal | undefined): void {

@@ -19,6 +19,7 @@ import { finished } from 'node:stream/promises';
 import pg from 'pg';
 import QueryStream from 'pg-query-stream';
 import { SourceChangedError } from './errors.js';
+import { postgresSourceError } from './sourceErrors.js';
 import type { IndexMeta } from './indexMapping.js';
 import {
   DEFAULT_RELATION,
@@ -62,7 +63,9 @@ export class PostgresSource implements RecordSource {
   ): Promise<PostgresSource> {
     const quoted = quotedRelation(relation);
     const client = new pg.Client({ connectionString: url, application_name: 'ppa-indexer reindex' });
-    await client.connect();
+    await client.connect().catch((error: unknown) => {
+      throw postgresSourceError(url, error);
+    });
     try {
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
       await client.query(NO_JIT);
@@ -74,7 +77,7 @@ export class PostgresSource implements RecordSource {
       return new PostgresSource(url, overlapSeconds, client, relation, quoted, Number(total), mark);
     } catch (error) {
       await client.end().catch(() => undefined);
-      throw error;
+      throw postgresSourceError(url, error); // a relation that is missing, or not readable by this login
     }
   }
 

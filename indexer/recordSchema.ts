@@ -34,6 +34,12 @@ function messageOf(error: ErrorObject): string {
   return error.message ?? error.keyword;
 }
 
+/**
+ * Problems named per record: one record with 10,000 bad list items must not make a 10,000-part message (or log
+ * entry); the rest are counted.
+ */
+export const MAX_PROBLEMS_PER_RECORD = 20;
+
 /** The record's schema problems, one per field (the first message for each field), or [] when it is valid. */
 export function checkRecord(value: unknown): FieldProblem[] {
   if (validate(value)) return [];
@@ -45,7 +51,13 @@ export function checkRecord(value: unknown): FieldProblem[] {
     if (!byField.has(field)) byField.set(field, messageOf(error));
   }
   if (byField.size === 0) byField.set('(record)', 'does not match the record schema');
-  return [...byField].map(([field, message]) => ({ field, message }));
+  const problems = [...byField].map(([field, message]) => ({ field, message }));
+  if (problems.length <= MAX_PROBLEMS_PER_RECORD) return problems;
+  const more = problems.length - (MAX_PROBLEMS_PER_RECORD - 1);
+  return [
+    ...problems.slice(0, MAX_PROBLEMS_PER_RECORD - 1),
+    { field: '(record)', message: `has ${more} more problem(s)` },
+  ];
 }
 
 export function isPpaRecord(value: unknown): value is PpaRecord {

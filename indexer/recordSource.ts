@@ -9,6 +9,7 @@ import { SourceChangedError } from './errors.js';
 import type { IndexMeta } from './indexMapping.js';
 import type { IndexerLogger } from './reindex.js';
 import { detectFormat, readSource, type SourceFormat, type SourceItem } from './source.js';
+import { fileSourceError, statSourceFile } from './sourceErrors.js';
 import { spoolToTempFile, type SpooledFile } from './spool.js';
 
 export interface RecordSource {
@@ -48,11 +49,12 @@ class FileSource implements RecordSource {
     }
     const path = spooled?.path ?? (source as string);
     try {
-      const atStart = await stat(path);
+      // A missing, unreadable or directory source fails here, with its path, before anything else is read.
+      const atStart = await statSourceFile(path);
       return new FileSource(path, await detectFormat(path), atStart, spooled);
     } catch (error) {
       await spooled?.remove();
-      throw error;
+      throw fileSourceError(path, error);
     }
   }
 

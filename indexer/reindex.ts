@@ -90,7 +90,7 @@ async function* publishedDocuments(
     if (report.invalidLines.has(item.line)) continue;
     // Pass 1 validated every record, and the source is checked for changes before the alias moves
     // (assertUnchanged), so validating again here would only double the CPU cost of a record.
-    if ('parseError' in item) throw new SourceChangedError(`${report.format} source`);
+    if ('unparsed' in item) throw new SourceChangedError(`${report.format} source`);
     const record = item.value as PpaRecord;
     if (!record.published) continue;
     const document = buildDocument(record);

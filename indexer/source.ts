@@ -5,19 +5,28 @@ import { open } from 'node:fs/promises';
 import { Transform, type Readable } from 'node:stream';
 import StreamArray from 'stream-json/streamers/StreamArray.js';
 import { EXIT_CODES, IndexerError } from './exitCodes.js';
+import {
+  diagnoseInvalidJson,
+  diagnoseInvalidUtf8,
+  MAX_LINE_BYTES,
+  OverlongLine,
+  type LineDiagnosis,
+} from './lineDiagnosis.js';
 import type { FieldProblem } from './recordSchema.js';
+
+export { MAX_LINE_BYTES };
 
 /** The form of a source: a file's (NDJSON or a JSON array) or a PostgreSQL relation's rows (indexer/postgresSource.ts). */
 export type SourceFormat = 'ndjson' | 'json-array' | 'postgres';
 
 /**
  * One entry of the source: a parsed value (with `problems` its source already found, e.g. a row whose slug column
- * differs from its record's slug), or the reason its text is not JSON (`unreadable`: the line itself could
- * not be read as text: too long, or not UTF-8).
+ * differs from its record's slug), or a line that could not be parsed (too long, not UTF-8, not JSON), with its
+ * problems named by field where the line shows it (indexer/lineDiagnosis.ts).
  */
 export type SourceItem =
   | { line: number; value: unknown; problems?: FieldProblem[] }
-  | { line: number; parseError: string; unreadable?: boolean };
+  | ({ line: number; unparsed: true } & LineDiagnosis);
 
 export interface ReadSourceOptions {
   /** Called with the bytes read so far (for progress). */
@@ -71,11 +80,8 @@ export async function* readSource(
   }
 }
 
-/** A longer NDJSON line is an invalid record: a line of unbounded length must not grow in memory. */
-export const MAX_LINE_BYTES = 1024 * 1024;
-
 /** A line of the source: its text, or why it has none. */
-type Line = { text: string } | { problem: string };
+type Line = { text: string } | { diagnosis: LineDiagnosis };
 
 /** Strict UTF-8: an invalid byte sequence is an error, not a silent U+FFFD. */
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -84,7 +90,7 @@ function decodeLine(bytes: Uint8Array): Line {
   try {
     return { text: utf8.decode(bytes) };
   } catch {
-    return { problem: 'is not valid UTF-8' };
+    return { diagnosis: diagnoseInvalidUtf8(bytes) };
   }
 }
 
@@ -96,37 +102,45 @@ function decodeLine(bytes: Uint8Array): Line {
  * UTF-8 character), so no string ever holds a whole chunk: once the text has one character beyond Latin-1, a
  * decoded 64 KiB chunk is a 128 KiB two-byte string, which V8 puts in its large-object space, where every
  * one that lives through a scavenge goes straight to the old generation and stays until the next full GC.
- * A line past MAX_LINE_BYTES is dropped as it is read (its bytes are not kept) and comes out as a problem.
+ * A line past MAX_LINE_BYTES is not kept: its bytes go through an OverlongLine as they are read, which names the
+ * field that made it long, and it comes out as a problem.
  */
 async function* readLines(stream: Readable, onBytes?: (bytesRead: number) => void): AsyncGenerator<Line> {
   let bytesRead = 0;
   let rest: Buffer[] = []; // the bytes of a line that began in an earlier chunk (copied: chunks are not kept)
   let restBytes = 0;
-  let overlong = false; // the current line has passed MAX_LINE_BYTES: skip to its end
-  const tooLong: Line = { problem: `is longer than ${MAX_LINE_BYTES} bytes (1 MiB)` };
+  let overlong: OverlongLine | null = null; // the current line has passed MAX_LINE_BYTES
+  const overflow = (): OverlongLine => {
+    const line = new OverlongLine();
+    for (const bytes of rest) line.write(bytes);
+    rest = [];
+    return line;
+  };
   for await (const chunk of stream as AsyncIterable<Buffer>) {
     onBytes?.((bytesRead += chunk.length));
     let start = 0;
     for (let end = chunk.indexOf(0x0a); end !== -1; end = chunk.indexOf(0x0a, start)) {
-      if (overlong || restBytes + (end - start) > MAX_LINE_BYTES) yield tooLong;
-      else if (rest.length > 0) {
+      if (!overlong && restBytes + (end - start) > MAX_LINE_BYTES) overlong = overflow();
+      if (overlong) {
+        overlong.write(chunk.subarray(start, end));
+        yield { diagnosis: overlong.finish() };
+      } else if (rest.length > 0) {
         rest.push(chunk.subarray(start, end));
         yield decodeLine(Buffer.concat(rest));
       } else yield decodeLine(chunk.subarray(start, end));
       rest = [];
       restBytes = 0;
-      overlong = false;
+      overlong = null;
       start = end + 1;
     }
-    if (start < chunk.length && !overlong) {
+    if (start < chunk.length) {
       restBytes += chunk.length - start;
-      if (restBytes > MAX_LINE_BYTES) {
-        overlong = true;
-        rest = [];
-      } else rest.push(Buffer.from(chunk.subarray(start)));
+      if (!overlong && restBytes > MAX_LINE_BYTES) overlong = overflow();
+      if (overlong) overlong.write(chunk.subarray(start));
+      else rest.push(Buffer.from(chunk.subarray(start)));
     }
   }
-  if (overlong) yield tooLong;
+  if (overlong) yield { diagnosis: overlong.finish() };
   else if (rest.length > 0) yield decodeLine(Buffer.concat(rest)); // a last line without a newline
 }
 
@@ -137,8 +151,8 @@ async function* readNdjson(
   let line = 0;
   for await (const read of readLines(stream, onBytes)) {
     line++;
-    if ('problem' in read) {
-      yield { line, parseError: read.problem, unreadable: true };
+    if ('diagnosis' in read) {
+      yield { line, unparsed: true, ...read.diagnosis };
       continue;
     }
     const { text } = read;
@@ -147,7 +161,7 @@ async function* readNdjson(
     try {
       yield { line, value: JSON.parse(trimmed) as unknown };
     } catch (error) {
-      yield { line, parseError: error instanceof Error ? error.message : String(error) };
+      yield { line, unparsed: true, ...diagnoseInvalidJson(trimmed, error) };
     }
   }
 }

@@ -29,6 +29,7 @@ import {
 } from './postgresRelation.js';
 import { vanishedSlugs } from './reconcile.js';
 import { checkRecord, type FieldProblem } from './recordSchema.js';
+import { postgresSourceError } from './sourceErrors.js';
 import type { IndexerLogger } from './reindex.js';
 import { quoted, terminalSafe } from './terminalText.js';
 
@@ -223,7 +224,9 @@ export class Sync {
     db.on('error', () => {
       if (this.pgClient === db) this.pgClient = null;
     });
-    await db.connect();
+    await db.connect().catch((error: unknown) => {
+      throw postgresSourceError(this.options.url, error);
+    });
     this.pgClient = db;
     return db;
   }

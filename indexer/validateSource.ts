@@ -67,10 +67,9 @@ export async function validateItems(
     options.onRecord?.(report.read);
     let problems: FieldProblem[];
     let slug: string | null = null;
-    if ('parseError' in item) {
-      problems = item.unreadable
-        ? [{ field: '(line)', message: item.parseError }]
-        : [{ field: '(json)', message: `is not valid JSON: ${item.parseError}` }];
+    if ('unparsed' in item) {
+      problems = item.problems;
+      slug = item.slug;
     } else {
       slug = slugOf(item.value);
       problems = [...checkRecord(item.value), ...(item.problems ?? [])];

@@ -116,7 +116,8 @@ async function prepareBulk(source: string, index: string, bulkPath: string): Pro
     if (!output.write(text)) await once(output, 'drain');
   };
   for await (const item of readSource(source, 'ndjson')) {
-    if ('parseError' in item) throw new Error(`line ${item.line} of ${source}: ${item.parseError}`);
+    if ('unparsed' in item)
+      throw new Error(`line ${item.line} of ${source}: ${JSON.stringify(item.problems)}`);
     const record = item.value as PpaRecord;
     if (!record.published) continue;
     lines.push(`${JSON.stringify({ create: { _index: index, _id: record.slug } })}\n`);

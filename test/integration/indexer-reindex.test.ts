@@ -164,7 +164,7 @@ describe('indexer: reindex against Elasticsearch', function () {
     expect(summary.invalid).to.equal(2);
     expect(summary.invalidRecords.map((record) => [record.line, record.problems[0]!.field])).to.deep.equal([
       [21, 'slug'],
-      [22, '(json)'],
+      [22, '(line)'],
     ]);
     expect(summary.indexed).to.equal(published.length);
     expect((await client.count({ index: alias })).count).to.equal(published.length);

@@ -2,8 +2,8 @@
 // real API with its response cache at the default size, a real PostgreSQL with the reference schema and a real
 // Elasticsearch. Unpublish, publish, edit and deactivate are each served within 10 s (measured); a hard delete goes
 // at the next reconcile; a transaction that commits late with an older updated_at is applied (overlap window); an
-// invalid record is reported and skipped while other changes flow; an unpublish during a reindex holds through the
-// swap; kill -9 mid-batch loses nothing.
+// invalid record (one over a bound too) is reported and skipped while other changes flow; an unpublish during a
+// reindex holds through the swap; kill -9 mid-batch loses nothing.
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
@@ -229,6 +229,28 @@ describe('indexer: sync --follow from PostgreSQL, served by the API', function (
       invalid.capacity_mw,
     );
     expect(sync.child.exitCode).to.equal(null);
+  });
+
+  it('a record over a bound (10,000 risk_features) is skipped like any invalid record (the same schema check)', async () => {
+    const bloated = pick();
+    await db.query(
+      `UPDATE ppas SET risk_features = ARRAY(SELECT 'feature_' || n FROM generate_series(1, 10000) n) WHERE slug = $1`,
+      [bloated.slug],
+    );
+    await withTimeout(
+      FRESHNESS_GOAL_MS,
+      sync.waitForStderr(
+        `skipped invalid record: slug \\"${bloated.slug}\\": risk_features must NOT have more than 32 items`,
+      ),
+    );
+    expect((await detail(bloated.slug))?.risk_features, 'the indexed version stays').to.deep.equal(
+      bloated.risk_features,
+    );
+    // Valid again, so that the later scenarios (which change every valid published row) see it change too.
+    await db.query('UPDATE ppas SET risk_features = $2 WHERE slug = $1', [
+      bloated.slug,
+      bloated.risk_features,
+    ]);
   });
 
   it('unpublish during a reindex: 404 within 10 s, and still after the swap', async () => {

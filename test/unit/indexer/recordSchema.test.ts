@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { checkRecord } from '../../../indexer/recordSchema.js';
+import { readFileSync } from 'node:fs';
+import { checkRecord, MAX_PROBLEMS_PER_RECORD, RECORD_SCHEMA_URL } from '../../../indexer/recordSchema.js';
 import { generateRecords } from '../../../indexer/generate/generateRecords.js';
 
 const valid = (): Record<string, unknown> =>
@@ -131,6 +132,110 @@ describe('indexer: record schema (mappings/record.schema.json)', () => {
       expect(fieldsWithProblems(record)).to.include(field);
     });
   }
+
+  describe('bounds (docs/record.md, "Bounds")', () => {
+    const tokens = (count: number) => Array.from({ length: count }, (_, i) => `feature_${i}`);
+    const versions = (count: number) => Array.from({ length: count }, (_, i) => ({ version: i }));
+    const documents = (count: number) => Array.from({ length: count }, (_, i) => ({ title: `doc ${i}` }));
+    const url = (length: number) => `https://example.org/${'a'.repeat(length - 20)}`;
+    const atBound: [string, (record: Record<string, unknown>) => void][] = [
+      ['32 risk features', (r) => (r.risk_features = tokens(32))],
+      ['500 versions', (r) => (r.versions = versions(500))],
+      ['500 documents', (r) => (r.documents = documents(500))],
+      ['a 2,048-character document URL', (r) => (r.documents = [{ title: 'x', url: url(2048) }])],
+      ['a 500-character project name', (r) => (r.project_name = 'n'.repeat(500))],
+      [
+        'a 2,000-character version summary',
+        (r) => (r.versions = [{ version: 1, summary: 's'.repeat(2000) }]),
+      ],
+    ];
+    for (const [label, mutate] of atBound) {
+      it(`accepts ${label}`, () => {
+        const record = valid();
+        mutate(record);
+        expect(checkRecord(record)).to.deep.equal([]);
+      });
+    }
+    const overBound: [string, (record: Record<string, unknown>) => void, string, string][] = [
+      ['33 risk features', (r) => (r.risk_features = tokens(33)), 'risk_features', 'more than 32 items'],
+      ['501 versions', (r) => (r.versions = versions(501)), 'versions', 'more than 500 items'],
+      ['501 documents', (r) => (r.documents = documents(501)), 'documents', 'more than 500 items'],
+      [
+        'a 2,049-character document URL',
+        (r) => (r.documents = [{ title: 'x', url: url(2049) }]),
+        'documents.0.url',
+        'more than 2048 characters',
+      ],
+      ['a 501-character project name', (r) => (r.project_name = 'n'.repeat(501)), 'project_name', '500'],
+      [
+        'a 2,001-character procurement detail',
+        (r) => ((r.procurement as Record<string, unknown>).method_details = 'd'.repeat(2001)),
+        'procurement.method_details',
+        '2000',
+      ],
+      [
+        'a 65-character document type',
+        (r) => (r.documents = [{ title: 'x', document_type: 't'.repeat(65) }]),
+        'documents.0.document_type',
+        '64',
+      ],
+      [
+        'a 41-character timestamp',
+        (r) => (r.updated_at = `2024-06-02T08:30:00.${'1'.repeat(20)}Z`),
+        'updated_at',
+        '40',
+      ],
+    ];
+    for (const [label, mutate, field, message] of overBound) {
+      it(`rejects ${label}, naming ${field}`, () => {
+        const record = valid();
+        mutate(record);
+        const problem = checkRecord(record).find((p) => p.field === field);
+        expect(problem?.message, JSON.stringify(checkRecord(record))).to.include(message);
+      });
+    }
+
+    it('checks 10,000 risk features in linear time and names at most a few problems', () => {
+      const record = valid();
+      record.risk_features = Array.from({ length: 100_000 }, (_, i) => `f_${i}`);
+      const started = performance.now();
+      expect(checkRecord(record)).to.deep.equal([
+        { field: 'risk_features', message: 'must NOT have more than 32 items' },
+      ]);
+      // uniqueItems compared every pair when the items' type sat behind $ref: 34 s for 100k items.
+      expect(performance.now() - started).to.be.lessThan(5000);
+
+      record.risk_features = Array.from({ length: 10_000 }, (_, i) => `Bad Feature ${i}`);
+      const problems = checkRecord(record);
+      expect(problems).to.have.length(MAX_PROBLEMS_PER_RECORD);
+      expect(problems[0]).to.deep.equal({
+        field: 'risk_features',
+        message: 'must NOT have more than 32 items',
+      });
+      expect(problems.at(-1)).to.deep.equal({ field: '(record)', message: 'has 9982 more problem(s)' });
+    });
+
+    it('bounds every string (maxLength, or a pattern or format of fixed length) and every list (maxItems)', () => {
+      const schema = JSON.parse(readFileSync(RECORD_SCHEMA_URL, 'utf8')) as Record<string, unknown>;
+      const unbounded: string[] = [];
+      const walk = (node: unknown, path: string): void => {
+        if (node === null || typeof node !== 'object') return;
+        const schemaNode = node as Record<string, unknown>;
+        const types = [schemaNode.type].flat();
+        const pattern = typeof schemaNode.pattern === 'string' ? schemaNode.pattern : null;
+        const fixedLength =
+          (pattern !== null && pattern.endsWith('$') && !/[*+]|\{\d+,\}/.test(pattern)) ||
+          schemaNode.format === 'date';
+        // A $ref's target is walked on its own (definitions).
+        const bounded = schemaNode.maxLength !== undefined || fixedLength || schemaNode.$ref !== undefined;
+        if (types.includes('string') && !bounded) unbounded.push(path);
+        if (types.includes('array') && schemaNode.maxItems === undefined) unbounded.push(path);
+        for (const [key, child] of Object.entries(schemaNode)) walk(child, `${path}/${key}`);
+      };
+      walk(schema, '#');
+      expect(unbounded).to.deep.equal([]);
+    });
+  });
 
   it('allows an unpublished record without published_at, and null country/year', () => {
     const record = {
