@@ -15,7 +15,7 @@ import { once } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createIndexerClient, readIndexerEsSettings } from '../indexer/esClient.js';
+import { createIndexerClient, readIndexerEsSettings } from '../indexer/elasticsearch/esClient.js';
 import { positiveInteger } from '../indexer/optionParsers.js';
 import { buildApi, compileBeside, REPO_ROOT, startApi, type ApiProcess } from './perf/apiProcess.js';
 import { generateCorpus } from './perf/corpus.js';

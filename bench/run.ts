@@ -23,7 +23,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PpaRecord } from '../indexContract/record.js';
-import { createIndexerClient, readIndexerEsSettings } from '../indexer/esClient.js';
+import { createIndexerClient, readIndexerEsSettings } from '../indexer/elasticsearch/esClient.js';
 import { positiveInteger } from '../indexer/optionParsers.js';
 import {
   buildApi,

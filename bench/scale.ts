@@ -19,7 +19,7 @@ import { Command } from 'commander';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createIndexerClient, readIndexerEsSettings } from '../indexer/esClient.js';
+import { createIndexerClient, readIndexerEsSettings } from '../indexer/elasticsearch/esClient.js';
 import { positiveInteger } from '../indexer/optionParsers.js';
 import { buildApi, newestProfile, REPO_ROOT, startApi, type ApiProcess } from './perf/apiProcess.js';
 import {

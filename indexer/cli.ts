@@ -4,23 +4,23 @@ import type { Client } from '@elastic/elasticsearch';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import type { Logger } from 'pino';
 import { checkAliasName } from '../settings/elasticsearch.js';
-import { aliasTarget } from './aliases.js';
-import { checkElasticsearch, createIndexerClient, readIndexerEsSettings } from './esClient.js';
+import { aliasTarget } from './elasticsearch/aliases.js';
+import { checkElasticsearch, createIndexerClient, readIndexerEsSettings } from './elasticsearch/esClient.js';
 import { EXIT_CODE_TABLE, EXIT_CODES } from './exitCodes.js';
 import { InterruptedError, InvalidSourceError, UsageError } from './errors.js';
 import { describeFailure, failureSentence, type RunContext } from './failure.js';
 import { createIndexerLogger, defaultLogFormat, isDebug, LOG_FORMATS, type LogFormat } from './indexerLog.js';
-import { ReindexLock } from './lock.js';
-import { DEFAULT_OVERLAP_S, Sync, type SyncRunSummary } from './sync.js';
-import { follow } from './syncFollow.js';
+import { ReindexLock } from './elasticsearch/lock.js';
+import { DEFAULT_OVERLAP_S, Sync, type SyncRunSummary } from './sync/sync.js';
+import { follow } from './sync/syncFollow.js';
 import { nonNegativeInteger, positiveInteger } from './optionParsers.js';
 import { createProgressReporter } from './progress.js';
-import { DEFAULT_RELATION } from './postgresRelation.js';
-import { isPostgresUrl, openRecordSource } from './recordSource.js';
-import { reindex, type ReindexSummary } from './reindex.js';
-import { rollback } from './rollback.js';
-import { aliasStatus, describeStatus } from './status.js';
-import { describeInvalidRecord, validateItems } from './validateSource.js';
+import { DEFAULT_RELATION } from './sources/postgresRelation.js';
+import { isPostgresUrl, openRecordSource } from './sources/openSource.js';
+import { reindex, type ReindexSummary } from './reindex/reindex.js';
+import { rollback } from './reindex/rollback.js';
+import { aliasStatus, describeStatus } from './reindex/status.js';
+import { describeInvalidRecord, validateItems } from './sources/validateSource.js';
 
 const EXIT_CODE_HELP = `
 Exit codes:

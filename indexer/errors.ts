@@ -1,7 +1,7 @@
 // Typed failures of the indexer. Each carries its exit code (as Koa's errors carry their status), so the CLI's
 // mapping is a lookup; anything else is exit 3. A `hint` says what to do next (indexer/failure.ts).
 import { EXIT_CODES, IndexerError, type ExitCode } from './exitCodes.js';
-import { describeInvalidRecord, type InvalidRecord, type SourceReport } from './validateSource.js';
+import { describeInvalidRecord, type InvalidRecord, type SourceReport } from './sources/validateSource.js';
 
 /** Invalid records named in the message (the report counts them all). */
 const MAX_LISTED = 20;

@@ -3,10 +3,10 @@
 // last, after the structured log.
 import { CommanderError } from 'commander';
 import { ConfigError } from '../settings/variables.js';
-import { elasticsearchFailure } from './elasticsearchErrors.js';
+import { elasticsearchFailure } from './elasticsearch/elasticsearchErrors.js';
 import { EXIT_CODES, IndexerError } from './exitCodes.js';
 import { InterruptedError, InvalidSourceError, UsageError } from './errors.js';
-import { SourceSyntaxError } from './source.js';
+import { SourceSyntaxError } from './sources/source.js';
 import { terminalSafe } from './terminalText.js';
 
 /** What the CLI knew of the run when it failed. */

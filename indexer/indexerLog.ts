@@ -4,6 +4,9 @@
 import { pino, type Logger } from 'pino';
 import { terminalSafe } from './terminalText.js';
 
+/** What the indexer's modules log through (a pino logger, or a silent stand-in). */
+export type IndexerLogger = Pick<Logger, 'info' | 'warn' | 'error'>;
+
 export const LOG_FORMATS = ['json', 'text'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
 

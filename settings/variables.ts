@@ -4,7 +4,6 @@
 import type { ErrorObject } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { redisUrlProblem } from './redisUrl.js';
 
 // ajv-formats is CommonJS with a default export; under NodeNext the callable sits on `.default`.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
@@ -57,14 +56,9 @@ function isHttpUrl(value: string): boolean {
   return true;
 }
 
-function isRedisUrl(value: string): boolean {
-  return redisUrlProblem(value) === undefined;
-}
-
 const ajv = new Ajv2020({ allErrors: true });
 addFormats(ajv, ['hostname', 'ipv4', 'ipv6']);
 ajv.addFormat('http-url', { type: 'string', validate: isHttpUrl });
-ajv.addFormat('redis-url', { type: 'string', validate: isRedisUrl });
 
 /**
  * Reads the variables of `spec` from `env` (an empty or blank value counts as unset: compose files often write
@@ -74,10 +68,15 @@ ajv.addFormat('redis-url', { type: 'string', validate: isRedisUrl });
 export function createVariablesReader(
   spec: Readonly<Record<string, VariableSpec>>,
   rules: CrossVariableRules[] = [],
+  /** String formats of the caller's own (e.g. the API's `redis-url`), by name. */
+  formats: Record<string, (value: string) => boolean> = {},
 ): (
   env: Readonly<Record<string, string | undefined>>,
   defaults?: Record<string, string>,
 ) => Record<string, unknown> {
+  for (const [name, isValid] of Object.entries(formats)) {
+    if (!ajv.formats[name]) ajv.addFormat(name, { type: 'string', validate: isValid });
+  }
   const validate = ajv.compile({
     type: 'object',
     properties: Object.fromEntries(Object.entries(spec).map(([name, entry]) => [name, entry.schema])),

@@ -6,7 +6,7 @@ import {
   esSettingsFrom,
   type EsSettings,
 } from '../settings/elasticsearch.js';
-import { redisUrlProblem } from '../settings/redisUrl.js';
+import { redisUrlProblem } from './rateLimit/redisUrl.js';
 import { ConfigError, createVariablesReader, type VariableSpec } from '../settings/variables.js';
 
 export { ConfigError, type VariableSpec };
@@ -123,7 +123,9 @@ export const CONFIG_VARIABLES_SPEC: Readonly<Record<ConfigVariable, VariableSpec
 /** Every environment variable the API reads (the compose file and README are checked against it). */
 export const CONFIG_VARIABLES = Object.keys(CONFIG_VARIABLES_SPEC) as ConfigVariable[];
 
-const readVariables = createVariablesReader(CONFIG_VARIABLES_SPEC, [ES_CREDENTIAL_RULES]);
+const readVariables = createVariablesReader(CONFIG_VARIABLES_SPEC, [ES_CREDENTIAL_RULES], {
+  'redis-url': (value) => redisUrlProblem(value) === undefined,
+});
 
 interface ValidatedEnvironment {
   PORT: number;

@@ -2,9 +2,9 @@
 // with a seeded reservoir sample of the live records (published and active) for the request mix to draw from.
 import { createWriteStream } from 'node:fs';
 import { finished } from 'node:stream/promises';
-import { generateRecords } from '../../indexer/generate/generateRecords.js';
-import { Random } from '../../indexer/generate/random.js';
-import { writeNdjson } from '../../indexer/generate/writeNdjson.js';
+import { generateRecords } from '../../tools/generate/generateRecords.js';
+import { Random } from '../../tools/generate/random.js';
+import { writeNdjson } from '../../tools/generate/writeNdjson.js';
 import type { PpaRecord } from '../../indexContract/record.js';
 
 export interface GeneratedCorpus {

@@ -8,11 +8,11 @@ import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { finished } from 'node:stream/promises';
-import { buildDocument } from '../../indexer/buildDocument.js';
-import { indexDefinition, LIVE_SETTINGS } from '../../indexer/indexMapping.js';
+import { buildDocument } from '../../indexer/elasticsearch/buildDocument.js';
+import { indexDefinition, LIVE_SETTINGS } from '../../indexer/elasticsearch/indexMapping.js';
 import type { PpaRecord } from '../../indexContract/record.js';
-import { reindex } from '../../indexer/reindex.js';
-import { readSource } from '../../indexer/source.js';
+import { reindex } from '../../indexer/reindex/reindex.js';
+import { readSource } from '../../indexer/sources/source.js';
 import { esRequest, type EsTarget } from './elasticsearch.js';
 
 /** bulkLoad's defaults (indexer/bulkLoad.ts): batches of 1000 documents, two requests in flight. */

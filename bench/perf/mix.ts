@@ -3,7 +3,7 @@
 // live records so that searches find something. Each request carries both forms: the API path, and the exact
 // Elasticsearch `_search` body the API sends for it, built with the API's own pure builders from the same query
 // string (parse → build), so the raw side runs the same queries.
-import { Random } from '../../indexer/generate/random.js';
+import { Random } from '../../tools/generate/random.js';
 import type { PpaRecord } from '../../indexContract/record.js';
 import { parseDetailRequest } from '../../src/params/detail.js';
 import { parseListQuery } from '../../src/params/list.js';

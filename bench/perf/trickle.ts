@@ -2,8 +2,8 @@
 // index gets a new capacity, then the run is recorded as sync records it (refresh, data version moved on), so
 // every API instance's response cache drops what it held. For the Zipf mix's cost of freshness (`--trickle`).
 import type { Client } from '@elastic/elasticsearch';
-import { aliasTarget } from '../../indexer/aliases.js';
-import { recordSyncRun } from '../../indexer/indexMeta.js';
+import { aliasTarget } from '../../indexer/elasticsearch/aliases.js';
+import { recordSyncRun } from '../../indexer/elasticsearch/indexMeta.js';
 
 export interface Trickle {
   /** Stops after the change under way; resolves to the number of changes made. */

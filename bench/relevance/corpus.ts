@@ -11,11 +11,11 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
-import { generateRecords } from '../../indexer/generate/generateRecords.js';
-import { writeNdjson } from '../../indexer/generate/writeNdjson.js';
+import { generateRecords } from '../../tools/generate/generateRecords.js';
+import { writeNdjson } from '../../tools/generate/writeNdjson.js';
 import type { PpaRecord } from '../../indexContract/record.js';
-import { reindex } from '../../indexer/reindex.js';
-import { Random } from '../../indexer/generate/random.js';
+import { reindex } from '../../indexer/reindex/reindex.js';
+import { Random } from '../../tools/generate/random.js';
 
 export interface CorpusOptions {
   seed: number;

@@ -3,7 +3,7 @@
 // a reference code, gibberish), with the record it should find. Only live records (published and active) are
 // used, because the list serves only those.
 import type { PpaRecord } from '../../indexContract/record.js';
-import { Random } from '../../indexer/generate/random.js';
+import { Random } from '../../tools/generate/random.js';
 import { foldText } from '../../indexContract/text/fold.js';
 import { foldedWords } from '../../indexContract/text/prefixes.js';
 import {

@@ -2,7 +2,7 @@
 // Closed objects with every key required: the OpenAPI test validates real answers against them, so a field
 // added or dropped by a presenter shows up as a failing test rather than as drifted documentation.
 import { MAX_FACET_BUCKETS, type FacetName } from '../params/facets.js';
-import { SORT_ORDERS } from '../params/list.js';
+import { SORT_ORDERS } from '../params/sortOrder.js';
 
 type Schema = Record<string, unknown>;
 

@@ -6,7 +6,7 @@
 // and a client that forged a consistent cursor would gain nothing: it could only start its own walk at a
 // position of its choosing, among records it may read anyway. No server-side state is kept per walk.
 import { createHash } from 'node:crypto';
-import type { SortOrder } from './list.js';
+import type { SortOrder } from './sortOrder.js';
 import type { SearchFilters } from './filters.js';
 
 /** Where a walk resumes: after these sort values; `missing`: past the last record that has a value for the

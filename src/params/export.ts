@@ -2,7 +2,8 @@
 import { BadRequestError } from '../http/problem.js';
 import { filterProperties, filterSpecs, parameterDocs, type SearchFilters } from './filters.js';
 import { fieldsProperty, ITEM_FIELDS, toItemFields, type ItemField } from './fields.js';
-import { filtersAndSort, listParamsSchema, type SortOrder } from './list.js';
+import { filtersAndSort, listParamsSchema } from './list.js';
+import type { SortOrder } from './sortOrder.js';
 import { readQueryString } from './querystring.js';
 import { paramsValidator, validOnly, type ParamsSchema } from './validate.js';
 

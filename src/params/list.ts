@@ -14,19 +14,9 @@ import { SLUG_MAX_LENGTH, SLUG_PATTERN } from './detail.js';
 import { facetsProperty, toFacetNames, type FacetName } from './facets.js';
 import { fieldsProperty, toItemFields, type ItemField } from './fields.js';
 import { readQueryString } from './querystring.js';
+import { SORT_ORDERS, type SortOrder } from './sortOrder.js';
 import { paramsValidator, validOnly, type ParamsSchema, type ParsedParams } from './validate.js';
 import type { InvalidParam } from '../http/problem.js';
-
-export const SORT_ORDERS = [
-  'name_asc',
-  'name_desc',
-  'capacity_asc',
-  'capacity_desc',
-  'recent',
-  'oldest',
-  'relevance',
-] as const;
-export type SortOrder = (typeof SORT_ORDERS)[number];
 
 export const DEFAULT_PER_PAGE = 25;
 export const MAX_PER_PAGE = 100;

@@ -1,6 +1,7 @@
 // A page of search hits → the list body (data, meta, links) and the RFC 8288 Link header with the same links.
 import type { estypes } from '@elastic/elasticsearch';
-import { MAX_RESULT_WINDOW, type ListQuery, type SortOrder } from '../params/list.js';
+import { MAX_RESULT_WINDOW, type ListQuery } from '../params/list.js';
+import type { SortOrder } from '../params/sortOrder.js';
 import type { ListSource } from '../../indexContract/sourceFields.js';
 import type { FacetName } from '../params/facets.js';
 import { CURSOR_START, encodeCursor, positionAfter } from '../params/cursor.js';

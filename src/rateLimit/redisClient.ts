@@ -2,7 +2,7 @@
 // fast instead of queueing or hanging when Redis, or the Cluster master holding a key, is away.
 import calculateSlot from 'cluster-key-slot';
 import { Cluster, Redis, type RedisOptions } from 'ioredis';
-import { parseRedisUrl } from '../../settings/redisUrl.js';
+import { parseRedisUrl } from './redisUrl.js';
 import { WHOLE_STORE } from './storeHealth.js';
 
 export interface RateLimitRedisClientOptions {

@@ -1,6 +1,7 @@
 // GET /api/v1/ppas → one search request: hits of the page and the exact total in one round trip.
 import type { estypes } from '@elastic/elasticsearch';
-import type { ListQuery, SortOrder } from '../params/list.js';
+import type { ListQuery } from '../params/list.js';
+import type { SortOrder } from '../params/sortOrder.js';
 import { LIST_SOURCE_FIELDS } from '../../indexContract/sourceFields.js';
 import type { SearchRequestBody } from './gateway.js';
 import { buildFacetedParts, type FacetAggregationOptions } from './facets.js';

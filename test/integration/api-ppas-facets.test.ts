@@ -8,7 +8,7 @@ import type { PpaRecord } from '../../indexContract/record.js';
 import { FACET_NAMES, MAX_FACET_BUCKETS, type FacetName } from '../../src/params/facets.js';
 import { COMBINED_FACET_BUCKETS } from '../../src/search/facets.js';
 import { readIndexDefinition } from '../../indexContract/mapping.js';
-import { buildDocument } from '../../indexer/buildDocument.js';
+import { buildDocument } from '../../indexer/elasticsearch/buildDocument.js';
 import { ITEM_FIELDS } from '../../src/params/fields.js';
 import { buildTestApp } from '../support/app.js';
 import { paramNames, ppasApi } from '../support/ppasApi.js';

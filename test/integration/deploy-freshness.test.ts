@@ -13,7 +13,7 @@ import { expect } from 'chai';
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { reindex } from '../../indexer/reindex.js';
+import { reindex } from '../../indexer/reindex/reindex.js';
 import type { PpaRecord } from '../../indexContract/record.js';
 import { CONFIG_VARIABLES } from '../../src/config.js';
 import { startCli, type RunningCli } from '../support/indexerCliProcess.js';

@@ -1,8 +1,8 @@
 // The reindex lock against the real Elasticsearch: heartbeat keeps it, release frees it, takeover is detected.
 import { expect } from 'chai';
 import { LockedError } from '../../indexer/errors.js';
-import { aliasStatus, describeStatus } from '../../indexer/status.js';
-import { clusterNow, LOCK_INDEX, lockLocation, ReindexLock } from '../../indexer/lock.js';
+import { aliasStatus, describeStatus } from '../../indexer/reindex/status.js';
+import { clusterNow, LOCK_INDEX, lockLocation, ReindexLock } from '../../indexer/elasticsearch/lock.js';
 import { deleteIndices, testEsClient, uniqueName } from '../support/services.js';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

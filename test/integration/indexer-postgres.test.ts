@@ -4,12 +4,13 @@
 import type { Client } from '@elastic/elasticsearch';
 import { expect } from 'chai';
 import { isDeepStrictEqual } from 'node:util';
-import { readIndexMeta } from '../../indexer/indexMeta.js';
+import { readIndexMeta } from '../../indexer/elasticsearch/indexMeta.js';
 import { InvalidSourceError } from '../../indexer/errors.js';
-import { checkRecord } from '../../indexer/recordSchema.js';
-import { buildDocument } from '../../indexer/buildDocument.js';
+import { checkRecord } from '../../indexer/sources/recordSchema.js';
+import { buildDocument } from '../../indexer/elasticsearch/buildDocument.js';
 import type { PpaRecord } from '../../indexContract/record.js';
-import { reindex, type IndexerLogger } from '../../indexer/reindex.js';
+import type { IndexerLogger } from '../../indexer/indexerLog.js';
+import { reindex } from '../../indexer/reindex/reindex.js';
 import { runCli, summaryOf } from '../support/indexerCliProcess.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
 import { indexSample } from '../support/sampleIndex.js';

@@ -5,7 +5,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { appendFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { aliasTarget, dataIndices } from '../../indexer/aliases.js';
+import { aliasTarget, dataIndices } from '../../indexer/elasticsearch/aliases.js';
 import {
   BulkRejectedError,
   EmptySourceError,
@@ -13,13 +13,13 @@ import {
   LockedError,
   SourceChangedError,
 } from '../../indexer/errors.js';
-import { generateRecords } from '../../indexer/generate/generateRecords.js';
+import { generateRecords } from '../../tools/generate/generateRecords.js';
 import { parseIndexBuiltAt } from '../../indexContract/indexName.js';
-import { ensureLockIndex, LOCK_INDEX, lockLocation } from '../../indexer/lock.js';
+import { ensureLockIndex, LOCK_INDEX, lockLocation } from '../../indexer/elasticsearch/lock.js';
 import type { PpaRecord } from '../../indexContract/record.js';
-import { reindex } from '../../indexer/reindex.js';
-import { rollback } from '../../indexer/rollback.js';
-import { aliasStatus } from '../../indexer/status.js';
+import { reindex } from '../../indexer/reindex/reindex.js';
+import { rollback } from '../../indexer/reindex/rollback.js';
+import { aliasStatus } from '../../indexer/reindex/status.js';
 import { indexSample, SAMPLE_PATH } from '../support/sampleIndex.js';
 import { deleteIndices, testEsClient, uniqueName } from '../support/services.js';
 

@@ -10,8 +10,8 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { generateRecords } from '../../indexer/generate/generateRecords.js';
-import { writeNdjson } from '../../indexer/generate/writeNdjson.js';
+import { generateRecords } from '../../tools/generate/generateRecords.js';
+import { writeNdjson } from '../../tools/generate/writeNdjson.js';
 import { summaryOf, type CliResult } from '../support/indexerCliProcess.js';
 import { deleteIndices, ES_URL, testEsClient, uniqueName } from '../support/services.js';
 

@@ -7,9 +7,9 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
-import { aliasTarget } from '../../indexer/aliases.js';
-import { readIndexMeta } from '../../indexer/indexMeta.js';
-import { reindex } from '../../indexer/reindex.js';
+import { aliasTarget } from '../../indexer/elasticsearch/aliases.js';
+import { readIndexMeta } from '../../indexer/elasticsearch/indexMeta.js';
+import { reindex } from '../../indexer/reindex/reindex.js';
 import type { PpaRecord } from '../../indexContract/record.js';
 import { loadConfig } from '../../src/config.js';
 import { buildTestApp, type TestApp } from '../support/app.js';

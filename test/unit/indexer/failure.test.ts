@@ -6,7 +6,7 @@ import { readEsSettings } from '../../../settings/elasticsearch.js';
 import { InterruptedError, LockedError } from '../../../indexer/errors.js';
 import { describeFailure, failureSentence, type RunContext } from '../../../indexer/failure.js';
 import { createIndexerLogger, defaultLogFormat, textLogLine } from '../../../indexer/indexerLog.js';
-import { fileSourceError } from '../../../indexer/sourceErrors.js';
+import { fileSourceError } from '../../../indexer/sources/sourceErrors.js';
 
 function sentence(error: unknown, context: RunContext): string {
   return failureSentence(error, describeFailure(error, context), context);

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { readIndexerEsSettings } from '../../../indexer/esClient.js';
+import { readIndexerEsSettings } from '../../../indexer/elasticsearch/esClient.js';
 import { checkAliasName, readEsSettings } from '../../../settings/elasticsearch.js';
 import { ConfigError } from '../../../settings/variables.js';
 import { loadConfig } from '../../../src/config.js';

@@ -1,0 +1,82 @@
+// Record → indexed document: exactly the fields of mappings/ppas.json. Pure, so it is unit-tested without a server.
+import {
+  ATTACHMENT_KEYS,
+  CONTRACT_KEYS,
+  FISCAL_KEYS,
+  OFFTAKER_KEYS,
+  PROCUREMENT_KEYS,
+  VERSION_KEYS,
+  withKeys,
+  type IndexDocument,
+} from '../../indexContract/document.js';
+import type {
+  Contract,
+  Fiscal,
+  Offtaker,
+  PpaAttachment,
+  PpaRecord,
+  Procurement,
+  Version,
+} from '../../indexContract/record.js';
+import { foldText, nameSortKey } from '../../indexContract/text/fold.js';
+import { canonicalUtc } from '../../indexContract/text/timestamp.js';
+import { wordPrefixes } from '../../indexContract/text/prefixes.js';
+import { canonicalWords, joinedPairs } from '../../indexContract/text/canonical.js';
+import { droppedLetterSpellings } from '../../indexContract/text/typos.js';
+import { facetValues } from '../../indexContract/facetValues.js';
+
+/** ISO 8601 UTC with `Z`; milliseconds only when the source had them ("2024-03-01T12:00:00Z"). */
+export function toUtcTimestamp(timestamp: string): string {
+  const canonical = canonicalUtc(timestamp);
+  if (canonical === null) throw new Error(`not a timestamp: ${JSON.stringify(timestamp)}`);
+  return canonical;
+}
+
+export function buildDocument(record: PpaRecord): IndexDocument {
+  const canonical = canonicalWords(record.project_name);
+  const canonicalName = canonical.join(' ');
+  const faceted = {
+    country_code: record.country_code ?? null,
+    technology: record.technology,
+    tariff: record.tariff,
+    risk_features: record.risk_features ?? [],
+    financial_close_year: record.financial_close_year ?? null,
+  };
+  return {
+    slug: record.slug,
+    reference_code: record.reference_code,
+    project_name: record.project_name,
+    developer: record.developer,
+    location: record.location,
+    name_sort: nameSortKey(record.project_name),
+    name_folded: foldText(record.project_name),
+    name_canonical: canonicalName,
+    name_compact: canonical.join(''),
+    name_joined: joinedPairs(record.project_name),
+    name_dropped_letter: droppedLetterSpellings(record.project_name),
+    // The canonical words' prefixes too: "Kafue Photo" suggests "Kafue PV Park".
+    name_prefixes: wordPrefixes(`${record.project_name} ${canonicalName}`),
+    developer_folded: foldText(record.developer),
+    location_folded: foldText(record.location),
+    reference_code_folded: foldText(record.reference_code),
+    country_code: faceted.country_code,
+    technology: faceted.technology,
+    tariff: faceted.tariff,
+    risk_features: faceted.risk_features,
+    facet_values: facetValues(faceted),
+    capacity_mw: record.capacity_mw,
+    financial_close_year: faceted.financial_close_year,
+    active: record.active,
+    published_at: record.published_at ? toUtcTimestamp(record.published_at) : null,
+    updated_at: toUtcTimestamp(record.updated_at),
+    // The schema lets a source omit nested keys; the index holds every key, null when unknown.
+    fiscal: withKeys(FISCAL_KEYS, record.fiscal) as Fiscal,
+    offtaker: withKeys(OFFTAKER_KEYS, record.offtaker) as Offtaker,
+    contract: withKeys(CONTRACT_KEYS, record.contract) as Contract,
+    procurement: withKeys(PROCUREMENT_KEYS, record.procurement) as Procurement,
+    versions: (record.versions ?? []).map((version) => withKeys(VERSION_KEYS, version) as Version),
+    documents: (record.documents ?? []).map(
+      (attachment) => withKeys(ATTACHMENT_KEYS, attachment) as PpaAttachment,
+    ),
+  };
+}

@@ -1,0 +1,40 @@
+// The create-index body of a new generation: the contract's settings and mappings, loading settings, the build's _meta.
+import { readIndexDefinition, type IndexDefinition } from '../../indexContract/mapping.js';
+
+const definition = readIndexDefinition();
+
+export interface IndexMeta {
+  built_at: string;
+  records: number;
+  /** Built from PostgreSQL: the relation read and its snapshot's high-water mark (sync moves it on). */
+  source_relation?: string;
+  high_water_mark?: string;
+  /** Sync runs applied to this index (for --reconcile-every). */
+  sync_runs?: number;
+  /** Moved on by every sync run that changed documents, once they are searchable (indexContract/dataVersion.ts). */
+  data_version?: number;
+}
+
+// While loading, refresh is off, the translog is synced asynchronously and there are no replicas (the mapping's
+// number_of_replicas: 0): a failed build is deleted anyway, so durability and copies buy nothing until the index
+// goes live. LIVE_SETTINGS restores per-request durability and refresh; the go-live phase then flushes (what sat
+// in the async translog is committed to disk) and adds the replicas of replicasFor().
+const LOADING_SETTINGS = { refresh_interval: '-1', translog: { durability: 'async' as const } };
+export const LIVE_SETTINGS = { refresh_interval: '1s', translog: { durability: 'request' as const } };
+
+/** The create-index body, with loading settings and the build's _meta. */
+export function indexDefinition(meta: IndexMeta): IndexDefinition {
+  return {
+    settings: { ...definition.settings, index: { ...definition.settings.index, ...LOADING_SETTINGS } },
+    mappings: { ...definition.mappings, _meta: { ...meta } },
+  };
+}
+
+/**
+ * Replicas for a live index on a cluster of `dataNodes` data nodes: one copy on another node as soon as there is
+ * one (a node can be lost without losing the index or answering 503), none on a single node (a replica could never
+ * be assigned there, and the index would stay yellow).
+ */
+export function replicasFor(dataNodes: number): number {
+  return dataNodes >= 2 ? 1 : 0;
+}
