@@ -1,4 +1,4 @@
-// `npx tsx bench/floor.ts`: how far under the API the floor is. The no-repeat mix of bench/scale.ts (16
+// `npm run bench -- floor`: how far under the API the floor is. The no-repeat mix of bench/scale.ts (16
 // connections, `Accept-Encoding: gzip` on every side, Elasticsearch's request cache off, 4 rounds in rotating
 // order, each on a fresh request set) against four sides on the same shared cores:
 //   api   — the API as deployed (response cache on: it holds nothing a no-repeat mix asks again);
@@ -236,10 +236,10 @@ try {
   const machine = machineInfo();
   const setup = options.replay
     ? `Elasticsearch's answers recorded in the first warm-up pass and replayed after (bench/perf/replay.ts); the API with RESPONSE_CACHE_MB=${REPLAY_CACHE_MB} (every request a miss). ` +
-      `\`Accept-Encoding: gzip\`; each side warmed with two passes over a set of ${warmup.length} distinct requests, then ${options.rounds} rounds over the same set, each side once per round in rotating order. Made by \`npx tsx bench/floor.ts --replay\`.`
+      `\`Accept-Encoding: gzip\`; each side warmed with two passes over a set of ${warmup.length} distinct requests, then ${options.rounds} rounds over the same set, each side once per round in rotating order. Made by \`npm run bench -- floor --replay\`.`
     : `The API with RESPONSE_CACHE_MB=${options.cacheMb}. ` +
       `\`Accept-Encoding: gzip\` on every side; Elasticsearch's request cache off; each side warmed with ${warmup.length} requests; ` +
-      `${options.rounds} rounds of ${PER_ROUND} distinct requests, each side once per round in rotating order. Made by \`npx tsx bench/floor.ts\`.`;
+      `${options.rounds} rounds of ${PER_ROUND} distinct requests, each side once per round in rotating order. Made by \`npm run bench -- floor\`.`;
   const report = [
     `# The floor under the API${options.replay ? ', answers replayed' : ''}: ${options.count.toLocaleString('en')} records, no-repeat mix, ${CONNECTIONS} connections`,
     '',

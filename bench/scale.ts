@@ -1,4 +1,4 @@
-// `npm run bench -- --scale` runs this file (or `npx tsx bench/scale.ts`): the public-traffic benchmark of issue
+// `npm run bench -- scale` runs this file: the public-traffic benchmark of issue
 // 21, API (its own compiled process, response cache on as deployed) against raw Elasticsearch `_search` with the
 // very bodies the API sends, each figure with the machine's load average:
 //   (a) no-repeat mix: no request sent twice in a run (so no cache can help), 16 connections and 1 connection;
@@ -13,8 +13,8 @@
 // code); the measured runs alternate A B / B A, four rounds, each on a fresh request set. `--cpu-split` measures
 // the production shape instead: Elasticsearch on CPU 0, the API and the load generator on CPU 1.
 //
-//   npx tsx bench/scale.ts --count 100000            # writes bench/results/<date>-scale.md and .json
-//   npx tsx bench/scale.ts --count 2000 --quick      # seconds, prints only
+//   npm run bench -- scale --count 100000            # writes bench/results/<date>-scale.md and .json
+//   npm run bench -- scale --count 2000 --quick      # seconds, prints only
 import { Command } from 'commander';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';

@@ -1,7 +1,7 @@
 // facet_values: every facet value of a document as one keyword, "<facet>:<value>" ("technology:solar_pv",
 // "country:KE", "year:2019", "risk_features:fx_indexed"). The API counts several facets that share a filter with
-// one terms aggregation on this field, in one pass over the matches, instead of one aggregation per facet
-// (a list with five facets: facets cost 1.33× → see bench/results). Written by the indexer, read by the API.
+// one terms aggregation on this field, in one pass over the matches, instead of one aggregation per facet (each
+// would visit every match again: docs/performance.md, the facets findings). Written by the indexer, read by the API.
 
 /** The keyword field of mappings/ppas.json that holds them. */
 export const FACET_VALUES_FIELD = 'facet_values';

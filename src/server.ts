@@ -31,7 +31,7 @@ function readConfig(): Config {
  * wait for the socket: with the default the heap climbed from about 21 MB live to 90 MB of garbage before a
  * collection (a peak RSS of 215 MiB over a 1M-record export); nothing is retained. 30 % kept that lower still, but
  * under search traffic the response cache's turnover then set off a full collection every few seconds: 10 % of the
- * API's CPU against 5 % at 100 % (bench/results/2026-11-25-gc.md). A factor, not a cap (a heap that needs more
+ * API's CPU against 5 % at 100 % (docs/performance.md, "Garbage collection"). A factor, not a cap (a heap that needs more
  * still grows). Skipped when the operator set heap-growing flags (docs/operations.md, "API memory").
  */
 function tuneGarbageCollector(): void {

@@ -1,6 +1,6 @@
-// Full-text relevance for `q`, kept apart so it can be tuned against the relevance suite (npm run relevance,
-// bench/results/relevance-*.md) without touching the rest of the query. Documents hold folded copies of the text
-// (indexer/document.ts); the query is folded the same way, so "Sao Joao" meets "São João" without an
+// Full-text relevance for `q`, kept apart so it can be tuned against the relevance suite (npm run relevance)
+// without touching the rest of the query. Documents hold folded copies of the text
+// (indexer/elasticsearch/buildDocument.ts); the query is folded the same way, so "Sao Joao" meets "São João" without an
 // asciifolding filter in Elasticsearch.
 import type { estypes } from '@elastic/elasticsearch';
 import { foldText } from '../../indexContract/text/fold.js';

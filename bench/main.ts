@@ -1,0 +1,28 @@
+// `npm run bench -- <suite> [options]`: the one entry point of the benchmarks (bench/README.md).
+//   mix        the request mix against the API and raw Elasticsearch, and the indexer against raw _bulk (default)
+//   scale      public traffic: no-repeat and Zipf mixes, statistics (--trickle S: changes in place meanwhile)
+//   floor      the API against the floor under it (--replay: Elasticsearch's answers recorded and replayed)
+//   postgres   the PostgreSQL source: reindex and sync
+//   relevance  search quality per query class
+// Each suite's own options follow its name (`npm run bench -- scale --only zipf --help`).
+import { fileURLToPath } from 'node:url';
+
+const SUITES = {
+  mix: './run.ts',
+  scale: './scale.ts',
+  floor: './floor.ts',
+  postgres: './postgres.ts',
+  relevance: './relevance.ts',
+} as const;
+
+const [first, ...rest] = process.argv.slice(2);
+const named = first !== undefined && !first.startsWith('-');
+const suite = named ? first : 'mix';
+if (!(suite in SUITES)) {
+  process.stderr.write(`bench: unknown suite "${suite}": one of ${Object.keys(SUITES).join(', ')}\n`);
+  process.exit(2);
+}
+const file = fileURLToPath(new URL(SUITES[suite as keyof typeof SUITES], import.meta.url));
+// The suite parses process.argv as if it had been started itself.
+process.argv = [process.argv[0]!, file, ...(named ? rest : process.argv.slice(2))];
+await import(file);
