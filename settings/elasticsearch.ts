@@ -47,7 +47,7 @@ export const ES_VARIABLES_SPEC = {
     schema: { type: 'string', pattern: ALIAS_PATTERN },
   },
   ES_REQUEST_TIMEOUT_MS: {
-    expected: 'an integer from 1 to 300000 (milliseconds)',
+    unit: 'milliseconds',
     default: '2000',
     meaning:
       'deadline of one search to Elasticsearch, retries on other nodes included; past it the API answers 503',

@@ -9,8 +9,13 @@ import addFormatsModule from 'ajv-formats';
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 
 export interface VariableSpec {
-  /** What a good value looks like, for the error message. */
-  expected: string;
+  /**
+   * What a good value looks like, for the error message, where the schema cannot say it (a URL's shape); absent:
+   * said from the schema itself (an integer's range, an enum), so a bound is written once.
+   */
+  expected?: string;
+  /** The unit or a condition, said after a range from the schema: "seconds", "another port than PORT". */
+  unit?: string;
   /** Default as the environment would spell it; absent: the variable is optional with no default. */
   default?: string;
   meaning: string;
@@ -21,6 +26,23 @@ export interface VariableSpec {
   secret?: true;
   /** Why a value that failed the schema is wrong, when `expected` alone would leave the reader guessing. */
   explain?: (value: string) => string | undefined;
+}
+
+/** What a good value looks like: the spec's words, else the schema's range or choices. */
+export function expectedOf(entry: VariableSpec): string {
+  if (entry.expected) return entry.expected;
+  const { type, minimum, maximum, enum: choices } = entry.schema as {
+    type?: string;
+    minimum?: number;
+    maximum?: number;
+    enum?: readonly string[];
+  };
+  const unit = entry.unit ? ` (${entry.unit})` : '';
+  if (choices) return `one of ${choices.join(', ')}${unit}`;
+  if (type === 'integer' && minimum !== undefined && maximum !== undefined) {
+    return `an integer from ${minimum} to ${maximum}${unit}`;
+  }
+  return `a valid ${type ?? 'value'}${unit}`;
 }
 
 export interface VariableProblem {
@@ -98,7 +120,7 @@ export function createVariablesReader(
     const why = value === undefined ? undefined : entry?.explain?.(value);
     return {
       variable,
-      message: `${variable} must be ${entry?.expected ?? 'valid'}${got}${why ? `: ${why}` : ''}`,
+      message: `${variable} must be ${entry ? expectedOf(entry) : 'valid'}${got}${why ? `: ${why}` : ''}`,
     };
   }
 

@@ -39,7 +39,6 @@ export interface Config {
 // One table: the schema, the error messages, the README and the compose-file check all read it.
 const SPEC = {
   PORT: {
-    expected: 'an integer from 0 to 65535',
     default: '3000',
     meaning: 'TCP port the API listens on (0: any free port)',
     schema: { type: 'integer', minimum: 0, maximum: 65535 },
@@ -62,19 +61,17 @@ const SPEC = {
     explain: redisUrlProblem,
   },
   RATE_LIMIT_POINTS: {
-    expected: 'an integer from 1 to 1000000',
     default: '60',
     meaning: 'requests allowed per client IP per window',
     schema: { type: 'integer', minimum: 1, maximum: 1_000_000 },
   },
   RATE_LIMIT_WINDOW_S: {
-    expected: 'an integer from 1 to 86400 (seconds)',
+    unit: 'seconds',
     default: '60',
     meaning: 'length of the rate-limit window in seconds',
     schema: { type: 'integer', minimum: 1, maximum: 86_400 },
   },
   TRUST_PROXY_HOPS: {
-    expected: 'an integer from 0 to 32',
     default: '0',
     meaning: 'proxies in front that append to X-Forwarded-For (0: use the socket address)',
     schema: { type: 'integer', minimum: 0, maximum: 32 },
@@ -85,31 +82,29 @@ const SPEC = {
     schema: { type: 'string', format: 'http-url' },
   },
   CACHE_MAX_AGE_S: {
-    expected: 'an integer from 0 to 31536000 (seconds)',
+    unit: 'seconds',
     default: '60',
     meaning: 'Cache-Control max-age on 200 answers',
     schema: { type: 'integer', minimum: 0, maximum: 31_536_000 },
   },
   RESPONSE_CACHE_MB: {
-    expected: 'an integer from 0 to 65536 (mebibytes)',
+    unit: 'mebibytes',
     default: '32',
     meaning:
       'in-process cache of finished answers (list, detail, statistics, suggest) of the live index generation, bounded in MiB; 0: none',
     schema: { type: 'integer', minimum: 0, maximum: 65_536 },
   },
   EXPORT_CONCURRENCY: {
-    expected: 'an integer from 1 to 64',
     default: '4',
     meaning: 'exports (GET /api/v1/ppas/export) running at once per instance; beyond it 429',
     schema: { type: 'integer', minimum: 1, maximum: 64 },
   },
   METRICS_PORT: {
-    expected: 'an integer from 1 to 65535 (another port than PORT)',
+    unit: 'another port than PORT',
     meaning: 'Prometheus metrics (GET /metrics) on this port of HOST, apart from the API; unset: none',
     schema: { type: 'integer', minimum: 1, maximum: 65535 },
   },
   LOG_LEVEL: {
-    expected: `one of ${LOG_LEVELS.join(', ')}`,
     default: 'info',
     meaning: 'pino log level',
     schema: { type: 'string', enum: [...LOG_LEVELS] },

@@ -1,10 +1,21 @@
-// Response bodies of the API as JSON Schema 2020-12 (OpenAPI 3.1), written once from api.md and record.md.
+// Response bodies of the API as JSON Schema 2020-12 (OpenAPI 3.1), written once from api.md and record.md; the
+// compiler checks each object's keys against the presenter's type (PropertiesOf).
 // Closed objects with every key required: the OpenAPI test validates real answers against them, so a field
 // added or dropped by a presenter shows up as a failing test rather than as drifted documentation.
 import { MAX_FACET_BUCKETS, type FacetName } from '../params/facets.js';
 import { SORT_ORDERS } from '../params/sortOrder.js';
+import type { ListLinks, ListMeta } from '../present/list.js';
+import type { PpaDetail, PpaListItem } from '../present/ppa.js';
+import type { StatisticsBody } from '../present/statistics.js';
+import type { Suggestion } from '../present/suggest.js';
 
 type Schema = Record<string, unknown>;
+
+/**
+ * One property schema per key of the response type T (src/present/) and no other: `satisfies PropertiesOf<T>`
+ * makes the compiler keep a presenter's type and its documented schema together.
+ */
+type PropertiesOf<T> = { [K in keyof T]-?: Schema };
 
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 const nullable = (schema: Schema): Schema => ({ ...schema, type: [schema.type as string, 'null'] });
@@ -64,7 +75,7 @@ const ppaSummaryProperties = {
   published_at: nullable(timestamp('When the record entered the public catalogue (UTC).')),
   updated_at: timestamp('Last change of the record (UTC).'),
   url: { type: 'string', format: 'uri', description: 'Absolute URL of this PPA in the API.' },
-} satisfies Record<string, Schema>;
+} satisfies PropertiesOf<PpaListItem>;
 
 const capacityShare = record({
   ppas: count('PPAs with the feature.'),
@@ -171,7 +182,7 @@ export const responseSchemas: Record<string, Schema> = {
           language: optionalText('Language code.'),
         }),
       },
-    },
+    } satisfies PropertiesOf<PpaDetail>,
     'A published PPA (active or not) with procurement, versions and documents. Unknown values are null.',
   ),
 
@@ -198,7 +209,7 @@ export const responseSchemas: Record<string, Schema> = {
           description: 'Only with the `facets` parameter: one key per facet asked for.',
           properties: FACET_SCHEMAS,
         },
-      }),
+      } satisfies PropertiesOf<ListMeta>),
       required: ['total', 'page', 'per_page', 'total_pages', 'sort'],
     },
     links: record(
@@ -216,7 +227,7 @@ export const responseSchemas: Record<string, Schema> = {
           format: 'uri',
           description: 'Page max(total_pages, 1); null in cursor mode.',
         },
-      },
+      } satisfies PropertiesOf<ListLinks>,
       'Absolute links keeping every other parameter; the same links are in the Link header.',
     ),
   }),
@@ -234,13 +245,16 @@ export const responseSchemas: Record<string, Schema> = {
         technology: ppaSummaryProperties.technology,
         country_code: ppaSummaryProperties.country_code,
         url: ppaSummaryProperties.url,
-      }),
+      } satisfies PropertiesOf<Suggestion>),
     },
   }),
 
   Statistics: record({
     data: record({
-      totals: record({ ppas: count('Matching PPAs.'), capacity_mw: megawatts('Their capacity, MW (0.1).') }),
+      totals: record({
+        ppas: count('Matching PPAs.'),
+        capacity_mw: megawatts('Their capacity, MW (0.1).'),
+      } satisfies PropertiesOf<StatisticsBody['data']['totals']>),
       capacity_by_technology: {
         type: 'array',
         description: 'Largest capacity first.',
@@ -264,7 +278,7 @@ export const responseSchemas: Record<string, Schema> = {
           description: 'Largest capacity first.',
           items: capacityBucket('risk_feature', token('Risk feature.')),
         },
-      }),
+      } satisfies PropertiesOf<StatisticsBody['data']['fiscal_exposure']>),
       tariff_mix: {
         type: 'array',
         description: 'Most common first.',
@@ -272,14 +286,14 @@ export const responseSchemas: Record<string, Schema> = {
           share: fraction('Share of the PPAs (0.0001).'),
         }),
       },
-    }),
+    } satisfies PropertiesOf<StatisticsBody['data']>),
     meta: record({
       generated_at: nullable(
         timestamp(
           'When the live index was built (null only while it is empty): the body changes only on reindex.',
         ),
       ),
-    }),
+    } satisfies PropertiesOf<StatisticsBody['meta']>),
   }),
 
   Problem: {

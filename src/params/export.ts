@@ -1,6 +1,6 @@
 // GET /api/v1/ppas/export: the list's filters, q and sort, the columns (fields) and the format; no paging.
 import { BadRequestError } from '../http/problem.js';
-import { filterProperties, filterSpecs, parameterDocs, type SearchFilters } from './filters.js';
+import { filterProperties, parameterDocs, REPEATABLE_FILTERS, type SearchFilters } from './filters.js';
 import { fieldsProperty, ITEM_FIELDS, toItemFields, type ItemField } from './fields.js';
 import { filtersAndSort, listParamsSchema } from './list.js';
 import type { SortOrder } from './sortOrder.js';
@@ -42,16 +42,10 @@ export const exportParameters = parameterDocs(exportParamsSchema.properties);
 
 const NOT_HERE = 'is not an export parameter (an export is every match: no pages, cursor or facets)';
 
-const validator = paramsValidator(
-  exportParamsSchema,
-  [
-    ...filterSpecs,
-    { name: 'sort', kind: 'choice' },
-    { name: 'fields', kind: 'tokenList' },
-    { name: 'format', kind: 'choice' },
-  ],
-  { page: NOT_HERE, per_page: NOT_HERE, cursor: NOT_HERE, facets: NOT_HERE },
-);
+const validator = paramsValidator(exportParamsSchema, {
+  repeatable: REPEATABLE_FILTERS,
+  unknownReasons: { page: NOT_HERE, per_page: NOT_HERE, cursor: NOT_HERE, facets: NOT_HERE },
+});
 
 export function parseExportQuery(querystring: string): ExportQuery {
   const { params, problems } = validator.validate(readQueryString(querystring));

@@ -1,7 +1,7 @@
 // The filter parameters shared by the list and the statistics endpoints: schema fragments, descriptions,
 // and the typed filter object both search builders take.
 import { foldText } from '../../indexContract/text/fold.js';
-import type { ParamSpec, ParameterDoc, ParsedParams } from './validate.js';
+import type { ParameterDoc, ParsedParams } from './validate.js';
 
 export const TOKEN_PATTERN = '^[a-z0-9_]+$';
 export const MAX_RISK_FEATURES = 20;
@@ -109,17 +109,8 @@ export const filterProperties = {
   },
 } as const;
 
-export const filterSpecs: readonly ParamSpec[] = [
-  { name: 'q', kind: 'text' },
-  { name: 'technology', kind: 'tokenList' },
-  { name: 'tariff', kind: 'tokenList' },
-  { name: 'country', kind: 'tokenList' },
-  { name: 'developer', kind: 'text' },
-  { name: 'year', kind: 'integer' },
-  { name: 'risk_features[]', kind: 'repeatedTokens', aliases: ['risk_features'] },
-  { name: 'min_capacity', kind: 'number' },
-  { name: 'max_capacity', kind: 'number' },
-];
+/** The filter whose key repeats (`risk_features[]=a&risk_features[]=b`), and the other name merged into it. */
+export const REPEATABLE_FILTERS = { 'risk_features[]': ['risk_features'] } as const;
 
 /** The OpenAPI parameter list for a schema: one entry per property, in schema order. */
 export function parameterDocs(

@@ -4,7 +4,7 @@ import {
   capacityProblems,
   filterProperties,
   foldedTextProblems,
-  filterSpecs,
+  REPEATABLE_FILTERS,
   parameterDocs,
   toFilters,
   type SearchFilters,
@@ -98,16 +98,7 @@ export const listParamsSchema = {
 /** The list parameters as OpenAPI `parameters` entries, built from listParamsSchema. */
 export const listParameters = parameterDocs(listParamsSchema.properties);
 
-const validator = paramsValidator(listParamsSchema, [
-  ...filterSpecs,
-  { name: 'sort', kind: 'choice' },
-  { name: 'page', kind: 'integer' },
-  { name: 'per_page', kind: 'integer' },
-  { name: 'slug', kind: 'tokenList' },
-  { name: 'fields', kind: 'tokenList' },
-  { name: 'facets', kind: 'tokenList' },
-  { name: 'cursor', kind: 'text' },
-]);
+const validator = paramsValidator(listParamsSchema, { repeatable: REPEATABLE_FILTERS });
 
 /**
  * The filters and the order of a list or an export, with their cross-field problems added to `problems`. The

@@ -4,7 +4,7 @@ import {
   capacityProblems,
   filterProperties,
   foldedTextProblems,
-  filterSpecs,
+  REPEATABLE_FILTERS,
   parameterDocs,
   toFilters,
   type SearchFilters,
@@ -24,10 +24,9 @@ export const statisticsParameters = parameterDocs(statisticsParamsSchema.propert
 
 const NOT_HERE = 'is not a statistics parameter (statistics are neither paginated nor sorted)';
 
-const validator = paramsValidator(statisticsParamsSchema, filterSpecs, {
-  page: NOT_HERE,
-  per_page: NOT_HERE,
-  sort: NOT_HERE,
+const validator = paramsValidator(statisticsParamsSchema, {
+  repeatable: REPEATABLE_FILTERS,
+  unknownReasons: { page: NOT_HERE, per_page: NOT_HERE, sort: NOT_HERE },
 });
 
 /** Parses the raw query string of a statistics request; throws BadRequestError naming every problem. */

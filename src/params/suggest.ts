@@ -38,10 +38,7 @@ export const suggestParamsSchema = {
 
 export const suggestParameters = parameterDocs(suggestParamsSchema.properties, suggestParamsSchema.required);
 
-const validator = paramsValidator(suggestParamsSchema, [
-  { name: 'q', kind: 'text' },
-  { name: 'limit', kind: 'integer' },
-]);
+const validator = paramsValidator(suggestParamsSchema);
 
 export function parseSuggestQuery(querystring: string): SuggestQuery {
   const { params, problems } = validator.validate(readQueryString(querystring));

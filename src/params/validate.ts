@@ -4,20 +4,32 @@ import { Ajv, type ErrorObject } from 'ajv';
 import type { InvalidParam } from '../http/problem.js';
 import type { RawParams } from './querystring.js';
 
-/** How a parameter's text becomes the value its schema checks. */
-export type ParamKind =
-  | 'text' // trimmed string
+/** How a parameter's text becomes the value its schema checks: read off the schema, so the two cannot drift. */
+type ParamKind =
+  | 'text' // a string (free text or one of an enum), as sent
   | 'integer' // strict decimal integer
   | 'number' // strict decimal number
-  | 'choice' // enum string, compared as sent
-  | 'tokenList' // one value, tokens joined by ","
-  | 'repeatedTokens'; // repeatable key (and its aliases), each value may also join tokens by ","
+  | 'tokenList' // an array: one value, tokens joined by ","
+  | 'repeatedTokens'; // an array under a repeatable key (and its aliases), each value may also join tokens by ","
 
-export interface ParamSpec {
+interface ParamSpec {
   name: string;
   kind: ParamKind;
   /** Other names accepted as the same parameter (merged with it). */
   aliases?: readonly string[];
+}
+
+function kindOf(property: Record<string, unknown>): ParamKind {
+  switch (property.type) {
+    case 'integer':
+      return 'integer';
+    case 'number':
+      return 'number';
+    case 'array':
+      return 'tokenList';
+    default:
+      return 'text';
+  }
 }
 
 /** A JSON Schema object for a set of query parameters (what OpenAPI shows and ajv checks). */
@@ -50,11 +62,19 @@ export interface ParamsValidator {
   validate(raw: RawParams): { params: ParsedParams; problems: InvalidParam[] };
 }
 
-export function paramsValidator(
-  schema: ParamsSchema,
-  specs: readonly ParamSpec[],
-  unknownReasons: Record<string, string> = {},
-): ParamsValidator {
+export interface ParamsValidatorOptions {
+  /** Array parameters whose key may repeat, with the other names merged into them (`risk_features[]`). */
+  repeatable?: Readonly<Record<string, readonly string[]>>;
+  /** Why a parameter of another operation is unknown here, by name. */
+  unknownReasons?: Record<string, string>;
+}
+
+export function paramsValidator(schema: ParamsSchema, options: ParamsValidatorOptions = {}): ParamsValidator {
+  const { repeatable = {}, unknownReasons = {} } = options;
+  const specs: ParamSpec[] = Object.entries(schema.properties).map(([name, property]) => {
+    const aliases = repeatable[name];
+    return aliases ? { name, kind: 'repeatedTokens', aliases } : { name, kind: kindOf(property) };
+  });
   const check = ajv.compile(schema);
   const specByName = new Map<string, ParamSpec>();
   for (const spec of specs) {
