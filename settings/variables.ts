@@ -31,7 +31,12 @@ export interface VariableSpec {
 /** What a good value looks like: the spec's words, else the schema's range or choices. */
 export function expectedOf(entry: VariableSpec): string {
   if (entry.expected) return entry.expected;
-  const { type, minimum, maximum, enum: choices } = entry.schema as {
+  const {
+    type,
+    minimum,
+    maximum,
+    enum: choices,
+  } = entry.schema as {
     type?: string;
     minimum?: number;
     maximum?: number;
