@@ -6,6 +6,8 @@ import { BadRequestError } from '../../src/http/problem.js';
 import { createSearchGateway } from '../../src/search/gateway.js';
 import { paramNames, ppasApi } from '../support/ppasApi.js';
 import { useSampleApp } from '../support/sampleApp.js';
+import { toProblem } from '../../src/http/problemResponses.js';
+import { SearchTooLargeError } from '../../src/search/errors.js';
 
 /** The raw size of the response header block (status line and headers), as a proxy would buffer it. */
 function headerBytes(url: string): Promise<{ status: number; bytes: number; link: boolean }> {
@@ -94,8 +96,11 @@ describe('what a request may cost', function () {
     } catch (error) {
       thrown = error;
     }
-    expect(thrown).to.be.instanceOf(BadRequestError);
-    expect((thrown as BadRequestError).invalidParams?.[0]?.name).to.equal('q');
+    // The gateway says what happened; http/ makes it the client's 400 naming q.
+    expect(thrown).to.be.instanceOf(SearchTooLargeError);
+    const problem = toProblem(thrown);
+    expect(problem).to.be.instanceOf(BadRequestError);
+    expect(problem.invalidParams?.[0]?.name).to.equal('q');
   });
 
   it('a search refused for its size inside an _msearch is the same 400, the other search answered or not', async () => {
@@ -107,8 +112,11 @@ describe('what a request may cost', function () {
     } catch (error) {
       thrown = error;
     }
-    expect(thrown).to.be.instanceOf(BadRequestError);
-    expect((thrown as BadRequestError).invalidParams?.[0]?.name).to.equal('q');
+    // The gateway says what happened; http/ makes it the client's 400 naming q.
+    expect(thrown).to.be.instanceOf(SearchTooLargeError);
+    const problem = toProblem(thrown);
+    expect(problem).to.be.instanceOf(BadRequestError);
+    expect(problem.invalidParams?.[0]?.name).to.equal('q');
     const answers = await gateway.msearch([{ size: 1 }, { size: 0, track_total_hits: true }]);
     expect(answers).to.have.length(2);
     expect(answers[0]!.hits.hits).to.have.length(1);
