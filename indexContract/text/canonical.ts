@@ -48,10 +48,18 @@ export const TECHNOLOGY_WORDS: Readonly<Record<string, readonly string[]>> = {
   hybrid: ['hybrid'],
 };
 
+const WORDS_BY_TECHNOLOGY = new Map<string, string[]>();
+
 /** The folded words of a technology: its own ("oil_hfo": oil, hfo) and those of TECHNOLOGY_WORDS, each once. */
 export function technologyWords(technology: string): string[] {
-  const written = [technology.replace(/_/gu, ' '), ...(TECHNOLOGY_WORDS[technology] ?? [])];
-  return [...new Set(written.flatMap((text) => foldedWords(text)))];
+  // Once per value (a handful): the indexer asks for every document.
+  let words = WORDS_BY_TECHNOLOGY.get(technology);
+  if (words === undefined) {
+    const written = [technology.replace(/_/gu, ' '), ...(TECHNOLOGY_WORDS[technology] ?? [])];
+    words = [...new Set(written.flatMap((text) => foldedWords(text)))];
+    WORDS_BY_TECHNOLOGY.set(technology, words);
+  }
+  return [...words];
 }
 
 /** Roman numerals I–X as the digits they stand for; 1–10 meet whichever way they are written. */

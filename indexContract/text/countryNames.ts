@@ -39,10 +39,19 @@ export function countryNames(code: string | null): string[] {
   return [...new Set([...names, ...(COUNTRY_ALIASES[upper] ?? [])])];
 }
 
+const NAME_WORDS_BY_CODE = new Map<string, string[]>();
+
 /**
  * The country's names as the index holds them: folded words, punctuation as spaces ("cote d ivoire"), so that
  * "Côte d'Ivoire" with either apostrophe, and each word alone ("Ivoire"), meet them; `q` is read the same way.
  */
 export function countryNameWords(code: string | null): string[] {
-  return countryNames(code).map((name) => foldedWords(name).join(' '));
+  if (code === null) return [];
+  // Once per code: ICU's lookups were a tenth of the indexer's time per document.
+  let words = NAME_WORDS_BY_CODE.get(code);
+  if (words === undefined) {
+    words = countryNames(code).map((name) => foldedWords(name).join(' '));
+    NAME_WORDS_BY_CODE.set(code, words);
+  }
+  return [...words];
 }
