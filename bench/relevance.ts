@@ -4,9 +4,9 @@
 //   npm run relevance -- [--count 12000] [--seed 20261122] [--query-seed 9] [--per-class 300]
 //                        [--alias name --reuse] [--keep] [--variant baseline] [--paired step] [--no-write]
 //
-// --keep leaves the index in place and --alias/--reuse runs against it again (for tuning the query only);
-// --paired <step> then sends every list query with that tuning step and with the API's query, back to back, and
-// prints (and reports) Elasticsearch's took for each: the cost of the steps since, paired query by query;
+// --keep leaves the index in place and --alias/--reuse runs against it again (for tuning the query only).
+// --paired <step>, after the suite, sends every list query with that tuning step and with the API's query, back to
+// back, and prints (and reports) Elasticsearch's took of each: the cost of the steps since, paired query by query.
 // ES_URL picks the cluster (default http://127.0.0.1:9200).
 import { Client } from '@elastic/elasticsearch';
 import { Command } from 'commander';
