@@ -2,9 +2,11 @@
 // every query class through the API's request path, prints the figures and writes bench/results/relevance-<date>.md.
 //
 //   npm run relevance -- [--count 12000] [--seed 20261122] [--query-seed 9] [--per-class 300]
-//                        [--alias name --reuse] [--keep] [--variant baseline] [--no-write]
+//                        [--alias name --reuse] [--keep] [--variant baseline] [--paired step] [--no-write]
 //
-// --keep leaves the index in place and --alias/--reuse runs against it again (for tuning the query only);
+// --keep leaves the index in place and --alias/--reuse runs against it again (for tuning the query only).
+// --paired <step>, after the suite, sends every list query with that tuning step and with the API's query, back to
+// back, and prints (and reports) Elasticsearch's took of each: the cost of the steps since, paired query by query.
 // ES_URL picks the cluster (default http://127.0.0.1:9200).
 import { Client } from '@elastic/elasticsearch';
 import { Command } from 'commander';
@@ -16,7 +18,9 @@ import {
   relevanceAlias,
   relevanceRecords,
 } from './relevance/corpus.js';
-import { isLive } from './relevance/queries.js';
+import { pairedCost, pairedCostLine } from './relevance/pairedCost.js';
+import { generateQueries, isLive } from './relevance/queries.js';
+import { createSearchGateway } from '../src/search/gateway.js';
 import { consoleTable, markdownReport, missExamples, targetLines } from './relevance/report.js';
 import { DEFAULT_SUITE, runSuite } from './relevance/suite.js';
 import { VARIANTS } from './relevance/variants.js';
@@ -31,6 +35,7 @@ interface Options {
   keep?: boolean;
   write: boolean;
   variant: string;
+  paired?: string;
 }
 
 const integer = (value: string): number => {
@@ -74,6 +79,16 @@ async function main(options: Options): Promise<number> {
     const misses = missExamples(run.results, 3);
     if (misses.length > 0) console.log(`\nmisses:\n${misses.join('\n')}`);
 
+    let cost: string | undefined;
+    if (options.paired !== undefined) {
+      const before = VARIANTS[options.paired];
+      if (!before) throw new Error(`unknown --paired ${options.paired}`);
+      const queries = generateQueries(records, { seed: options.querySeed, perClass: options.perClass });
+      const search = createSearchGateway({ client, alias, requestTimeoutMs: 30_000 });
+      cost = pairedCostLine(options.paired, await pairedCost(search, queries, before));
+      console.log(`\n${cost}`);
+    }
+
     if (options.write && options.variant === 'current') {
       const date = new Date().toISOString().slice(0, 10);
       const [method, tuningLog] = await Promise.all([
@@ -89,6 +104,7 @@ async function main(options: Options): Promise<number> {
         suite: { seed: options.querySeed, perClass: options.perClass, querySeconds: run.querySeconds },
         method,
         tuningLog,
+        ...(cost ? { cost } : {}),
       });
       const directory = new URL('./results/', import.meta.url);
       await mkdir(directory, { recursive: true });
@@ -115,6 +131,10 @@ const program = new Command()
   .option('--reuse', 'run against an alias built earlier with --keep (same --count and --seed)')
   .option('--keep', 'keep the index after the run')
   .option('--variant <name>', "text query: current (the API's) or an earlier tuning step", 'current')
+  .option(
+    '--paired <step>',
+    "Elasticsearch's took of each list query with that step and with the API's query",
+  )
   .option('--no-write', 'do not write bench/results/relevance-<date>.md')
   .action(async (options: Options) => {
     process.exitCode = await main(options);

@@ -18,13 +18,19 @@ export interface IndexDocument {
   name_joined: string[];
   /** Each name word of 5+ letters with one letter (not the first) dropped: "solar" → "slar", "soar", "solr", "sola". */
   name_dropped_letter: string[];
+  /** Each name word of 5+ letters without its first letter: "solar" → "olar" (a first letter dropped). */
+  name_without_first_letter: string[];
   /** Every prefix (1–20 letters) of every folded name word: suggestions match the word being typed with a typo. */
   name_prefixes: string[];
   developer_folded: string;
   location_folded: string;
   reference_code_folded: string;
   country_code: string | null;
+  /** The country's English names, folded words ("cote d ivoire", "ivory coast"): a word of `q` may match them. */
+  country_names: string[];
   technology: string;
+  /** The technology's words and synonyms, folded ("solar", "pv", "photovoltaic"…): a word of `q` may match them. */
+  technology_words: string[];
   tariff: string;
   risk_features: string[];
   /** Every facet value as "<facet>:<value>" (indexContract/facetValues.ts): several facets counted in one pass. */

@@ -15,6 +15,24 @@ export const NAME_COMPACT_FIELD = 'name_compact';
 /** Adjacent canonical words written as one (keywords): a typed word that joins two name words. */
 export const NAME_JOINED_FIELD = 'name_joined';
 
+/** Each name word of five letters or more without its first letter (keywords): a first letter dropped ("Olar"). */
+export const NAME_WITHOUT_FIRST_LETTER_FIELD = 'name_without_first_letter';
+
+/** The technology's words and synonyms (text; TECHNOLOGY_WORDS in indexContract/text/canonical.ts). */
+export const TECHNOLOGY_WORDS_FIELD = 'technology_words';
+/** The country's English names (text; indexContract/text/countryNames.ts). */
+export const COUNTRY_NAMES_FIELD = 'country_names';
+
+/** Top-level fields queries address by name (a test checks each against the mapping). */
+export const QUERIED_FIELDS = [
+  NAME_CANONICAL_FIELD,
+  NAME_COMPACT_FIELD,
+  NAME_JOINED_FIELD,
+  NAME_WITHOUT_FIRST_LETTER_FIELD,
+  TECHNOLOGY_WORDS_FIELD,
+  COUNTRY_NAMES_FIELD,
+] as const;
+
 /** Every prefix of every folded name word (keywords computed by the indexer): suggestions. Not a sub-field. */
 export const NAME_PREFIXES_FIELD = 'name_prefixes';
 

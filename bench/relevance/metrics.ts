@@ -13,6 +13,8 @@ export interface QueryResult {
   /** Share of the answers (all the equivalent records, at most 10) among the first 10 hits. */
   recall10: number;
   tookMs: number;
+  /** Elasticsearch's own `took` (ms): its time for the search, without the round trip and the client. */
+  esTookMs: number;
 }
 
 export interface ClassFigures {
@@ -30,6 +32,9 @@ export interface ClassFigures {
   /** Gibberish: how many queries returned anything (must be 0). */
   nonEmpty: number;
   medianMs: number;
+  /** Median and p90 of Elasticsearch's `took`: the cost of the query itself. */
+  medianTook: number;
+  p90Took: number;
 }
 
 /** Rank of the first hit that is an acceptable answer; null when none of the hits is. */
@@ -80,5 +85,10 @@ export function classFigures(queryClass: QueryClass, results: readonly QueryResu
     maxTotal: Math.max(0, ...totals),
     nonEmpty: results.filter((r) => r.total > 0).length,
     medianMs: median(results.map((r) => r.tookMs)),
+    medianTook: median(results.map((r) => r.esTookMs)),
+    p90Took: quantile(
+      results.map((r) => r.esTookMs),
+      0.9,
+    ),
   };
 }

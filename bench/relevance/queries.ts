@@ -11,7 +11,10 @@ import {
   compactForm,
   otherNumeral,
   SECTOR_ABBREVIATIONS,
+  technologyWords,
+  TECHNOLOGY_WORDS,
 } from '../../indexContract/text/canonical.js';
+import { countryNames } from '../../indexContract/text/countryNames.js';
 import { COMPOUND_WORDS } from './corpus.js';
 
 export const QUERY_CLASSES = [
@@ -36,6 +39,10 @@ export const QUERY_CLASSES = [
   'numeral_other_way',
   'abbreviation_other_way',
   'punctuation_dropped',
+  // Technology and country words, and first-letter typos (issue 32).
+  'name_technology',
+  'name_place_technology',
+  'first_letter_typo',
   // Suggestions as you type (GET /api/v1/ppas/suggest), not `q`:
   'suggest_typing',
   'suggest_typo',
@@ -114,6 +121,35 @@ export function applyTypo(random: Random, word: string): { typo: string; kind: s
       copy[position] = original === original.toLowerCase() ? replacement : replacement.toUpperCase();
     } else {
       copy.splice(position, 0, copy[position] as string);
+    }
+    return { typo: copy.join(''), kind };
+  }
+  return undefined;
+}
+
+/** One typo at the first letter of `word`: replaced, dropped, doubled, or swapped with the second letter. */
+export function applyFirstLetterTypo(
+  random: Random,
+  word: string,
+): { typo: string; kind: string } | undefined {
+  const letters = [...word];
+  const first = letters[0] ?? '';
+  for (const kind of shuffle(random, ['swap', 'drop', 'replace', 'double'])) {
+    const copy = [...letters];
+    if (kind === 'swap') {
+      if (foldText(first) === foldText(letters[1] ?? '')) continue;
+      // The case stays where it was: "Solar" → "Oslar".
+      const second = letters[1] ?? '';
+      copy[0] = first === first.toLowerCase() ? second.toLowerCase() : second.toUpperCase();
+      copy[1] = first.toLowerCase();
+    } else if (kind === 'drop') {
+      copy.splice(0, 1);
+      copy[0] = first === first.toLowerCase() ? (copy[0] ?? '') : (copy[0] ?? '').toUpperCase();
+    } else if (kind === 'replace') {
+      const replacement = random.pick([...LETTERS].filter((letter) => letter !== foldText(first)));
+      copy[0] = first === first.toLowerCase() ? replacement : replacement.toUpperCase();
+    } else {
+      copy.splice(0, 0, first);
     }
     return { typo: copy.join(''), kind };
   }
@@ -251,6 +287,20 @@ function* typos(random: Random, corpus: Corpus): Generator<RelevanceQuery> {
     if (!typo || corpus.vocabulary.has(foldText(typo.typo))) continue;
     const q = words.map((w, i) => (i === index ? typo.typo : w)).join(' ');
     yield nameQuery('typo', q, record, corpus, `${typo.kind}: ${word} → ${typo.typo}`);
+  }
+}
+
+/** One typo at the first letter of a word of five letters or more (issue 32): "Olar Park", "Ssolar Park". */
+function* firstLetterTypos(random: Random, corpus: Corpus): Generator<RelevanceQuery> {
+  for (const record of sampleNames(random, corpus, () => true)) {
+    const words = record.project_name.split(/\s+/u);
+    const eligible = words.map((word, index) => ({ word, index })).filter(({ word }) => TYPO_WORD.test(word));
+    if (eligible.length === 0) continue;
+    const { word, index } = random.pick(eligible);
+    const typo = applyFirstLetterTypo(random, word);
+    if (!typo || corpus.vocabulary.has(foldText(typo.typo))) continue;
+    const q = words.map((w, i) => (i === index ? typo.typo : w)).join(' ');
+    yield writtenOtherwise('first_letter_typo', q, record, corpus, `${typo.kind}: ${word} → ${typo.typo}`);
   }
 }
 
@@ -618,6 +668,96 @@ function* wordPlace(random: Random, corpus: Corpus): Generator<RelevanceQuery> {
   }
 }
 
+/** Every word a technology is known by (TECHNOLOGY_WORDS and the values' own words). */
+const ANY_TECHNOLOGY_WORD = new Set(Object.keys(TECHNOLOGY_WORDS).flatMap((token) => technologyWords(token)));
+
+/** At most this many records may answer a name + technology query (each counts): "Kafue hydro" finds any of them. */
+const TECHNOLOGY_ANSWERS = 3;
+
+/**
+ * The name's rarest word (not a numeral, an abbreviation or a technology word) and a term of the record's
+ * technology (TECHNOLOGY_WORDS, as written: "natural gas", "PV") that its name does not hold ("Tobel hydro");
+ * with `withPlace`, its town or country between them ("Tobel Switzerland hydro"), the country also by its English
+ * name. The records the query cannot tell apart (the word in the name, every word of the term in the
+ * technology's words or anywhere `q` looks, and the place in the location, name, developer or country's names)
+ * all count as answers; only where there are at most TECHNOLOGY_ANSWERS of them.
+ */
+function* nameTechnology(random: Random, corpus: Corpus, withPlace: boolean): Generator<RelevanceQuery> {
+  const queryClass = withPlace ? 'name_place_technology' : 'name_technology';
+  const indexed = corpus.live.map((record) => {
+    const countries = countryNames(record.country_code ?? null);
+    return {
+      record,
+      name: foldedWords(record.project_name),
+      canonicalName: canonicalWords(record.project_name),
+      places: [
+        ...foldedWords(record.location),
+        '|',
+        ...foldedWords(record.developer),
+        ...countries.flatMap((country) => ['|', ...foldedWords(country)]),
+      ],
+      otherText: new Set(
+        [record.location, record.developer, record.reference_code].flatMap((text) => foldedWords(text)),
+      ),
+      technology: new Set(technologyWords(record.technology)),
+      countries,
+    };
+  });
+  type Entry = (typeof indexed)[number];
+  const byNameWord = new Map<string, Entry[]>();
+  for (const entry of indexed) {
+    for (const word of new Set(entry.name)) {
+      const list = byNameWord.get(word);
+      if (list) list.push(entry);
+      else byNameWord.set(word, [entry]);
+    }
+  }
+  const inName = (entry: Entry, text: string): boolean =>
+    containsWords(entry.name, foldedWords(text)) || containsWords(entry.canonicalName, canonicalWords(text));
+  // Whether a typed technology term finds the record: each word by the technology, or as `q` finds any word.
+  const hasTechnology = (entry: Entry, term: string): boolean =>
+    foldedWords(term).every(
+      (word) => entry.technology.has(word) || inName(entry, word) || entry.otherText.has(word),
+    );
+  for (const entry of shuffle(random, indexed)) {
+    const { record, name } = entry;
+    const words = record.project_name.split(/\s+/u).filter((word) => foldedWords(word).length > 0);
+    const rarest = [...words].sort(
+      (a, b) => rarity(corpus, a) - rarity(corpus, b) || words.indexOf(a) - words.indexOf(b),
+    )[0];
+    if (!rarest || !containsWords(name, foldedWords(rarest))) continue;
+    if (otherNumeral(rarest) !== undefined || SECTOR_ABBREVIATIONS[foldText(rarest)] !== undefined) continue;
+    const wordTokens = foldedWords(rarest);
+    if (wordTokens.some((word) => ANY_TECHNOLOGY_WORD.has(word))) continue;
+    // A technology term the name does not say: what the name alone could not find.
+    const terms = (TECHNOLOGY_WORDS[record.technology] ?? []).filter((term) => !inName(entry, term));
+    if (terms.length === 0) continue;
+    const term = random.pick(terms).toLowerCase();
+    const candidates = (byNameWord.get(wordTokens[0] ?? '') ?? []).filter(
+      (other) => containsWords(other.name, wordTokens) && hasTechnology(other, term),
+    );
+    if (!withPlace) {
+      if (candidates.length > TECHNOLOGY_ANSWERS) continue;
+      const equivalent = candidates.map((other) => other.record.slug);
+      yield { queryClass, q: `${rarest} ${term}`, expected: record.slug, equivalent };
+      continue;
+    }
+    const places = [...new Set([...placesOf(record), ...entry.countries.slice(0, 1)])].filter(
+      (place) => !containsWords(foldedWords(place), wordTokens),
+    );
+    for (const place of shuffle(random, places)) {
+      const placeTokens = foldedWords(place);
+      const matches = candidates.filter(
+        (other) => containsWords(other.places, placeTokens) || containsWords(other.name, placeTokens),
+      );
+      if (matches.length > TECHNOLOGY_ANSWERS) continue;
+      const equivalent = matches.map((other) => other.record.slug);
+      yield { queryClass, q: `${rarest} ${place} ${term}`, expected: record.slug, equivalent };
+      break;
+    }
+  }
+}
+
 function rarity(corpus: Corpus, word: string): number {
   return Math.max(...foldedWords(word).map((token) => corpus.nameWordFrequency.get(token) ?? 0));
 }
@@ -672,6 +812,9 @@ export function generateQueries(
     ...take(numeralOtherWay(stream(20), corpus), perClass),
     ...take(abbreviationOtherWay(stream(21), corpus), perClass),
     ...take(punctuationDropped(stream(22), corpus), perClass),
+    ...take(nameTechnology(stream(23), corpus, false), perClass),
+    ...take(nameTechnology(stream(24), corpus, true), perClass),
+    ...take(firstLetterTypos(stream(25), corpus), perClass),
     ...take(suggestTyping(stream(11), corpus, false), perClass),
     ...take(suggestTyping(stream(12), corpus, true), perClass),
   ];

@@ -14,6 +14,8 @@ const HEADERS = [
   'p90 total',
   'max total',
   'median ms',
+  'took p50',
+  'took p90',
 ];
 
 function row(figure: ClassFigures): string[] {
@@ -30,6 +32,8 @@ function row(figure: ClassFigures): string[] {
     String(figure.p90Total),
     String(figure.maxTotal),
     figure.medianMs.toFixed(1),
+    String(figure.medianTook),
+    String(figure.p90Took),
   ];
 }
 
@@ -84,6 +88,8 @@ export interface ReportInput {
   suite: { seed: number; perClass: number; querySeconds: number };
   method: string;
   tuningLog: string;
+  /** The paired cost line (--paired), when measured. */
+  cost?: string;
 }
 
 export function markdownReport(input: ReportInput): string {
@@ -102,6 +108,7 @@ export function markdownReport(input: ReportInput): string {
     '',
     markdownTable(input.figures),
     '',
+    ...(input.cost ? [`${input.cost}.`, ''] : []),
     '## Targets',
     '',
     ...targetLines(input.checks).map((line) => `    ${line}`),

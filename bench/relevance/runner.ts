@@ -19,6 +19,16 @@ export function totalOf(total: estypes.SearchTotalHits | number | undefined): nu
   return typeof total === 'number' ? total : (total?.value ?? 0);
 }
 
+/** The list request for `q` as the API builds it, its text clause replaced by `textQuery` when given. */
+export function listRequest(q: string, textQuery?: TextQueryBuilder): ReturnType<typeof buildListSearch> {
+  const listQuery = parseListQuery(`q=${encodeURIComponent(q)}&per_page=${HITS_READ}`);
+  const request = buildListSearch(listQuery);
+  if (textQuery && listQuery.q !== undefined) {
+    request.query = { bool: { ...request.query?.bool, must: [textQuery(listQuery.q)] } };
+  }
+  return request;
+}
+
 /**
  * `textQuery` replaces the text clause of the list request (to re-measure an earlier step of the tuning log);
  * without it the request is exactly the API's.
@@ -29,11 +39,7 @@ export async function runQuery(
   textQuery?: TextQueryBuilder,
 ): Promise<QueryResult> {
   if (isSuggestClass(query.queryClass)) return runSuggestQuery(search, query);
-  const listQuery = parseListQuery(`q=${encodeURIComponent(query.q)}&per_page=${HITS_READ}`);
-  const request = buildListSearch(listQuery);
-  if (textQuery && listQuery.q !== undefined) {
-    request.query = { bool: { ...request.query?.bool, must: [textQuery(listQuery.q)] } };
-  }
+  const request = listRequest(query.q, textQuery);
   const started = process.hrtime.bigint();
   const response = await search.search<ListSource>(request);
   const tookMs = Number(process.hrtime.bigint() - started) / 1e6;
@@ -45,6 +51,7 @@ export async function runQuery(
     top: hits.slice(0, 5),
     recall10: recallAt10(hits, query.equivalent),
     tookMs,
+    esTookMs: response.took,
   };
 }
 
@@ -67,6 +74,7 @@ async function runSuggestQuery(search: SearchGateway, query: RelevanceQuery): Pr
     top: hits.slice(0, 5),
     recall10: recallAt10(hits, query.equivalent),
     tookMs,
+    esTookMs: response.took,
   };
 }
 

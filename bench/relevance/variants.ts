@@ -65,6 +65,8 @@ const NONE: TextQueryParts = {
   joinedSplit: false,
   twoTypos: false,
   compactPrefix: false,
+  descriptors: false,
+  firstLetter: false,
 };
 const step1 = NONE;
 const step2 = { ...step1, droppedLetter: true };
@@ -76,6 +78,8 @@ const step7 = { ...step6, canonical: true };
 const step8 = { ...step7, joinedSplit: true };
 const step9 = { ...step8, twoTypos: true };
 const step10 = { ...step9, compactPrefix: true };
+const step11 = { ...step10, descriptors: true };
+const step12 = { ...step11, firstLetter: true };
 
 const withParts =
   (parts: TextQueryParts): TextQueryBuilder =>
@@ -95,7 +99,9 @@ export const STEPS: Record<string, TextQueryBuilder> = {
   'joined-split': withParts(step8),
   'two-typos': withParts(step9),
   'compact-prefix': withParts(step10),
+  descriptors: withParts(step11),
+  'first-letter': withParts(step12),
 };
-export const LAST_STEP_PARTS: TextQueryParts = step10;
+export const LAST_STEP_PARTS: TextQueryParts = step12;
 
 export const VARIANTS: Record<string, TextQueryBuilder> = { ...STEPS, current: (q) => buildTextQuery(q) };

@@ -5,9 +5,10 @@
 // Canonical words: folded ("São" → "sao"), punctuation inside a word dropped ("P.E." → "pe", "O'Neill" →
 // "oneill"), numerals 1–10 written as digits ("II" → "2"), sector abbreviations written out ("PV" →
 // "photovoltaic", "HPP" → "hydro power plant"). The compact form is those words without spaces, so that joined
-// and split words meet too ("KafueGorge", "Hydro electric").
+// and split words meet too ("KafueGorge", "Hydro electric"). Beside the abbreviations, the words of each
+// technology (TECHNOLOGY_WORDS), which a word of `q` may match besides the name.
 import { foldText } from './fold.js';
-import { standardTokens } from './prefixes.js';
+import { foldedWords, standardTokens } from './prefixes.js';
 
 /**
  * Sector abbreviations and what they stand for (lowercase, folded words). Both ways: an abbreviation typed or
@@ -23,6 +24,43 @@ export const SECTOR_ABBREVIATIONS: Readonly<Record<string, string>> = {
   ccgt: 'combined cycle gas turbine',
   wf: 'wind farm',
 };
+
+/**
+ * The words people use for each technology (record.md's value set), beside its own ("solar_pv": solar, pv): a
+ * word of `q` may match the PPA's technology by any of them ("Tobel hydro" finds Tobel, a hydro plant whose name
+ * does not say so). The indexer writes their folded words into `technology_words`; several words in one entry
+ * ("natural gas") are indexed as separate words. An open-set value not listed here is matched by its own words.
+ * To add a word, add it here and reindex. Words that name no technology in particular ("power", "plant",
+ * "energy", "turbine") are left out on purpose: each would let a word of `q` match most of the catalogue.
+ */
+export const TECHNOLOGY_WORDS: Readonly<Record<string, readonly string[]>> = {
+  solar_pv: ['solar', 'PV', 'photovoltaic', 'photovoltaics', 'SPP'],
+  wind: ['wind', 'windfarm', 'windpark', 'WF'],
+  hydro: ['hydro', 'hydroelectric', 'hydroelectricity', 'hydropower', 'HPP', 'HEPP'],
+  geothermal: ['geothermal'],
+  gas: ['gas', 'natural gas', 'CCGT', 'OCGT', 'combined cycle', 'LNG', 'thermal'],
+  oil_hfo: ['oil', 'HFO', 'heavy fuel oil', 'fuel oil', 'thermal'],
+  diesel: ['diesel', 'gasoil', 'thermal'],
+  coal: ['coal', 'lignite', 'thermal'],
+  biomass: ['biomass', 'bagasse', 'bioenergy'],
+  waste: ['waste', 'WtE', 'landfill', 'biogas', 'incineration'],
+  battery_storage: ['battery', 'batteries', 'storage', 'BESS'],
+  hybrid: ['hybrid'],
+};
+
+const WORDS_BY_TECHNOLOGY = new Map<string, string[]>();
+
+/** The folded words of a technology: its own ("oil_hfo": oil, hfo) and those of TECHNOLOGY_WORDS, each once. */
+export function technologyWords(technology: string): string[] {
+  // Once per value (a handful): the indexer asks for every document.
+  let words = WORDS_BY_TECHNOLOGY.get(technology);
+  if (words === undefined) {
+    const written = [technology.replace(/_/gu, ' '), ...(TECHNOLOGY_WORDS[technology] ?? [])];
+    words = [...new Set(written.flatMap((text) => foldedWords(text)))];
+    WORDS_BY_TECHNOLOGY.set(technology, words);
+  }
+  return [...words];
+}
 
 /** Roman numerals I–X as the digits they stand for; 1–10 meet whichever way they are written. */
 export const ROMAN_NUMERALS: Readonly<Record<string, string>> = {

@@ -21,8 +21,9 @@ import type {
 import { foldText, nameSortKey } from '../../indexContract/text/fold.js';
 import { canonicalUtc } from '../../indexContract/text/timestamp.js';
 import { wordPrefixes } from '../../indexContract/text/prefixes.js';
-import { canonicalWords, joinedPairs } from '../../indexContract/text/canonical.js';
-import { droppedLetterSpellings } from '../../indexContract/text/typos.js';
+import { canonicalWords, joinedPairs, technologyWords } from '../../indexContract/text/canonical.js';
+import { countryNameWords } from '../../indexContract/text/countryNames.js';
+import { droppedLetterSpellings, withoutFirstLetter } from '../../indexContract/text/typos.js';
 import { facetValues } from '../../indexContract/facetValues.js';
 
 /** ISO 8601 UTC with `Z`; milliseconds only when the source had them ("2024-03-01T12:00:00Z"). */
@@ -54,13 +55,17 @@ export function buildDocument(record: PpaRecord): IndexDocument {
     name_compact: canonical.join(''),
     name_joined: joinedPairs(record.project_name),
     name_dropped_letter: droppedLetterSpellings(record.project_name),
+    name_without_first_letter: withoutFirstLetter(record.project_name),
     // The canonical words' prefixes too: "Kafue Photo" suggests "Kafue PV Park".
     name_prefixes: wordPrefixes(`${record.project_name} ${canonicalName}`),
     developer_folded: foldText(record.developer),
     location_folded: foldText(record.location),
     reference_code_folded: foldText(record.reference_code),
     country_code: faceted.country_code,
+    // What the PPA is, beside what it is called: "Tobel hydro", "Tobel Switzerland" find Tobel.
+    country_names: countryNameWords(faceted.country_code),
     technology: faceted.technology,
+    technology_words: technologyWords(faceted.technology),
     tariff: faceted.tariff,
     risk_features: faceted.risk_features,
     facet_values: facetValues(faceted),

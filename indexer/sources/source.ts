@@ -16,7 +16,7 @@ import type { FieldProblem } from './recordSchema.js';
 
 export { MAX_LINE_BYTES };
 
-/** The form of a source: a file's (NDJSON or a JSON array) or a PostgreSQL relation's rows (indexer/postgresSource.ts). */
+/** The form of a source: a file's (NDJSON or a JSON array) or a PostgreSQL relation's rows (indexer/sources/postgresSource.ts). */
 export type SourceFormat = 'ndjson' | 'json-array' | 'postgres';
 
 /**

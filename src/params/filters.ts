@@ -49,8 +49,10 @@ export const filterProperties = {
     minLength: 1,
     maxLength: 200,
     description:
-      'Full-text search over project name, developer, reference code and location; case- and accent-insensitive, ' +
-      'tolerant of one typo in words of five letters or more, prefix match on the last word. Trimmed; blank = absent. ' +
+      'Full-text search over project name, developer, reference code and location; every word must match there or ' +
+      "name the PPA's technology (solar, PV, hydropower, CCGT, …) or country (its English name), below a name match. " +
+      'Case- and accent-insensitive, tolerant of one typo in words of five letters or more (the first letter ' +
+      'included), prefix match on the last word. Trimmed; blank = absent. ' +
       `At most ${MAX_Q_WORDS} words and ${MAX_FOLDED_Q_LENGTH} characters also once accents and ligatures are ` +
       'spelled out; words longer than 30 letters match exactly.',
   },

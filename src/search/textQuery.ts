@@ -6,12 +6,16 @@ import type { estypes } from '@elastic/elasticsearch';
 import { foldText } from '../../indexContract/text/fold.js';
 import { droppedLetterSpellings } from '../../indexContract/text/typos.js';
 import { canonicalWords, compactForm } from '../../indexContract/text/canonical.js';
+import { foldedWords } from '../../indexContract/text/prefixes.js';
 import {
+  COUNTRY_NAMES_FIELD,
   NAME_CANONICAL_FIELD,
   NAME_COMPACT_FIELD,
   NAME_EXACT_FIELD,
   NAME_JOINED_FIELD,
+  NAME_WITHOUT_FIRST_LETTER_FIELD,
   REFERENCE_CODE_LOWERCASE_FIELD,
+  TECHNOLOGY_WORDS_FIELD,
 } from '../../indexContract/fields.js';
 
 type Query = estypes.QueryDslQueryContainer;
@@ -23,6 +27,11 @@ export const TEXT_FIELDS = [
   'developer_folded',
   'location_folded',
 ];
+/**
+ * What the PPA is rather than what it is called: its technology's words and synonyms, its country's names. A
+ * typed word may match them instead of the four fields.
+ */
+export const DESCRIPTOR_FIELDS = [TECHNOLOGY_WORDS_FIELD, COUNTRY_NAMES_FIELD];
 /** No typo allowed under 5 letters, one from 5 (two from 8). */
 export const FUZZINESS = 'AUTO:5,8';
 /** A word matched through a typo counts this much of the word matched as typed. */
@@ -53,6 +62,13 @@ const NAME_START_MIN_LETTERS = 4;
 /** A typed word of six or seven letters one edit from a name word's dropped-letter spelling: two typos. */
 export const TWO_TYPOS_WORD_BOOST = 0.3;
 const TWO_TYPOS_WORD = /^\p{L}{6,7}$/u;
+/**
+ * A typed word matched by the technology or the country (a constant, whatever the word's frequency): below a
+ * word of the name (field boost 3, about 1.5 and up) so that names that say it rank first.
+ */
+export const DESCRIPTOR_WORD_BOOST = 1;
+/** A first letter dropped ("Olar" for "Solar"): a typo in the name, as DROPPED_LETTER_BOOST. */
+export const FIRST_LETTER_DROPPED_BOOST = 0.6;
 /** Longer words match exactly: no typo tolerance, no spelling variants (each would multiply the query's cost). */
 export const MAX_TYPO_WORD_LETTERS = 30;
 /** Typed words looked up among the names' one-letter-dropped spellings: four letters or more (from five). */
@@ -92,6 +108,13 @@ export interface TextQueryParts {
   twoTypos: boolean;
   /** The name starts with what was typed, however it is spaced or written (compact prefix): above typo matches. */
   compactPrefix: boolean;
+  /**
+   * A typed word may match the PPA's technology (its words and synonyms) or its country's English names
+   * (DESCRIPTOR_FIELDS), as typed or (last word) as a prefix, for a constant below a name word.
+   */
+  descriptors: boolean;
+  /** First-letter typos: a typed word of four letters or more looked up among the name words minus their first letter. */
+  firstLetter: boolean;
 }
 
 export const ALL_PARTS: TextQueryParts = {
@@ -105,6 +128,8 @@ export const ALL_PARTS: TextQueryParts = {
   joinedSplit: true,
   twoTypos: true,
   compactPrefix: true,
+  descriptors: true,
+  firstLetter: true,
 };
 
 /**
@@ -188,7 +213,10 @@ export function buildTextQuery(q: string, parts: TextQueryParts = ALL_PARTS): Qu
           });
         }
         if (parts.joinedSplit) alternatives.push(...joinedSplitQueries(compactWords, position));
-        return wordQuery(word, position === words.length - 1, parts, alternatives);
+        const last = position === words.length - 1;
+        // "Tobel hydro", "Tobel Switzerland": what the PPA is, where its name does not say it.
+        if (parts.descriptors) alternatives.push(...descriptorQuery(word, last));
+        return wordQuery(word, last, parts, alternatives);
       }),
       should,
     },
@@ -262,6 +290,13 @@ function wordQuery(word: string, last: boolean, parts: TextQueryParts, alternati
   if (parts.droppedLetter && DROPPED_LETTER_WORD.test(word)) {
     queries.push({ term: { name_dropped_letter: { value: word, boost: DROPPED_LETTER_BOOST } } });
   }
+  // The same for the first letter ("Olar"): kept in a field of its own, so that the other lookups of
+  // name_dropped_letter (two typos, suggestions) still rely on the first letter.
+  if (parts.firstLetter && DROPPED_LETTER_WORD.test(word)) {
+    queries.push({
+      term: { [NAME_WITHOUT_FIRST_LETTER_FIELD]: { value: word, boost: FIRST_LETTER_DROPPED_BOOST } },
+    });
+  }
   // The other way round: a letter doubled or inserted. Fuzziness finds "Vitória" and "Victoria" for "Viitória"
   // alike (one edit each); only the first is the typed word with a letter taken out.
   const withoutOneLetter = parts.extraLetter ? droppedLetterSpellings(word) : [];
@@ -274,4 +309,25 @@ function wordQuery(word: string, last: boolean, parts: TextQueryParts, alternati
     queries.push({ multi_match: { query: word, type: 'bool_prefix', fields: TEXT_FIELDS, operator: 'and' } });
   }
   return { dis_max: { queries } };
+}
+
+/**
+ * A typed word matched by the PPA's technology or country (DESCRIPTOR_FIELDS): as typed, the last word also as a
+ * prefix ("Tobel hydr"). A constant score: how common "solar" is among technologies says nothing about how well a
+ * PPA matches. No typo tolerance here: a fuzzy clause on these fields cost a quarter more Elasticsearch time per
+ * query (tuning log), and a name that says the word still matches it with a typo. The word is cut at punctuation
+ * as the indexer cuts the names ("d'ivoire" → d, ivoire).
+ */
+function descriptorQuery(word: string, last: boolean): Query[] {
+  const query = foldedWords(word).join(' ');
+  if (query === '') return [];
+  const type = last ? 'bool_prefix' : 'best_fields';
+  return [
+    {
+      constant_score: {
+        filter: { multi_match: { query, type, fields: DESCRIPTOR_FIELDS, operator: 'and' } },
+        boost: DESCRIPTOR_WORD_BOOST,
+      },
+    },
+  ];
 }

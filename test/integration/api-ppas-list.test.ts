@@ -289,6 +289,76 @@ describe('GET /api/v1/ppas on the sample index', function () {
       );
     });
 
+    describe('technology and country words, first-letter typos (issue 32)', () => {
+      const hasWord = (text: string, word: string) =>
+        foldText(text)
+          .split(/[^a-z0-9]+/u)
+          .includes(word);
+
+      it('a word may match the technology by its synonyms ("Tuy Phong hydropower"); every word must still match', async () => {
+        const tuyPhongHydro = listed
+          .filter((r) => r.technology === 'hydro' && foldText(r.project_name).startsWith('tuy phong'))
+          .map((r) => r.slug);
+        expect(tuyPhongHydro).to.have.length.greaterThan(0);
+        // No name in the sample says "hydropower": before issue 32 this found nothing.
+        expect(listed.some((r) => hasWord(r.project_name, 'hydropower'))).to.equal(false);
+        const found = await slugsFor('Tuy Phong hydropower');
+        expect(found).to.include.members(tuyPhongHydro);
+        for (const slug of found) expect(listed.find((r) => r.slug === slug)?.technology).to.equal('hydro');
+        // "coal" matches no Tuy Phong record in any way: every word must match.
+        expect(await slugsFor('Tuy Phong hydropower coal')).to.deep.equal([]);
+      });
+
+      it("a word may match the country's English name or another name of it, where the location does not say it", async () => {
+        const vietnam = listed.filter((r) => foldText(r.project_name).startsWith('tuy phong'));
+        expect(vietnam.every((r) => r.country_code === 'VN' && !hasWord(r.location, 'vietnam'))).to.equal(
+          true,
+        );
+        expect(await slugsFor('Tuy Phong Vietnam')).to.have.members(vietnam.map((r) => r.slug));
+        const boundiali = listed.filter((r) => foldText(r.project_name).startsWith('boundiali'));
+        expect(await slugsFor('Boundiali Ivory Coast')).to.include.members(boundiali.map((r) => r.slug));
+      });
+
+      it('names that say the word rank above PPAs found by their technology', async () => {
+        const found = await slugsFor('hydro Victoria');
+        const saysHydro = found.map((slug) =>
+          hasWord(listed.find((r) => r.slug === slug)?.project_name ?? '', 'hydro'),
+        );
+        expect(saysHydro).to.include(true);
+        expect(saysHydro).to.include(false);
+        expect(saysHydro.indexOf(false)).to.be.greaterThan(saysHydro.lastIndexOf(true));
+      });
+
+      it('a typo at the first letter of a word of five letters or more finds the name among the first three', async () => {
+        const boundiali = listed.filter((r) => r.project_name === 'Boundiali Solar Park').map((r) => r.slug);
+        expect(boundiali).to.have.length.greaterThan(0);
+        for (const typo of ['Oundiali', 'Xoundiali', 'Obundiali', 'Bboundiali']) {
+          const top = (await slugsFor(`${typo} Solar Park`)).slice(0, 3);
+          expect(top, typo).to.include.members(boundiali.slice(0, 1));
+        }
+        // A five-letter word without its first letter has four, too few for fuzziness: "Olar" for "Solar".
+        const olar = (await slugsFor('Boundiali Olar Park')).slice(0, 3);
+        expect(olar).to.include.members(boundiali.slice(0, 1));
+      });
+
+      it('statistics, facets and the export see the same matches as the list', async () => {
+        const q = encodeURIComponent('hydropower Vietnam');
+        const body = await list(`q=${q}&per_page=100&facets=technology`);
+        expect(body.meta.total).to.be.greaterThan(0);
+        const stats = await get(`/api/v1/ppas/statistics?q=${q}`);
+        expect((stats.body as { data: { totals: { ppas: number } } }).data.totals.ppas).to.equal(
+          body.meta.total,
+        );
+        expect(body.meta.facets?.technology).to.deep.equal([{ value: 'hydro', count: body.meta.total }]);
+        const exported = await (await fetch(`${app().url}/api/v1/ppas/export?q=${q}&format=ndjson`)).text();
+        const exportedSlugs = exported
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => (JSON.parse(line) as { slug: string }).slug);
+        expect(exportedSlugs).to.have.members(body.data.map((item) => item.slug));
+      });
+    });
+
     it('never finds inactive records', async () => {
       const inactive = records.filter((r) => r.published && !r.active);
       for (const record of inactive.slice(0, 5)) {

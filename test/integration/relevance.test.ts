@@ -1,5 +1,5 @@
-// The relevance suite of issues 9, 16 and 19 (bench/relevance/**) as a test: 12,000 generated records indexed with
-// the real reindex, every query class (22) run through the API's request path, and the floors of bench/relevance/targets.ts
+// The relevance suite of issues 9, 16, 19 and 32 (bench/relevance/**) as a test: 12,000 generated records indexed
+// with the real reindex, every query class (25) run through the API's request path, and the floors of bench/relevance/targets.ts
 // asserted class by class. `npm run relevance` runs the same suite and writes the report.
 import { expect } from 'chai';
 import { buildCorpus, DEFAULT_CORPUS, dropCorpus, relevanceAlias } from '../../bench/relevance/corpus.js';

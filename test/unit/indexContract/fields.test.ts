@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { QUERIED_SUB_FIELDS } from '../../../indexContract/fields.js';
+import { QUERIED_FIELDS, QUERIED_SUB_FIELDS } from '../../../indexContract/fields.js';
 import { readIndexDefinition } from '../../../indexContract/mapping.js';
 
 describe('indexContract: the sub-fields queries address', () => {
@@ -11,5 +11,12 @@ describe('indexContract: the sub-fields queries address', () => {
       const [parent = '', sub = ''] = path.split('.');
       expect(mappings.properties[parent]?.fields ?? {}, path).to.have.property(sub);
     }
+  });
+
+  it('each top-level field queries address exists in mappings/ppas.json', () => {
+    const { mappings } = readIndexDefinition() as unknown as {
+      mappings: { properties: Record<string, unknown> };
+    };
+    for (const field of QUERIED_FIELDS) expect(mappings.properties, field).to.have.property(field);
   });
 });

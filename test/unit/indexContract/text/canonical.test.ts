@@ -1,12 +1,16 @@
 import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
 import {
   canonicalWords,
   compactForm,
   joinedPairs,
   otherNumeral,
   SECTOR_ABBREVIATIONS,
+  technologyWords,
+  TECHNOLOGY_WORDS,
   writtenWords,
 } from '../../../../indexContract/text/canonical.js';
+import { TECHNOLOGIES } from '../../../../tools/generate/vocabulary.js';
 
 describe('index contract: canonical words', () => {
   it('writes numerals 1–10 as digits, whichever way they were written', () => {
@@ -42,5 +46,39 @@ describe('index contract: canonical words', () => {
     expect(otherNumeral('IX')).to.equal('9');
     expect(otherNumeral('11')).to.equal(undefined);
     expect(otherNumeral('Park')).to.equal(undefined);
+  });
+
+  it('lists words for every technology of the value set in record.md, and each technology gets its own', () => {
+    const recordDoc = readFileSync(new URL('../../../../docs/record.md', import.meta.url), 'utf8');
+    const valueSet = /^- technology: (.+)$/mu.exec(recordDoc)?.[1]?.split(', ') ?? [];
+    expect(valueSet).to.include('battery_storage');
+    expect(Object.keys(TECHNOLOGY_WORDS).sort()).to.deep.equal([...valueSet].sort());
+    expect(TECHNOLOGIES.map((technology) => technology.token).sort()).to.deep.equal([...valueSet].sort());
+    for (const token of valueSet) expect(technologyWords(token), token).to.include.members(token.split('_'));
+  });
+
+  it('gives a technology its synonyms as folded words, each once; an unlisted value its own words', () => {
+    expect(technologyWords('solar_pv')).to.include.members(['solar', 'pv', 'photovoltaic']);
+    expect(technologyWords('hydro')).to.include.members(['hydroelectric', 'hydropower', 'hpp']);
+    expect(technologyWords('gas')).to.include.members(['gas', 'natural', 'ccgt', 'combined', 'cycle']);
+    expect(technologyWords('waste')).to.include.members(['waste', 'wte', 'landfill']);
+    expect(technologyWords('battery_storage')).to.include.members(['battery', 'storage', 'bess']);
+    expect(technologyWords('oil_hfo').filter((word) => word === 'oil')).to.have.length(1);
+    expect(technologyWords('tidal_stream')).to.deep.equal(['tidal', 'stream']);
+    // Words that name no technology in particular would match most of the catalogue.
+    const all = Object.keys(TECHNOLOGY_WORDS).flatMap((token) => technologyWords(token));
+    for (const generic of [
+      'power',
+      'plant',
+      'project',
+      'station',
+      'park',
+      'farm',
+      'energy',
+      'to',
+      'system',
+    ]) {
+      expect(all, generic).to.not.include(generic);
+    }
   });
 });

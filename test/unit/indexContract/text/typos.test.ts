@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { foldText } from '../../../../indexContract/text/fold.js';
-import { droppedLetterSpellings } from '../../../../indexContract/text/typos.js';
+import { droppedLetterSpellings, withoutFirstLetter } from '../../../../indexContract/text/typos.js';
 
 describe('text: droppedLetterSpellings (name_dropped_letter)', () => {
   it('drops each letter but the first from folded name words of five letters or more', () => {
@@ -32,5 +32,15 @@ describe('text: droppedLetterSpellings (name_dropped_letter)', () => {
       expect(droppedLetterSpellings(name), name).to.deep.equal(reference(name));
     }
     expect(droppedLetterSpellings('𐐀𐐁𐐂𐐃𐐄 Farm')).to.have.length(4); // Deseret: two UTF-16 units a letter
+  });
+});
+
+describe('text: withoutFirstLetter (name_without_first_letter)', () => {
+  it('drops the first letter of folded name words of five letters or more, by code point', () => {
+    expect(withoutFirstLetter('Solar Park')).to.deep.equal(['olar']);
+    expect(withoutFirstLetter('Łódź Północ Wind')).to.deep.equal(['olnoc']);
+    expect(withoutFirstLetter('Côte II 2024 Kpone-2')).to.deep.equal(['pone']);
+    // Deseret: two UTF-16 units a letter (folded to lowercase first).
+    expect(withoutFirstLetter('𐐀𐐁𐐂𐐃𐐄 Farm')).to.deep.equal([[...foldText('𐐁𐐂𐐃𐐄')].join('')]);
   });
 });

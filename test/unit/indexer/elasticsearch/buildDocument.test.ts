@@ -71,6 +71,19 @@ describe('indexer: buildDocument', () => {
     expect(document.name_prefixes).to.include.members(['photo', 'pv', "o'neill", 'oneill']);
   });
 
+  it("writes what the PPA is: its technology's words and synonyms, its country's English names (issue 32)", () => {
+    const document = buildDocument({ ...kahone, technology: 'hydro', country_code: 'CI' });
+    expect(document.technology_words).to.include.members(['hydro', 'hydroelectric', 'hydropower']);
+    expect(document.country_names).to.deep.equal(['cote d ivoire', 'ivory coast']);
+    expect(buildDocument({ ...kahone, country_code: null }).country_names).to.deep.equal([]);
+  });
+
+  it('writes each name word of five letters or more without its first letter: a first letter dropped', () => {
+    expect(
+      buildDocument({ ...kahone, project_name: 'Tobel Hydro Park' }).name_without_first_letter,
+    ).to.deep.equal(['obel', 'ydro']);
+  });
+
   it('name_sort keeps letters that only foldText rewrites (the contract sort key)', () => {
     const document = buildDocument({ ...kahone, project_name: 'Łódź Straße' });
     expect(document.name_sort).to.equal('łodz straße');

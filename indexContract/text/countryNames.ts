@@ -1,0 +1,57 @@
+// The English names of a country, from its ISO 3166-1 alpha-2 code: a word of `q` may match the PPA's country
+// ("Tobel Switzerland") even where its location does not spell the country out. The indexer writes them into
+// `country_names`; names come from the CLDR data in Node's ICU (Intl.DisplayNames), which needs no dependency and
+// is kept current with each Node release, plus the other names people still use (COUNTRY_ALIASES).
+import { foldedWords } from './prefixes.js';
+
+const LONG_NAMES = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
+// The short style differs where the long name is formal: "UK", "Hong Kong", "Bosnia", "Palestine".
+const SHORT_NAMES = new Intl.DisplayNames(['en'], { type: 'region', style: 'short', fallback: 'none' });
+
+/** Codes CLDR names that are no country: "Unknown Region", pseudo-locales. */
+const NOT_COUNTRIES = new Set(['ZZ', 'XA', 'XB']);
+
+/**
+ * Names people use beside CLDR's ("Ivory Coast" for "Côte d’Ivoire", "Turkey" for "Türkiye"). To add one, add
+ * it here and reindex.
+ */
+export const COUNTRY_ALIASES: Readonly<Record<string, readonly string[]>> = {
+  AE: ['UAE'],
+  CD: ['DR Congo', 'DRC'],
+  CI: ['Ivory Coast'],
+  CV: ['Cabo Verde'],
+  CZ: ['Czech Republic'],
+  GB: ['Great Britain', 'Britain'],
+  SZ: ['Swaziland'],
+  TL: ['East Timor'],
+  TR: ['Turkey'],
+  US: ['USA', 'America'],
+  VN: ['Viet Nam'],
+};
+
+/** The country's English names as written ("CI" → "Côte d’Ivoire", "Ivory Coast"); none for null or unknown. */
+export function countryNames(code: string | null): string[] {
+  if (code === null || !/^[A-Za-z]{2}$/u.test(code)) return [];
+  const upper = code.toUpperCase();
+  if (NOT_COUNTRIES.has(upper)) return [];
+  const names = [LONG_NAMES.of(upper), SHORT_NAMES.of(upper)].filter((name) => name !== undefined);
+  if (names.length === 0) return [];
+  return [...new Set([...names, ...(COUNTRY_ALIASES[upper] ?? [])])];
+}
+
+const NAME_WORDS_BY_CODE = new Map<string, string[]>();
+
+/**
+ * The country's names as the index holds them: folded words, punctuation as spaces ("cote d ivoire"), so that
+ * "Côte d'Ivoire" with either apostrophe, and each word alone ("Ivoire"), meet them; `q` is read the same way.
+ */
+export function countryNameWords(code: string | null): string[] {
+  if (code === null) return [];
+  // Once per code: ICU's lookups were a tenth of the indexer's time per document.
+  let words = NAME_WORDS_BY_CODE.get(code);
+  if (words === undefined) {
+    words = countryNames(code).map((name) => foldedWords(name).join(' '));
+    NAME_WORDS_BY_CODE.set(code, words);
+  }
+  return [...words];
+}
