@@ -1,4 +1,5 @@
 // The create-index body of a new generation: the contract's settings and mappings, loading settings, the build's _meta.
+import type { Client } from '@elastic/elasticsearch';
 import { readIndexDefinition, type IndexDefinition } from '../../indexContract/mapping.js';
 
 const definition = readIndexDefinition();
@@ -28,6 +29,16 @@ export function indexDefinition(meta: IndexMeta): IndexDefinition {
     settings: { ...definition.settings, index: { ...definition.settings.index, ...LOADING_SETTINGS } },
     mappings: { ...definition.mappings, _meta: { ...meta } },
   };
+}
+
+/**
+ * Gives a live index built by an earlier release the fields this release writes (a sync writes documents of the
+ * current contract into it, and the mapping is strict). A mapping only grows: new fields are added, existing ones
+ * are left as they are (a field whose definition changed fails here, and then only a reindex helps). Documents
+ * written before have no value in the new fields until they are written again or reindexed.
+ */
+export async function addMissingFields(client: Client, index: string): Promise<void> {
+  await client.indices.putMapping({ index, properties: definition.mappings.properties });
 }
 
 /**

@@ -18,6 +18,7 @@ import { aliasTarget } from '../elasticsearch/aliases.js';
 import { buildDocument } from '../elasticsearch/buildDocument.js';
 import { applyChanges, type Change } from '../elasticsearch/changeBulk.js';
 import { IndexerError, throwIfAborted } from '../errors.js';
+import { addMissingFields } from '../elasticsearch/indexMapping.js';
 import { readHighWaterMark, recordSyncRun } from '../elasticsearch/indexMeta.js';
 import {
   DEFAULT_RELATION,
@@ -116,6 +117,7 @@ export class Sync {
     if (index === null) throw new IndexerError(`alias "${alias}" does not exist: run a reindex first`);
     if (index !== this.target) {
       if (this.target !== null) this.logger.info({ index }, 'the alias moved: replaying onto the new index');
+      await addMissingFields(client, index);
       this.applied = new Map();
       this.target = index;
     }

@@ -8,7 +8,10 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { aliasTarget } from '../../indexer/elasticsearch/aliases.js';
+import { buildDocument } from '../../indexer/elasticsearch/buildDocument.js';
+import { addMissingFields } from '../../indexer/elasticsearch/indexMapping.js';
 import { readIndexMeta } from '../../indexer/elasticsearch/indexMeta.js';
+import { readIndexDefinition } from '../../indexContract/mapping.js';
 import { reindex } from '../../indexer/reindex/reindex.js';
 import type { PpaRecord } from '../../indexContract/record.js';
 import { loadConfig } from '../../src/config.js';
@@ -316,5 +319,40 @@ describe('indexer: sync --follow from PostgreSQL, served by the API', function (
     sync = startSync(); // takes over the dead process's lock at once
     await withTimeout(FRESHNESS_GOAL_MS, sync.waitForStderr('following changes'));
     await within(FRESHNESS_GOAL_MS * 2, 'replayed', async () => (await restated()) === rowCount);
+  });
+});
+
+// An index built by an earlier release (its strict mapping lacks fields this release writes) stays writable by
+// sync: the fields are added to its mapping, its _meta (mark, data version) kept.
+describe('indexer: sync into a live index of an earlier mapping', function () {
+  this.timeout(60_000);
+  const client = testEsClient();
+  const index = uniqueName('idx-sync-older-mapping');
+  after(async () => {
+    await client.indices.delete({ index }, { ignore: [404] });
+    await client.close();
+  });
+
+  it('adds the missing fields, keeps _meta, and then takes a current document', async () => {
+    const { settings, mappings } = readIndexDefinition();
+    const properties = { ...mappings.properties };
+    const added = ['technology_words', 'country_names', 'name_without_first_letter'].filter(
+      (field) => field in properties,
+    );
+    expect(added, 'fields of this release to leave out').to.not.deep.equal([]);
+    for (const field of added) delete properties[field];
+    const meta = { built_at: '2026-11-25T00:00:00.000Z', records: 1, high_water_mark: 'x', data_version: 3 };
+    await client.indices.create({ index, settings, mappings: { ...mappings, properties, _meta: meta } });
+    const document = buildDocument(live[0]!);
+    let refused: unknown;
+    await client.index({ index, id: live[0]!.slug, document }).catch((error: unknown) => (refused = error));
+    expect(String(refused), 'the strict mapping refuses a current document').to.match(
+      /strict_dynamic_mapping/,
+    );
+
+    await addMissingFields(client, index);
+    await client.index({ index, id: live[0]!.slug, document, refresh: true });
+    expect((await client.count({ index })).count).to.equal(1);
+    expect(await readIndexMeta(client, index)).to.deep.equal(meta);
   });
 });
