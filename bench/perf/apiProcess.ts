@@ -120,6 +120,9 @@ export async function startApi(options: ApiProcessOptions): Promise<ApiProcess> 
     ...options.env,
   });
   const nodeArgs = [
+    // BENCH_API_NODE_ARGS: node flags for the API process only (e.g. --heap-growing-percent=0, V8's own garbage
+    // collector growth instead of the API's setting; NODE_OPTIONS may not carry V8 flags like that one).
+    ...(process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Boolean),
     ...(options.build.mode === 'tsx' ? ['--import', 'tsx'] : []),
     ...(options.cpuProfileDir ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProfileDir] : []),
     options.build.entry,
