@@ -1,15 +1,9 @@
 // The English names of a country, from its ISO 3166-1 alpha-2 code: a word of `q` may match the PPA's country
 // ("Tobel Switzerland") even where its location does not spell the country out. The indexer writes them into
-// `country_names`; names come from the CLDR data in Node's ICU (Intl.DisplayNames), which needs no dependency and
-// is kept current with each Node release, plus the other names people still use (COUNTRY_ALIASES).
+// `country_names`; names come from CLDR (COUNTRY_NAME_TABLE, taken once from Node's ICU), plus the other names
+// people still use (COUNTRY_ALIASES).
+import { COUNTRY_NAME_TABLE } from './countryNameTable.js';
 import { foldedWords } from './prefixes.js';
-
-const LONG_NAMES = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
-// The short style differs where the long name is formal: "UK", "Hong Kong", "Bosnia", "Palestine".
-const SHORT_NAMES = new Intl.DisplayNames(['en'], { type: 'region', style: 'short', fallback: 'none' });
-
-/** Codes CLDR names that are no country: "Unknown Region", pseudo-locales. */
-const NOT_COUNTRIES = new Set(['ZZ', 'XA', 'XB']);
 
 /**
  * Names people use beside CLDR's ("Ivory Coast" for "Côte d’Ivoire", "Turkey" for "Türkiye"). To add one, add
@@ -33,8 +27,7 @@ export const COUNTRY_ALIASES: Readonly<Record<string, readonly string[]>> = {
 export function countryNames(code: string | null): string[] {
   if (code === null || !/^[A-Za-z]{2}$/u.test(code)) return [];
   const upper = code.toUpperCase();
-  if (NOT_COUNTRIES.has(upper)) return [];
-  const names = [LONG_NAMES.of(upper), SHORT_NAMES.of(upper)].filter((name) => name !== undefined);
+  const names = COUNTRY_NAME_TABLE[upper] ?? [];
   if (names.length === 0) return [];
   return [...new Set([...names, ...(COUNTRY_ALIASES[upper] ?? [])])];
 }
@@ -47,7 +40,7 @@ const NAME_WORDS_BY_CODE = new Map<string, string[]>();
  */
 export function countryNameWords(code: string | null): string[] {
   if (code === null) return [];
-  // Once per code: ICU's lookups were a tenth of the indexer's time per document.
+  // Once per code: folding the names for every document would cost more than the rest of the country's part.
   let words = NAME_WORDS_BY_CODE.get(code);
   if (words === undefined) {
     words = countryNames(code).map((name) => foldedWords(name).join(' '));

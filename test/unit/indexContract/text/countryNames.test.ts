@@ -6,7 +6,7 @@ import {
 } from '../../../../indexContract/text/countryNames.js';
 
 describe('index contract: country names', () => {
-  it("names a country in English from its code (CLDR, through Node's ICU), in either case", () => {
+  it('names a country in English from its code (CLDR, kept as a table), in either case', () => {
     expect(countryNames('SN')).to.deep.equal(['Senegal']);
     expect(countryNames('ke')).to.deep.equal(['Kenya']);
     expect(countryNames('CH')).to.deep.equal(['Switzerland']);
