@@ -4,6 +4,11 @@ import type { Contract, Fiscal, Offtaker, PpaAttachment, Procurement, Version } 
 
 export interface IndexDocument {
   slug: string;
+  /**
+   * A hash of what the API serves of the PPA (the detail's fields): two generations, or a document and the one
+   * that replaces it, are the same PPA to a client exactly when their hashes are equal (the change log's diff).
+   */
+  content_hash: string;
   reference_code: string;
   project_name: string;
   developer: string;

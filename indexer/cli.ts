@@ -20,6 +20,10 @@ import { isPostgresUrl, openRecordSource } from './sources/openSource.js';
 import { reindex, type ReindexSummary } from './reindex/reindex.js';
 import { rollback } from './reindex/rollback.js';
 import { aliasStatus, describeStatus } from './reindex/status.js';
+import { describePlan, planReindex } from './reindex/plan.js';
+import { ChangeLog, type ChangeLogOptions } from './changes/changeLog.js';
+import { DEFAULT_MAX_REMOVED, parseRemovalLimit, type RemovalLimit } from './changes/removalGuard.js';
+import { DEFAULT_RETENTION_DAYS } from '../indexContract/changeLog.js';
 import { describeInvalidRecord, validateItems } from './sources/validateSource.js';
 
 const EXIT_CODE_HELP = `
@@ -29,7 +33,26 @@ ${EXIT_CODE_TABLE.map(({ code, meaning }) => `  ${code.padEnd(9)}${meaning}`).jo
 Every failure ends with one sentence on stderr: what failed, what it means for the live alias, what to do next.
 
 Environment: DATABASE_URL (the default --source of reindex and sync), ES_URL (comma-separated nodes), ES_API_KEY or ES_USERNAME + ES_PASSWORD,
-ES_INDEX (default alias "ppas"), ES_REQUEST_TIMEOUT_MS (default 60000), LOG_LEVEL (default info; debug adds stack traces).`;
+ES_INDEX (default alias "ppas"), ES_REQUEST_TIMEOUT_MS (default 60000), LOG_LEVEL (default info; debug adds stack traces),
+CHANGES_RETENTION_DAYS (default ${DEFAULT_RETENTION_DAYS}: how long the change log keeps events).`;
+
+/** The change log's settings from the environment (CHANGES_RETENTION_DAYS: days, decimals allowed, > 0). */
+function changeLogOptions(logger: Logger): ChangeLogOptions {
+  const raw = process.env.CHANGES_RETENTION_DAYS?.trim();
+  if (raw === undefined || raw === '') return { logger };
+  const days = Number(raw);
+  if (!/^\d+(?:\.\d+)?$/.test(raw) || !(days > 0) || days > 36_500)
+    throw new UsageError(`CHANGES_RETENTION_DAYS must be a number of days above 0, got ${JSON.stringify(raw)}`);
+  return { logger, retentionDays: days };
+}
+
+const maxRemovedOption = (what: string): Option =>
+  new Option(
+    '--max-removed <share|count>',
+    `the most live PPAs ${what} may remove, as a share (5%) or a count (250); past it, nothing is applied (exit 5)`,
+  )
+    .argParser(parseRemovalLimit)
+    .default(parseRemovalLimit(DEFAULT_MAX_REMOVED), DEFAULT_MAX_REMOVED);
 
 /** One run of the CLI: its log (replaced once --log-format is read) and what the closing sentence needs. */
 interface CliRun {
@@ -154,6 +177,12 @@ export function buildProgram(run: CliRun): Command {
     .option('--skip-invalid', 'index the valid records and list the invalid ones instead of stopping', false)
     .option('--dry-run', 'validate and build documents only; write nothing (no Elasticsearch needed)', false)
     .option('--if-missing', 'do nothing when the alias exists already (first start of a deployment)', false)
+    .option(
+      '--plan',
+      'validate the source and print what a reindex would add, update and remove against the live index; build nothing',
+      false,
+    )
+    .addOption(maxRemovedOption('a reindex'))
     .addOption(
       new Option('--batch-size <n>', 'documents per bulk request').argParser(positiveInteger).default(1000),
     )
@@ -178,6 +207,8 @@ export function buildProgram(run: CliRun): Command {
         skipInvalid: boolean;
         dryRun: boolean;
         ifMissing: boolean;
+        plan: boolean;
+        maxRemoved: RemovalLimit;
         batchSize: number;
         replicas?: number;
         greenTimeout: number;
@@ -185,6 +216,8 @@ export function buildProgram(run: CliRun): Command {
         const alias = aliasFrom(options.alias, run);
         const source = sourceFrom(options.source);
         const { logger } = run;
+        if (options.plan && options.dryRun) throw new UsageError('--plan and --dry-run do not go together');
+        const changeLog = changeLogOptions(logger);
         // Elasticsearch is asked first, so that a wrong ES_URL fails before a long source is read.
         const client = options.dryRun
           ? createIndexerClient(readIndexerEsSettings())
@@ -199,6 +232,21 @@ export function buildProgram(run: CliRun): Command {
             }
           }
           const controller = abortOnSignals(run);
+          if (options.plan) {
+            const plan = await planReindex({
+              client,
+              alias,
+              source,
+              ...(options.relation ? { relation: options.relation } : {}),
+              skipInvalid: options.skipInvalid,
+              maxRemoved: options.maxRemoved,
+              signal: controller.signal,
+              logger,
+            });
+            process.stderr.write(`${describePlan(plan)}\n`);
+            process.stdout.write(`${JSON.stringify({ plan })}\n`);
+            return;
+          }
           const summary = await reindex({
             client,
             alias,
@@ -210,6 +258,8 @@ export function buildProgram(run: CliRun): Command {
             batchSize: options.batchSize,
             ...(options.replicas === undefined ? {} : { replicas: options.replicas }),
             greenTimeoutMs: options.greenTimeout * 1000,
+            maxRemoved: options.maxRemoved,
+            changeLog,
             signal: controller.signal,
             logger,
             onProgress: progress.onProgress,
@@ -259,6 +309,7 @@ export function buildProgram(run: CliRun): Command {
         .argParser(positiveInteger)
         .default(500),
     )
+    .addOption(maxRemovedOption('one sync run'))
     .addHelpText('after', EXIT_CODE_HELP)
     .action(
       async (options: {
@@ -270,10 +321,12 @@ export function buildProgram(run: CliRun): Command {
         reconcileEvery?: number;
         overlap: number;
         batchSize: number;
+        maxRemoved: RemovalLimit;
       }) => {
         const alias = aliasFrom(options.alias, run);
         const url = sourceFrom(options.source, true);
         const { logger } = run;
+        const changeLogSettings = changeLogOptions(logger);
         const client = await connectedClient(run);
         const controller = abortOnSignals(run);
         const sync = new Sync({
@@ -285,6 +338,8 @@ export function buildProgram(run: CliRun): Command {
           batchSize: options.batchSize,
           logger,
           signal: controller.signal,
+          changeLog: new ChangeLog(client, alias, changeLogSettings),
+          maxRemoved: options.maxRemoved,
         });
         const printRun = (summary: SyncRunSummary): void => {
           process.stdout.write(`${JSON.stringify({ sync: summary })}\n`);
@@ -375,7 +430,8 @@ export function buildProgram(run: CliRun): Command {
     .addHelpText('after', EXIT_CODE_HELP)
     .action(async (options: { alias?: string }) => {
       const alias = aliasFrom(options.alias, run);
-      const result = await withClient(run, (client) => rollback(client, alias));
+      const settings = changeLogOptions(run.logger);
+      const result = await withClient(run, (client) => rollback(client, alias, settings));
       process.stdout.write(`${JSON.stringify({ rollback: result })}\n`);
       process.stderr.write(`alias ${result.alias}: ${result.from} → ${result.to}\n`);
     });

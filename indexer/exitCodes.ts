@@ -9,7 +9,7 @@ export const EXIT_CODES = {
   /** Elasticsearch unreachable or refusing, or another failure during the run. */
   failure: 3,
   locked: 4,
-  /** Reserved for the --max-removed guard (a reindex that would remove too many live PPAs); not used yet. */
+  /** The --max-removed guard: a reindex or sync run would remove too many live PPAs; nothing was applied. */
   guard: 5,
   interrupted: 130, // SIGINT; SIGTERM exits 143 (128 + signal number)
   terminated: 143,
@@ -42,7 +42,7 @@ export const EXIT_CODE_TABLE: readonly { code: string; meaning: string }[] = [
   {
     code: '5',
     meaning:
-      'reserved for the --max-removed guard (a reindex that would remove too many live PPAs stops before the swap); not used yet',
+      'the --max-removed guard (default 5% of the live PPAs): a reindex stopped before its swap, or a sync run applied nothing, because it would have removed more; the live alias and documents were not changed',
   },
   { code: '130, 143', meaning: 'interrupted by SIGINT, SIGTERM; the half-built index was deleted' },
 ];

@@ -7,6 +7,7 @@ import { elasticsearchFailure } from './elasticsearch/elasticsearchErrors.js';
 import { EXIT_CODES, IndexerError } from './exitCodes.js';
 import { InterruptedError, InvalidSourceError, UsageError } from './errors.js';
 import { SourceSyntaxError } from './sources/source.js';
+import { MassRemovalError } from './changes/removalGuard.js';
 import { terminalSafe } from './terminalText.js';
 
 /** What the CLI knew of the run when it failed. */
@@ -89,8 +90,13 @@ export function describeFailure(error: unknown, context: RunContext): Failure {
 }
 
 /** What the failure means for the live index, by command: every failure of a reindex leaves the alias alone. */
-function liveIndexOutcome(context: RunContext, interrupted: boolean): string {
+function liveIndexOutcome(context: RunContext, interrupted: boolean, guarded: boolean): string {
   const alias = context.alias ? `the live alias "${context.alias}"` : 'the live alias';
+  if (guarded) {
+    return context.command === 'sync'
+      ? 'nothing was applied to the live index (a --follow run keeps retrying)'
+      : `the new index was deleted and ${alias} was not changed`;
+  }
   switch (context.command) {
     case 'reindex':
       return interrupted
@@ -119,7 +125,7 @@ export function failureSentence(error: unknown, failure: Failure, context: RunCo
   const interrupted = error instanceof InterruptedError;
   const command = `ppa-indexer${context.command ? ` ${context.command}` : ''}`;
   const verb = interrupted ? 'stopped' : 'failed';
-  const outcome = liveIndexOutcome(context, interrupted);
+  const outcome = liveIndexOutcome(context, interrupted, error instanceof MassRemovalError);
   const what = failure.what.replace(/[.;:]+$/, '');
   return terminalSafe(
     `${command} ${verb} (exit ${failure.exitCode}): ${what}; ${outcome}. Next: ${failure.next}.`,

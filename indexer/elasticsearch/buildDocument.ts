@@ -25,6 +25,8 @@ import { canonicalWords, joinedPairs, technologyWords } from '../../indexContrac
 import { countryNameWords } from '../../indexContract/text/countryNames.js';
 import { droppedLetterSpellings, withoutFirstLetter } from '../../indexContract/text/typos.js';
 import { facetValues } from '../../indexContract/facetValues.js';
+import { DETAIL_SOURCE_FIELDS } from '../../indexContract/sourceFields.js';
+import { createHash } from 'node:crypto';
 
 /** ISO 8601 UTC with `Z`; milliseconds only when the source had them ("2024-03-01T12:00:00Z"). */
 export function toUtcTimestamp(timestamp: string): string {
@@ -33,7 +35,23 @@ export function toUtcTimestamp(timestamp: string): string {
   return canonical;
 }
 
+/**
+ * The document's content hash: SHA-1 of the JSON of the fields the API serves (DETAIL_SOURCE_FIELDS), which
+ * buildDocument writes in one order whatever the source's key order. Derived search fields are left out, so a
+ * release that only changes how names are expanded does not make every PPA look changed.
+ */
+export function contentHash(document: Omit<IndexDocument, 'content_hash'>): string {
+  const served: Record<string, unknown> = {};
+  for (const field of DETAIL_SOURCE_FIELDS) served[field] = document[field];
+  return createHash('sha1').update(JSON.stringify(served)).digest('base64url');
+}
+
 export function buildDocument(record: PpaRecord): IndexDocument {
+  const { slug, ...rest } = buildServedAndSearchFields(record);
+  return { slug, content_hash: contentHash({ slug, ...rest }), ...rest };
+}
+
+function buildServedAndSearchFields(record: PpaRecord): Omit<IndexDocument, 'content_hash'> {
   const canonical = canonicalWords(record.project_name);
   const canonicalName = canonical.join(' ');
   const faceted = {

@@ -1,6 +1,9 @@
 // The create-index body of a new generation: the contract's settings and mappings, loading settings, the build's _meta.
 import type { Client } from '@elastic/elasticsearch';
 import { readIndexDefinition, type IndexDefinition } from '../../indexContract/mapping.js';
+import type { SyncGuardState } from '../../indexContract/syncGuard.js';
+
+export type { SyncGuardState };
 
 const definition = readIndexDefinition();
 
@@ -14,6 +17,8 @@ export interface IndexMeta {
   sync_runs?: number;
   /** Moved on by every sync run that changed documents, once they are searchable (indexContract/dataVersion.ts). */
   data_version?: number;
+  /** Set while sync holds back a run that would remove more than --max-removed (indexContract/syncGuard.ts). */
+  sync_guard?: SyncGuardState;
 }
 
 // While loading, refresh is off, the translog is synced asynchronously and there are no replicas (the mapping's

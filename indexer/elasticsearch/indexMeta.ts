@@ -3,18 +3,21 @@
 // finds the new generation's own mark.
 import type { Client } from '@elastic/elasticsearch';
 import { IndexerError } from '../errors.js';
-import type { IndexMeta } from './indexMapping.js';
+import type { IndexMeta, SyncGuardState } from './indexMapping.js';
 
 export async function readIndexMeta(client: Client, index: string): Promise<Partial<IndexMeta>> {
   const mapping = await client.indices.getMapping({ index });
   return (Object.values(mapping)[0]?.mappings._meta ?? {}) as Partial<IndexMeta>;
 }
 
-/** The mark sync starts from and the sync runs made on the index so far; an index built from a file has no mark. */
+/**
+ * The mark sync starts from, the sync runs made on the index so far, and the removal guard's state when a run
+ * was held back; an index built from a file has no mark.
+ */
 export async function readHighWaterMark(
   client: Client,
   index: string,
-): Promise<{ mark: string; runs: number }> {
+): Promise<{ mark: string; runs: number; syncGuard?: SyncGuardState }> {
   const meta = await readIndexMeta(client, index);
   if (typeof meta.high_water_mark !== 'string') {
     throw new IndexerError(
@@ -22,7 +25,21 @@ export async function readHighWaterMark(
         'run `ppa-indexer reindex --source postgres://…` first',
     );
   }
-  return { mark: meta.high_water_mark, runs: meta.sync_runs ?? 0 };
+  return {
+    mark: meta.high_water_mark,
+    runs: meta.sync_runs ?? 0,
+    ...(meta.sync_guard ? { syncGuard: meta.sync_guard } : {}),
+  };
+}
+
+/** Records (or, with null, clears) that sync is holding back a mass removal on `index`; the rest of _meta is kept. */
+export async function recordSyncGuard(
+  client: Client,
+  index: string,
+  state: SyncGuardState | null,
+): Promise<void> {
+  const { sync_guard: _held, ...meta } = await readIndexMeta(client, index);
+  await client.indices.putMapping({ index, _meta: state ? { ...meta, sync_guard: state } : meta });
 }
 
 /**

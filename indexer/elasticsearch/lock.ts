@@ -12,13 +12,16 @@ export interface LockOptions {
   ttlMs?: number;
   /** Who holds it, for the refusal message. */
   owner?: string;
-  /** What the lock keeps to one at a time (default "reindex"; "sync" takes the lock `<alias>:sync`). */
-  label?: 'reindex' | 'sync';
+  /**
+   * What the lock keeps to one at a time (default "reindex"; "sync" takes the lock `<alias>:sync`, "changes" the
+   * change log's writer lock `<alias>:changes`).
+   */
+  label?: 'reindex' | 'sync' | 'changes';
 }
 
-/** The lock's id (and its document's `alias`): the alias for reindexes and rollbacks, `<alias>:sync` for syncs. */
+/** The lock's id (and its document's `alias`): the alias for reindexes and rollbacks, `<alias>:<label>` otherwise. */
 export function lockName(alias: string, label: LockOptions['label'] = 'reindex'): string {
-  return label === 'sync' ? `${alias}:sync` : alias;
+  return label === 'reindex' ? alias : `${alias}:${label}`;
 }
 
 export interface LockDocument {

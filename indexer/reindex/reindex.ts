@@ -23,6 +23,15 @@ import { openRecordSource } from '../sources/openSource.js';
 import type { RecordSource } from '../sources/recordSource.js';
 import type { SourceFormat } from '../sources/source.js';
 import { validateItems, type InvalidRecord, type SourceReport } from '../sources/validateSource.js';
+import { ChangeLog, type ChangeLogOptions } from '../changes/changeLog.js';
+import { appendGenerationChange } from '../changes/generationChange.js';
+import { diffServed, servedEntries, type GenerationDiff } from '../changes/generationDiff.js';
+import {
+  checkRemovals,
+  DEFAULT_MAX_REMOVED,
+  parseRemovalLimit,
+  type RemovalLimit,
+} from '../changes/removalGuard.js';
 
 export type ProgressEvent =
   | { phase: 'validate'; records: number; bytes: number; totalBytes: number }
@@ -49,6 +58,10 @@ export interface ReindexOptions {
   replicas?: number;
   /** How long the new index may take to turn green (replicas assigned and copied) before the run fails. */
   greenTimeoutMs?: number;
+  /** How many of the live PPAs the new generation may leave out before the run stops (default 5%). */
+  maxRemoved?: RemovalLimit;
+  /** The change log's retention and timing (CHANGES_RETENTION_DAYS). */
+  changeLog?: ChangeLogOptions;
   /** Test seam: changes a document just before it is sent (to make Elasticsearch refuse one mid-run). */
   transformDocument?: (document: IndexDocument) => object;
 }
@@ -71,6 +84,8 @@ export interface ReindexSummary {
   maxRssMb: number;
   dryRun: boolean;
   invalidRecords: InvalidRecord[];
+  /** What the swap changed for clients (logged in the change log); null for the first generation and a dry run. */
+  changes: Pick<GenerationDiff, 'added' | 'updated' | 'removed' | 'unchanged'> | null;
 }
 
 const silentLogger: IndexerLogger = {
@@ -79,23 +94,31 @@ const silentLogger: IndexerLogger = {
   error: () => undefined,
 } as never;
 
-/** Pass 2: the documents of the valid, published records, in source order. */
-async function* publishedDocuments(
+/**
+ * Pass 2: the documents of the valid, published records, in source order. `unpublished` collects the slugs of
+ * the valid unpublished ones (the change log tells "unpublished" from "deleted").
+ */
+export async function* publishedDocuments(
   source: RecordSource,
   report: SourceReport,
   options: Pick<ReindexOptions, 'signal' | 'transformDocument'>,
-): AsyncGenerator<LoadableDocument> {
+  unpublished?: Set<string>,
+): AsyncGenerator<LoadableDocument & { document: IndexDocument }> {
   for await (const item of source.items(options.signal ? { signal: options.signal } : {})) {
     if (report.invalidLines.has(item.line)) continue;
     // Pass 1 validated every record, and the source is checked for changes before the alias moves
     // (assertUnchanged), so validating again here would only double the CPU cost of a record.
     if ('unparsed' in item) throw new SourceChangedError(`${report.format} source`);
     const record = item.value as PpaRecord;
-    if (!record.published) continue;
+    if (!record.published) {
+      unpublished?.add(record.slug);
+      continue;
+    }
     const document = buildDocument(record);
     yield {
       id: record.slug,
       body: options.transformDocument ? options.transformDocument(document) : document,
+      document,
     };
   }
 }
@@ -135,6 +158,7 @@ export async function reindex(options: ReindexOptions): Promise<ReindexSummary> 
         maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
         dryRun: Boolean(options.dryRun),
         invalidRecords: report.invalidRecords,
+        changes: generation?.changes ?? null,
       };
     };
 
@@ -156,10 +180,11 @@ interface Generation {
   previousIndex: string | null;
   indexed: number;
   deletedIndices: string[];
+  changes: ReindexSummary['changes'];
 }
 
 /** Phase 1: every record checked before anything is written; refuses invalid (unless skipped) and empty sources. */
-async function validatePhase(source: RecordSource, options: ReindexOptions): Promise<SourceReport> {
+export async function validatePhase(source: RecordSource, options: ReindexOptions): Promise<SourceReport> {
   const { signal } = options;
   const logger = options.logger ?? silentLogger;
   const totalBytes = source.total;
@@ -218,7 +243,8 @@ async function buildGeneration(
     const previousIndex = await aliasTarget(client, alias);
     const builtAt = new Date();
     newIndex = indexNameFor(alias, builtAt);
-    const indexed = await loadPhase(source, report, newIndex, builtAt, lock, options);
+    const unpublished = new Set<string>();
+    const indexed = await loadPhase(source, report, newIndex, builtAt, lock, options, unpublished);
     throwIfAborted(signal);
     await verifyPhase(client, source, report, newIndex, indexed, logger);
     throwIfAborted(signal);
@@ -227,10 +253,11 @@ async function buildGeneration(
     await goLivePhase(client, newIndex, options);
 
     throwIfAborted(signal);
-    await lock.extend(); // proves we still hold the lock right before going live
-    await swapAlias(client, alias, previousIndex, newIndex);
-    swapped = true;
-    logger.info({ alias, index: newIndex, previousIndex }, 'alias swapped');
+    const incoming = newIndex;
+    const changes = await swapPhase(client, alias, previousIndex, incoming, unpublished, lock, options, () => {
+      swapped = true;
+    });
+    logger.info({ alias, index: newIndex, previousIndex, ...changes }, 'alias swapped');
 
     const deletedIndices = await applyRetention(client, alias, keep, newIndex, previousIndex).catch(
       (error: unknown) => {
@@ -239,7 +266,7 @@ async function buildGeneration(
         return [];
       },
     );
-    return { index: newIndex, previousIndex, indexed, deletedIndices };
+    return { index: newIndex, previousIndex, indexed, deletedIndices, changes };
   } catch (error) {
     if (newIndex && !swapped) await deleteQuietly(client, newIndex, logger);
     if (signal?.aborted && !(error instanceof InterruptedError))
@@ -258,6 +285,7 @@ async function loadPhase(
   builtAt: Date,
   lock: ReindexLock,
   options: ReindexOptions,
+  unpublished: Set<string>,
 ): Promise<number> {
   const { client, signal } = options;
   await client.indices.create({
@@ -265,7 +293,7 @@ async function loadPhase(
     ...indexDefinition({ built_at: builtAt.toISOString(), records: report.published, ...source.meta() }),
   });
   (options.logger ?? silentLogger).info({ index }, 'loading new index');
-  return bulkLoad(client, index, publishedDocuments(source, report, options), {
+  return bulkLoad(client, index, publishedDocuments(source, report, options, unpublished), {
     ...(options.batchSize ? { batchSize: options.batchSize } : {}),
     ...(signal ? { signal } : {}),
     checkpoint: () => lock.assertHeld(),
@@ -346,6 +374,49 @@ async function goLivePhase(client: Client, index: string, options: ReindexOption
     { index, replicas, seconds: Math.round(performance.now() - started) / 1000 },
     'new index replicated and green',
   );
+}
+
+/**
+ * Phase 5, as the change log's one writer: what the new generation changes for clients (by slug and content
+ * hash), checked against --max-removed, logged, then the alias swapped and the events published. The first
+ * generation of an alias has nothing to compare with: the log starts (empty) with it.
+ */
+async function swapPhase(
+  client: Client,
+  alias: string,
+  previousIndex: string | null,
+  newIndex: string,
+  unpublished: ReadonlySet<string>,
+  lock: ReindexLock,
+  options: ReindexOptions,
+  onSwapped: () => void,
+): Promise<ReindexSummary['changes']> {
+  const changeLog = new ChangeLog(client, alias, { ...options.changeLog, ...(options.logger ? { logger: options.logger } : {}) });
+  const swap = async (): Promise<void> => {
+    throwIfAborted(options.signal);
+    await lock.extend(); // proves we still hold the lock right before going live
+    await swapAlias(client, alias, previousIndex, newIndex);
+    onSwapped();
+  };
+  if (previousIndex === null) {
+    await changeLog.ensure();
+    await swap();
+    return null;
+  }
+  return changeLog.write(async (session) => {
+    const diff = await diffServed(
+      servedEntries(client, previousIndex),
+      servedEntries(client, newIndex),
+      unpublished,
+    );
+    checkRemovals('reindex', diff.removed, diff.before, options.maxRemoved ?? parseRemovalLimit(DEFAULT_MAX_REMOVED));
+    await appendGenerationChange(client, session, diff, { from: previousIndex, to: newIndex });
+    await swap();
+    session.markHappened();
+    await session.publish();
+    const { added, updated, removed, unchanged } = diff;
+    return { added, updated, removed, unchanged };
+  });
 }
 
 async function deleteQuietly(client: Client, index: string, logger: IndexerLogger): Promise<void> {

@@ -1,8 +1,12 @@
-// rollback: point the alias back at the index built before the live one (kept by retention), under the lock.
+// rollback: point the alias back at the index built before the live one (kept by retention), under the lock. The
+// change log records it as any other change of generation: what the older index serves differently.
 import type { Client } from '@elastic/elasticsearch';
 import { aliasTarget, previousIndex, swapAlias } from '../elasticsearch/aliases.js';
 import { NothingToRollBackError } from '../errors.js';
 import { ReindexLock } from '../elasticsearch/lock.js';
+import { ChangeLog, type ChangeLogOptions } from '../changes/changeLog.js';
+import { appendGenerationChange } from '../changes/generationChange.js';
+import { diffServed, servedEntries, type GenerationDiff } from '../changes/generationDiff.js';
 
 export { NothingToRollBackError };
 
@@ -10,9 +14,15 @@ export interface RollbackResult {
   alias: string;
   from: string;
   to: string;
+  /** What the rollback changed for clients (logged in the change log). */
+  changes: Pick<GenerationDiff, 'added' | 'updated' | 'removed' | 'unchanged'>;
 }
 
-export async function rollback(client: Client, alias: string): Promise<RollbackResult> {
+export async function rollback(
+  client: Client,
+  alias: string,
+  changeLogOptions: ChangeLogOptions = {},
+): Promise<RollbackResult> {
   const lock = await ReindexLock.acquire(client, alias);
   try {
     const live = await aliasTarget(client, alias);
@@ -20,8 +30,17 @@ export async function rollback(client: Client, alias: string): Promise<RollbackR
     const previous = await previousIndex(client, alias, live);
     if (!previous)
       throw new NothingToRollBackError(`alias "${alias}" is on ${live} and no earlier index is kept`);
-    await swapAlias(client, alias, live, previous.index);
-    return { alias, from: live, to: previous.index };
+    const changes = await new ChangeLog(client, alias, changeLogOptions).write(async (session) => {
+      const diff = await diffServed(servedEntries(client, live), servedEntries(client, previous.index));
+      await appendGenerationChange(client, session, diff, { from: live, to: previous.index });
+      await lock.extend();
+      await swapAlias(client, alias, live, previous.index);
+      session.markHappened();
+      await session.publish();
+      const { added, updated, removed, unchanged } = diff;
+      return { added, updated, removed, unchanged };
+    });
+    return { alias, from: live, to: previous.index, changes };
   } finally {
     await lock.release();
   }

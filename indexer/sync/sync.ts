@@ -19,7 +19,17 @@ import { buildDocument } from '../elasticsearch/buildDocument.js';
 import { applyChanges, type Change } from '../elasticsearch/changeBulk.js';
 import { IndexerError, throwIfAborted } from '../errors.js';
 import { addMissingFields } from '../elasticsearch/indexMapping.js';
-import { readHighWaterMark, recordSyncRun } from '../elasticsearch/indexMeta.js';
+import { readHighWaterMark, recordSyncGuard, recordSyncRun } from '../elasticsearch/indexMeta.js';
+import type { ChangeLog } from '../changes/changeLog.js';
+import { applyLogged, documentsById } from '../changes/loggedWrites.js';
+import {
+  checkRemovals,
+  DEFAULT_MAX_REMOVED,
+  describeLimit,
+  MassRemovalError,
+  parseRemovalLimit,
+  type RemovalLimit,
+} from '../changes/removalGuard.js';
 import {
   DEFAULT_RELATION,
   NO_JIT,
@@ -49,6 +59,10 @@ export interface SyncOptions {
   batchSize?: number;
   logger?: IndexerLogger;
   signal?: AbortSignal;
+  /** Where the changes to the live index are logged (absent: not logged, as in a reindex's catch-up). */
+  changeLog?: ChangeLog;
+  /** How many of the live PPAs one run may remove before it applies nothing (default 5%). */
+  maxRemoved?: RemovalLimit;
 }
 
 export interface SyncRunSummary {
@@ -64,6 +78,8 @@ export interface SyncRunSummary {
   /** Rows re-read in the overlap window, already applied. */
   unchanged: number;
   reconciled: boolean;
+  /** Events written to the change log. */
+  logged: number;
   /** Where the next run reads on from (the snapshot's start; the overlap window is taken off it). */
   high_water_mark: string;
   seconds: number;
@@ -98,6 +114,8 @@ export class Sync {
   /** What this process applied (or reported invalid) per slug within the overlap window, for the live index. */
   private applied = new Map<string, Applied>();
   private target: string | null = null;
+  /** This run's changes go to the live index: logged and guarded (a catch-up writes an index not yet live). */
+  private live = false;
 
   constructor(private readonly options: SyncOptions) {
     this.relation = options.relation ?? DEFAULT_RELATION;
@@ -121,6 +139,7 @@ export class Sync {
       this.applied = new Map();
       this.target = index;
     }
+    this.live = true;
     return this.runOn(index, shouldReconcile);
   }
 
@@ -135,6 +154,7 @@ export class Sync {
   async catchUp(index: string, snapshotSlugs: AsyncIterable<string>): Promise<SyncRunSummary> {
     this.applied = new Map();
     this.target = index;
+    this.live = false;
     return this.runOn(index, () => true, snapshotSlugs);
   }
 
@@ -145,7 +165,7 @@ export class Sync {
   ): Promise<SyncRunSummary> {
     const started = performance.now();
     const { client, signal } = this.options;
-    const { mark: from, runs } = await readHighWaterMark(client, index);
+    const { mark: from, runs, syncGuard } = await readHighWaterMark(client, index);
     const reconcile = shouldReconcile(runs);
     const db = await this.connection();
     const summary: SyncRunSummary = {
@@ -156,6 +176,7 @@ export class Sync {
       skipped: 0,
       unchanged: 0,
       reconciled: false,
+      logged: 0,
       high_water_mark: from,
       seconds: 0,
     };
@@ -166,6 +187,12 @@ export class Sync {
         `SELECT to_char(now() AT TIME ZONE 'UTC', ${UTC_MICROSECONDS}) AS mark`,
       );
       const mark = rows[0]!.mark;
+      // A run on the live index first counts what it would remove, and applies nothing past --max-removed.
+      let vanished: string[] | undefined;
+      if (this.live) {
+        if (reconcile) vanished = await collect(this.vanished(db, this.indexedSlugs(index)));
+        await this.guardRemovals(db, index, from, vanished?.length ?? 0, syncGuard?.since);
+      }
       const changed = db.query(
         new QueryStream(
           `SELECT slug, to_char(updated_at AT TIME ZONE 'UTC', ${UTC_MICROSECONDS}) AS updated_at,
@@ -193,7 +220,7 @@ export class Sync {
       throwIfAborted(signal);
       await this.applyBatch(index, batch, summary);
       if (reconcile) {
-        await this.reconcile(db, index, summary, reconcileCandidates ?? this.indexedSlugs(index));
+        await this.reconcile(db, index, summary, vanished ?? this.vanished(db, reconcileCandidates ?? this.indexedSlugs(index)));
         summary.reconciled = true;
       }
       await db.query('COMMIT');
@@ -260,7 +287,7 @@ export class Sync {
       if (valid.published) changes.push({ kind: 'write', id: valid.slug, document: buildDocument(valid) });
       else changes.push({ kind: 'delete', id: valid.slug });
     }
-    if (changes.length > 0) await applyChanges(this.options.client, index, changes);
+    if (changes.length > 0) await this.apply(index, changes, 'unpublished', summary);
     for (const change of changes) {
       if (change.kind === 'write') summary.written++;
       else summary.deleted++;
@@ -272,19 +299,77 @@ export class Sync {
     for (const [slug, applied] of seen) this.applied.set(slug, applied);
   }
 
+  /** Writes a batch: on the live index logged in the change log, on a catch-up's index as it is. */
+  private async apply(
+    index: string,
+    changes: Change[],
+    removal: 'unpublished' | 'deleted',
+    summary: SyncRunSummary,
+  ): Promise<void> {
+    const { client, changeLog, alias } = this.options;
+    if (this.live && changeLog) {
+      summary.logged += await applyLogged(client, changeLog, { alias, index }, changes, () => removal);
+    } else await applyChanges(client, index, changes);
+  }
+
+  /** The slugs among `candidates` (ascending in byte order) that are no longer rows of the relation. */
+  private vanished(db: pg.Client, candidates: AsyncIterable<string>): AsyncGenerator<string> {
+    return vanishedSlugs(candidates, sortedSlugs(db, quotedRelation(this.relation)));
+  }
+
   /**
-   * Deletes the documents whose slug is no longer a row of the relation: `candidates` (by default every slug of
-   * the index), ascending in byte order, merged with the relation's slugs.
+   * The removal guard: the documents this run would delete (rows changed to unpublished whose document is
+   * live, and `vanished` rows) against --max-removed of the live PPAs. Past it, the run applies nothing: the
+   * state goes into the live index's _meta (the API's /health/ready and metrics show it) and the run fails
+   * with exit 5; follow mode keeps retrying, so a repaired source lets the next run through.
    */
+  private async guardRemovals(
+    db: pg.Client,
+    index: string,
+    from: string,
+    vanished: number,
+    heldSince: string | undefined,
+  ): Promise<void> {
+    const { client } = this.options;
+    const limit = this.options.maxRemoved ?? parseRemovalLimit(DEFAULT_MAX_REMOVED);
+    const { rows } = await db.query<{ slug: string }>(
+      `SELECT slug FROM ${quotedRelation(this.relation)}
+        WHERE updated_at > $1::timestamptz - make_interval(secs => $2)
+          AND (record::jsonb)->'published' = 'false'::jsonb`,
+      [from, this.overlapSeconds],
+    );
+    let unpublished = 0;
+    for (let start = 0; start < rows.length; start += 1000) {
+      const ids = rows.slice(start, start + 1000).map((row) => row.slug);
+      unpublished += (await documentsById(client, index, ids)).size;
+    }
+    const { count: live } = await client.count({ index });
+    try {
+      checkRemovals('sync', unpublished + vanished, live, limit);
+    } catch (error) {
+      if (error instanceof MassRemovalError) {
+        await recordSyncGuard(client, index, {
+          since: heldSince ?? new Date().toISOString(),
+          removals: error.removals,
+          live,
+          max_removed: describeLimit(limit),
+          detail: error.message,
+        });
+      }
+      throw error;
+    }
+    if (heldSince !== undefined) await recordSyncGuard(client, index, null);
+  }
+
+  /** Deletes the documents of `vanished` slugs (rows that no longer exist), a batch at a time. */
   private async reconcile(
     db: pg.Client,
     index: string,
     summary: SyncRunSummary,
-    candidates: AsyncIterable<string>,
+    vanished: AsyncIterable<string> | Iterable<string>,
   ): Promise<void> {
-    const rows = sortedSlugs(db, quotedRelation(this.relation));
     let doomed: Change[] = [];
-    for await (const slug of vanishedSlugs(candidates, rows)) {
+    for await (const slug of vanished) {
       doomed.push({ kind: 'delete', id: slug });
       if (doomed.length >= this.batchSize) {
         await this.deleteVanished(index, doomed, summary);
@@ -296,7 +381,7 @@ export class Sync {
 
   private async deleteVanished(index: string, doomed: Change[], summary: SyncRunSummary): Promise<void> {
     if (doomed.length === 0) return;
-    await applyChanges(this.options.client, index, doomed);
+    await this.apply(index, doomed, 'deleted', summary);
     for (const change of doomed) {
       this.applied.delete(change.id);
       this.logger.info({ slug: change.id }, 'deleted: its row no longer exists');
@@ -338,4 +423,10 @@ export class Sync {
   private forgetBefore(cutoffMs: number): void {
     for (const [slug, applied] of this.applied) if (applied.updatedAtMs < cutoffMs) this.applied.delete(slug);
   }
+}
+
+async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const all: T[] = [];
+  for await (const item of items) all.push(item);
+  return all;
 }
