@@ -19,7 +19,15 @@ export interface FilterClause {
 
 /** Every filter clause, each marked with the facetable filter it is (if any). */
 export function buildNamedFilterClauses(filters: SearchFilters): FilterClause[] {
-  const clauses: FilterClause[] = [{ clause: { term: { active: true } } }];
+  return [{ clause: { term: { active: true } } }, ...buildParameterClauses(filters)];
+}
+
+/**
+ * The clauses of the filter parameters alone, without the list's "active only": the change log matches them
+ * against each event's PPA, a deactivation included.
+ */
+export function buildParameterClauses(filters: SearchFilters): FilterClause[] {
+  const clauses: FilterClause[] = [];
   if (filters.technology)
     clauses.push({ clause: { terms: { technology: filters.technology } }, facet: 'technology' });
   if (filters.tariff) clauses.push({ clause: { terms: { tariff: filters.tariff } }, facet: 'tariff' });

@@ -101,7 +101,14 @@ describe('indexer: reindex against Elasticsearch', function () {
     ]);
 
     const result = await rollback(client, alias);
-    expect(result).to.deep.equal({ alias, from: second.index, to: first.index });
+    // The same source twice: nothing changed for a client, and the change log says so.
+    expect(second.changes).to.deep.equal({ added: 0, updated: 0, removed: 0, unchanged: publishedSlugs.length });
+    expect(result).to.deep.equal({
+      alias,
+      from: second.index,
+      to: first.index,
+      changes: { added: 0, updated: 0, removed: 0, unchanged: publishedSlugs.length },
+    });
     expect(await aliasTarget(client, alias)).to.equal(first.index);
     expect(await slugsIn(client, alias)).to.deep.equal(publishedSlugs);
   });
