@@ -63,6 +63,7 @@ export default tseslint.config(
         window: 'readonly',
         document: 'readonly',
         location: 'readonly',
+        history: 'readonly',
         fetch: 'readonly',
         URLSearchParams: 'readonly',
       },

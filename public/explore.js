@@ -1,5 +1,7 @@
 // The explorer: a search box with suggestions, facets with counts, the result list with paging, a PPA's detail,
 // and the statistics as charts. It only calls the public API (same origin), and shows the URL of every call.
+// The search (text, filters, order, page) lives in the page's own query string, with the API's parameter names:
+// a link to it shows the same results, and Back and Forward walk the searches made.
 /* global Chart */
 
 const API = '/api/v1/ppas';
@@ -13,6 +15,13 @@ const FACET_LABELS = {
   risk_features: 'Risk features (all selected must hold)',
 };
 const SUGGEST_DELAY_MS = 150;
+const FEED = `${API}/feed`;
+// The API's bounds, so that a hand-edited or stale link loses its invalid parts instead of the whole search.
+const TOKEN = /^[a-z0-9_]{1,50}$/;
+const COUNTRY = /^[a-z]{2}$/;
+const MAX_LIST_TOKENS = 20;
+const MAX_PAGE = 10_000 / PER_PAGE; // page × per_page may not exceed the index's result window
+const SORTS = ['recent', 'oldest', 'name_asc', 'name_desc', 'capacity_desc', 'capacity_asc'];
 
 const state = {
   q: '',
@@ -24,6 +33,12 @@ const state = {
     year: new Set(),
     risk_features: new Set(),
   },
+  // Filters the page has no control for, kept when a link carries them (shown in #link-filters).
+  developer: '',
+  min_capacity: '',
+  max_capacity: '',
+  // '' is the API's default: relevance with q, most recent first without.
+  sort: '',
   page: 1,
 };
 
@@ -45,7 +60,78 @@ function filterParams() {
   }
   for (const year of state.filters.year) params.set('year', year);
   for (const feature of [...state.filters.risk_features].sort()) params.append('risk_features[]', feature);
+  for (const name of ['developer', 'min_capacity', 'max_capacity']) {
+    if (state[name]) params.set(name, state[name]);
+  }
   return params;
+}
+
+/** The page's own query string: the filters and q, then the order and the page when not the default. */
+function pageQuery() {
+  const params = filterParams();
+  if (state.sort) params.set('sort', state.sort);
+  if (state.page > 1) params.set('page', String(state.page));
+  // Commas and brackets are legal in a query; left as they are, a shared link stays readable.
+  return params.toString().replaceAll('%2C', ',').replaceAll('%5B%5D', '[]');
+}
+
+/** Sets the state from a page query string. Unknown parameters and invalid values are left out. */
+function readQuery(search) {
+  const params = new URLSearchParams(search);
+  const text = (name, max) => {
+    const value = (params.get(name) ?? '').trim();
+    return value.length <= max ? value : '';
+  };
+  const tokens = (...names) =>
+    names
+      .flatMap((name) => params.getAll(name))
+      .flatMap((value) => value.split(','))
+      .map((value) => value.trim().toLowerCase())
+      .filter((value) => TOKEN.test(value))
+      .slice(0, MAX_LIST_TOKENS);
+  const number = (name, min, max) => {
+    const value = text(name, 20);
+    return /^\d+(\.\d+)?$/.test(value) && Number(value) >= min && Number(value) <= max ? value : '';
+  };
+  state.q = (params.get('q') ?? '').trim().slice(0, 200);
+  // The sets are refilled, not replaced: the facet boxes on screen hold them.
+  const refill = (name, values) => {
+    state.filters[name].clear();
+    for (const value of values) state.filters[name].add(value);
+  };
+  refill('technology', tokens('technology'));
+  refill('tariff', tokens('tariff'));
+  refill(
+    'country',
+    tokens('country')
+      .filter((code) => COUNTRY.test(code))
+      .map((code) => code.toUpperCase()),
+  );
+  const year = number('year', 1900, 2100);
+  refill('year', /^\d{4}$/.test(year) ? [year] : []);
+  refill('risk_features', tokens('risk_features[]', 'risk_features'));
+  state.developer = text('developer', 100);
+  state.min_capacity = number('min_capacity', 0, 100_000);
+  state.max_capacity = number('max_capacity', 0, 100_000);
+  const sort = params.get('sort') ?? '';
+  state.sort = SORTS.includes(sort) ? sort : ''; // relevance is the default with q, and an error without
+  const page = params.get('page') ?? '';
+  state.page = /^[1-9]\d*$/.test(page) && Number(page) <= MAX_PAGE ? Number(page) : 1;
+}
+
+/** The form as the state says (after a link was opened, or Back or Forward). */
+function showState() {
+  closeSuggestions();
+  $('q').value = state.q;
+  $('sort').value = state.sort;
+}
+
+/** A new search, or another page of it: a history entry of its own, then its results. */
+function search() {
+  const query = pageQuery();
+  const url = `${location.pathname}${query ? `?${query}` : ''}`;
+  if (url !== `${location.pathname}${location.search}`) history.pushState(null, '', url);
+  refresh();
 }
 
 function showUrl(id, url) {
@@ -71,14 +157,19 @@ function say(message) {
 
 // ---- results and facets --------------------------------------------------------------------------------------
 
+let refreshRequest = 0;
+let shownFacets = {};
+
 async function refresh() {
+  const request = ++refreshRequest;
   say('');
   const params = filterParams();
   const listParams = new URLSearchParams(params);
   listParams.set('facets', FACETS.join(','));
   listParams.set('per_page', String(PER_PAGE));
   listParams.set('page', String(state.page));
-  if (state.q.trim()) listParams.set('sort', 'relevance');
+  if (state.sort) listParams.set('sort', state.sort);
+  else if (state.q.trim()) listParams.set('sort', 'relevance');
   const listUrl = `${API}?${listParams}`;
   const statsUrl = `${API}/statistics${params.size ? `?${params}` : ''}`;
   showUrl('list-url', listUrl);
@@ -88,14 +179,42 @@ async function refresh() {
     exportParams.set('format', format);
     $(`export-${format}`).href = `${API}/export?${exportParams}`;
   }
+  // The feed takes exactly the filters and q: no page, order or page size.
+  const feedUrl = `${FEED}${params.size ? `?${params}` : ''}`;
+  $('follow').href = feedUrl;
+  $('feed-link').href = feedUrl;
+  renderLinkFilters();
+  $('results-section').setAttribute('aria-busy', 'true');
   try {
     const [list, statistics] = await Promise.all([getJson(listUrl), getJson(statsUrl)]);
+    if (request !== refreshRequest) return; // Back, Forward or another search came after this one
     renderResults(list);
-    renderFacets(list.meta.facets ?? {});
+    shownFacets = list.meta.facets ?? {};
+    renderFacets(shownFacets);
     renderStatistics(statistics.data);
   } catch (error) {
+    if (request !== refreshRequest) return;
     say(error.message);
+    // Results of another search must not stand under this one; the facets stay, to undo a filter with.
+    $('results').replaceChildren();
+    $('results-summary').textContent = '';
+    $('page-info').textContent = '';
+    $('prev').disabled = state.page <= 1;
+    $('next').disabled = true;
+    renderFacets(shownFacets);
+  } finally {
+    if (request === refreshRequest) $('results-section').removeAttribute('aria-busy');
   }
+}
+
+/** The filters a link brought that have no control here, so that they are seen (Clear all filters ends them). */
+function renderLinkFilters() {
+  const parts = [];
+  if (state.developer) parts.push(`developer contains “${state.developer}”`);
+  if (state.min_capacity) parts.push(`at least ${state.min_capacity} MW`);
+  if (state.max_capacity) parts.push(`at most ${state.max_capacity} MW`);
+  $('link-filters').textContent = parts.length ? `Also from the link: ${parts.join('; ')}.` : '';
+  $('link-filters').hidden = parts.length === 0;
 }
 
 function renderResults({ data, meta }) {
@@ -150,7 +269,7 @@ function renderFacets(facets) {
         if (input.checked) selected.add(value);
         else selected.delete(value);
         state.page = 1;
-        refresh();
+        search();
       });
       return el('label', {}, input, `${label(value)} (${bucket.count})`);
     });
@@ -322,6 +441,9 @@ let suggestRequest = 0;
 let active = -1;
 
 function closeSuggestions() {
+  // A suggestion still on its way is dropped too: it must not open the list after a search ran.
+  clearTimeout(suggestTimer);
+  suggestRequest++;
   $('suggestions').hidden = true;
   $('suggestions').replaceChildren();
   $('q').setAttribute('aria-expanded', 'false');
@@ -403,28 +525,47 @@ function start() {
   $('search-form').addEventListener('submit', (event) => {
     event.preventDefault();
     closeSuggestions();
-    state.q = input.value;
+    state.q = input.value.trim();
     state.page = 1;
-    refresh();
+    search();
+  });
+  $('sort').addEventListener('change', () => {
+    state.sort = $('sort').value;
+    state.page = 1;
+    search();
   });
   $('prev').addEventListener('click', () => {
     state.page -= 1;
-    refresh();
+    search();
   });
   $('next').addEventListener('click', () => {
     state.page += 1;
-    refresh();
+    search();
   });
   $('clear-filters').addEventListener('click', () => {
     for (const values of Object.values(state.filters)) values.clear();
+    state.developer = state.min_capacity = state.max_capacity = '';
     state.page = 1;
-    refresh();
+    search();
   });
   $('detail-close').addEventListener('click', () => {
     $('detail').hidden = true;
     $('results-heading').focus();
   });
   $('results-heading').tabIndex = -1;
+  // Back and Forward: the search of that entry, in the form and in the results.
+  window.addEventListener('popstate', () => {
+    readQuery(location.search);
+    showState();
+    refresh();
+  });
+  // A link with a search in it opens on that search; what was left out of it is left out of the address too.
+  readQuery(location.search);
+  showState();
+  const query = pageQuery();
+  if (`?${query}` !== location.search && (query || location.search)) {
+    history.replaceState(null, '', `${location.pathname}${query ? `?${query}` : ''}`);
+  }
   refresh();
 }
 

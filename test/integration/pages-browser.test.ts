@@ -3,8 +3,9 @@
 import { expect } from 'chai';
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import type { Page } from 'playwright-core';
 import { buildOpenApiSpec } from '../../src/openapi/spec.js';
-import { useBrowserPage } from '../support/browser.js';
+import { useBrowserPage, watchPage } from '../support/browser.js';
 import { useSampleApp } from '../support/sampleApp.js';
 import { listed } from '../support/sampleOracle.js';
 import { foldText } from '../../indexContract/text/fold.js';
@@ -12,9 +13,14 @@ import { foldText } from '../../indexContract/text/fold.js';
 // What the callbacks given to page.evaluate use of the browser (they run there; TypeScript checks them here).
 declare const window: unknown;
 declare const document: {
-  getElementById(id: string): { textContent: string | null } | null;
+  getElementById(id: string): { textContent: string | null; hasAttribute(name: string): boolean } | null;
+  querySelector(selector: string): { getAttribute(name: string): string | null } | null;
+  querySelectorAll(selector: string): ArrayLike<{ getAttribute(name: string): string | null }>;
   activeElement: { id: string; tagName: string; closest(selector: string): unknown } | null;
 };
+
+/** The explorer's page size (public/explore.js, PER_PAGE): not in its address, so the tests name it. */
+const EXPLORER_PER_PAGE = 10;
 
 const OUTPUT_DIR = new URL('../../test-output/', import.meta.url);
 const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -189,5 +195,209 @@ describe('the explorer in a real browser', function () {
     } finally {
       await context.close();
     }
+  });
+  // ---- the search in the page's address ----------------------------------------------------------------------
+
+  type List = { data: { slug: string }[]; meta: { total: number } };
+  /** The slugs the API lists for these parameters, at the explorer's page size. */
+  const apiSlugs = async (query: string) =>
+    (await api<List>(`/api/v1/ppas?${query}&per_page=${EXPLORER_PER_PAGE}`)).data.map((item) => item.slug);
+
+  /**
+   * The slugs the page shows once it shows `expected` and is not loading (or, after 15 s, whatever it shows):
+   * a page that shows another search's results fails the comparison that follows.
+   */
+  const shownSlugs = async (shown: Page, expected: string[]): Promise<string[]> => {
+    // Functions without inner named ones (tsx would wrap those in a helper the page lacks); the page's CSP
+    // forbids a string here (waitForFunction evaluates it with eval).
+    await shown
+      .waitForFunction(
+        (want) =>
+          !document.getElementById('results-section')?.hasAttribute('aria-busy') &&
+          JSON.stringify(
+            Array.from(document.querySelectorAll('#results button[data-slug]'), (b) =>
+              b.getAttribute('data-slug'),
+            ),
+          ) === want,
+        JSON.stringify(expected),
+        { timeout: 15_000 },
+      )
+      .catch(() => undefined);
+    return shown.evaluate(() =>
+      Array.from(
+        document.querySelectorAll('#results button[data-slug]'),
+        (b) => b.getAttribute('data-slug') ?? '',
+      ),
+    );
+  };
+  /** The page's address as sorted [name, value] pairs (order is not part of the contract). */
+  const queryOf = (url: string) => [...new URL(url).searchParams.entries()].sort();
+  const facetBox = (shown: Page, name: string, value: string) =>
+    shown.locator(`input[name=facet-${name}][value="${value}"]`);
+
+  /** A word many project names share, and the technology most of those have (both from the sample). */
+  const wordAndTechnology = (word: string) => {
+    const counts = new Map<string, number>();
+    for (const record of listed.filter((r) => foldText(r.project_name).includes(word))) {
+      counts.set(record.technology, (counts.get(record.technology) ?? 0) + 1);
+    }
+    const [technology] = [...counts].sort((a, b) => b[1] - a[1])[0] ?? [''];
+    return { word, technology };
+  };
+
+  it('a shared address opens on its search: the form shows it and the results are the API’s for it', async () => {
+    const { word, technology } = wordAndTechnology('power');
+    const search = `q=${word}&technology=${technology}`;
+    const total = (await api<List>(`/api/v1/ppas?${search}&per_page=1`)).meta.total;
+    expect(total, 'the search has a second page').to.be.greaterThan(EXPLORER_PER_PAGE);
+    const pageTwo = await apiSlugs(`${search}&page=2`);
+    const pageOne = await apiSlugs(search);
+    const unfiltered = await apiSlugs('page=2');
+    expect(pageTwo).to.not.deep.equal(pageOne);
+    expect(pageTwo).to.not.deep.equal(unfiltered);
+
+    // A fresh page of its own, as someone the link was sent to opens it.
+    const shared = await browser().newPage({ viewport: { width: 1280, height: 1800 } });
+    const watch = watchPage(shared, app().url);
+    try {
+      await shared.goto(`${app().url}/?${search}&page=2`);
+      expect(await shownSlugs(shared, pageTwo)).to.deep.equal(pageTwo);
+      expect(await shared.locator('#q').inputValue()).to.equal(word);
+      expect(await facetBox(shared, 'technology', technology).isChecked()).to.equal(true);
+      expect(await shared.locator('#page-info').textContent()).to.match(/^Page 2 of /);
+
+      // Another page is another entry: Previous shows page 1, Back page 2 again.
+      await shared.locator('#prev').click();
+      expect(await shownSlugs(shared, pageOne)).to.deep.equal(pageOne);
+      expect(queryOf(shared.url())).to.deep.equal(queryOf(`${app().url}/?${search}`));
+      await shared.goBack();
+      expect(await shownSlugs(shared, pageTwo)).to.deep.equal(pageTwo);
+      expect(queryOf(shared.url())).to.deep.equal(queryOf(`${app().url}/?${search}&page=2`));
+    } finally {
+      await shared.close();
+    }
+    expect(watch.errors, 'console errors').to.deep.equal([]);
+    expect(watch.foreignRequests, 'requests to another origin').to.deep.equal([]);
+  });
+
+  it('unknown parameters and invalid values in the address are left out; the rest of the search holds', async () => {
+    const { word, technology } = wordAndTechnology('power');
+    const expected = await apiSlugs(`q=${word}&technology=${technology}`);
+    expect(expected).to.not.deep.equal(await apiSlugs(`q=${word}`));
+    await page().goto(
+      `${app().url}/?q=${word}&technology=Not%20a%20token,${technology}&page=abc&year=nineteen` +
+        `&sort=relevance&per_page=7&facets=nope&utm_source=mail`,
+    );
+    expect(await shownSlugs(page(), expected)).to.deep.equal(expected);
+    expect(await page().locator('#message').textContent()).to.equal('');
+    // The address keeps what the page searched for, and nothing else.
+    expect(queryOf(page().url())).to.deep.equal([
+      ['q', word],
+      ['technology', technology],
+    ]);
+  });
+
+  it('Back and Forward walk the searches made from the form, one entry per search, not per keystroke', async () => {
+    const a = wordAndTechnology('plant');
+    const b = wordAndTechnology('power');
+    const slugsA = await apiSlugs(`q=${a.word}`);
+    const slugsAFiltered = await apiSlugs(`q=${a.word}&technology=${a.technology}`);
+    const slugsB = await apiSlugs(`q=${b.word}&technology=${a.technology}`);
+    expect(new Set([slugsA, slugsAFiltered, slugsB].map((slugs) => JSON.stringify(slugs))).size).to.equal(3);
+    const historyLength = async () => (await page().evaluate('history.length')) as number;
+
+    // Search A: typed letter by letter, then submitted: one new entry.
+    const before = await historyLength();
+    await page().locator('#q').pressSequentially(a.word, { delay: 30 });
+    expect(await historyLength(), 'no entry per keystroke').to.equal(before);
+    await page().locator('#q').press('Enter');
+    expect(await shownSlugs(page(), slugsA)).to.deep.equal(slugsA);
+    expect(await historyLength()).to.equal(before + 1);
+    const urlA = page().url();
+    expect(queryOf(urlA)).to.deep.equal([['q', a.word]]);
+    // A facet narrows it: another entry.
+    await facetBox(page(), 'technology', a.technology).check();
+    expect(await shownSlugs(page(), slugsAFiltered)).to.deep.equal(slugsAFiltered);
+    const urlAFiltered = page().url();
+    const feedAFiltered = await page().locator('#follow').getAttribute('href');
+    // Search B: another text, the facet kept.
+    await page().locator('#q').fill(b.word);
+    await page().locator('#search-form button[type=submit]').click();
+    expect(await shownSlugs(page(), slugsB)).to.deep.equal(slugsB);
+    const urlB = page().url();
+    expect(queryOf(urlB)).to.deep.equal(queryOf(`${app().url}/?q=${b.word}&technology=${a.technology}`));
+
+    await page().goBack();
+    expect(await shownSlugs(page(), slugsAFiltered)).to.deep.equal(slugsAFiltered);
+    expect(page().url()).to.equal(urlAFiltered);
+    expect(await page().locator('#q').inputValue()).to.equal(a.word);
+    expect(await facetBox(page(), 'technology', a.technology).isChecked()).to.equal(true);
+    expect(await page().locator('#follow').getAttribute('href')).to.equal(feedAFiltered);
+
+    await page().goBack();
+    expect(await shownSlugs(page(), slugsA)).to.deep.equal(slugsA);
+    expect(page().url()).to.equal(urlA);
+    expect(await facetBox(page(), 'technology', a.technology).isChecked()).to.equal(false);
+
+    await page().goForward();
+    await page().goForward();
+    expect(await shownSlugs(page(), slugsB)).to.deep.equal(slugsB);
+    expect(page().url()).to.equal(urlB);
+    expect(await page().locator('#q').inputValue()).to.equal(b.word);
+  });
+
+  it('“Follow this search” and the head’s feed link carry exactly the filters and q, never page or order', async () => {
+    const feedOf = async () => {
+      const follow = page().locator('#follow');
+      const href = (await follow.getAttribute('href')) ?? '';
+      expect(await follow.getAttribute('type')).to.equal('application/atom+xml');
+      expect(await follow.isVisible()).to.equal(true);
+      const alternate = page().locator('head link[rel=alternate][type="application/atom+xml"]');
+      expect(await alternate.getAttribute('href')).to.equal(href);
+      expect(await alternate.getAttribute('title'))
+        .to.be.a('string')
+        .and.not.equal('');
+      const url = new URL(href, app().url);
+      expect(href.startsWith('/'), 'same origin, relative').to.equal(true);
+      return { path: url.pathname, query: [...url.searchParams.entries()].sort() };
+    };
+    // No search: the feed of everything.
+    expect(await feedOf()).to.deep.equal({ path: '/api/v1/ppas/feed', query: [] });
+    // Each search moves it: a tariff box checked adds that tariff.
+    const tariff = page().locator('input[name=facet-tariff]').first();
+    const tariffValue = (await tariff.getAttribute('value')) ?? '';
+    await tariff.check();
+    await page().waitForFunction(
+      (value) => (document.querySelector('#follow')?.getAttribute('href') ?? '').endsWith(`?tariff=${value}`),
+      tariffValue,
+    );
+    expect(await feedOf()).to.deep.equal({ path: '/api/v1/ppas/feed', query: [['tariff', tariffValue]] });
+
+    // Every filter the API takes, with an order and a page the feed must not carry.
+    const record = listed.find((r) => (r.risk_features ?? []).length > 0 && r.financial_close_year);
+    const risk = record?.risk_features?.[0] ?? '';
+    const year = String(record?.financial_close_year);
+    await page().goto(
+      `${app().url}/?q=power%20plant&technology=${record?.technology}&risk_features[]=${risk}&year=${year}` +
+        `&developer=a&min_capacity=1&max_capacity=90000&sort=name_asc&page=2`,
+    );
+    await page().waitForFunction(
+      () => !document.getElementById('results-section')?.hasAttribute('aria-busy'),
+    );
+    expect(await page().locator('#message').textContent(), 'the API took every filter').to.equal('');
+    expect(await page().locator('#sort').inputValue()).to.equal('name_asc');
+    expect(await page().locator('#link-filters').textContent()).to.contain('developer contains “a”');
+    expect(await feedOf()).to.deep.equal({
+      path: '/api/v1/ppas/feed',
+      query: [
+        ['developer', 'a'],
+        ['max_capacity', '90000'],
+        ['min_capacity', '1'],
+        ['q', 'power plant'],
+        ['risk_features[]', risk],
+        ['technology', record?.technology ?? ''],
+        ['year', year],
+      ],
+    });
   });
 });
