@@ -46,6 +46,8 @@ export interface ChangeLogHead {
   pruned_through: number;
   /** The oldest time still fully retained (ISO 8601 UTC). */
   retained_since: string;
+  /** When the last published change reached the index (null: none yet): the change lag's reference. */
+  last_at?: string | null;
 }
 
 export const HEAD_ID = 'head';

@@ -42,7 +42,9 @@ function changeLogOptions(logger: Logger): ChangeLogOptions {
   if (raw === undefined || raw === '') return { logger };
   const days = Number(raw);
   if (!/^\d+(?:\.\d+)?$/.test(raw) || !(days > 0) || days > 36_500)
-    throw new UsageError(`CHANGES_RETENTION_DAYS must be a number of days above 0, got ${JSON.stringify(raw)}`);
+    throw new UsageError(
+      `CHANGES_RETENTION_DAYS must be a number of days above 0, got ${JSON.stringify(raw)}`,
+    );
   return { logger, retentionDays: days };
 }
 

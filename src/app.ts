@@ -33,6 +33,8 @@ import { openApiRouter } from './routes/openapi.js';
 import { pagesRouter } from './routes/pages.js';
 import { loadPages } from './pages/assets.js';
 import { ppasRouter } from './routes/ppas.js';
+import { changesRouter } from './routes/changes.js';
+import { ServedStateWatcher } from './search/servedStateWatcher.js';
 import type { SearchGateway } from './search/gateway.js';
 import { answers } from './wire/answers.js';
 import type { ResponseCache } from './wire/responseCache.js';
@@ -59,7 +61,10 @@ export function createApp(deps: AppDeps): Koa {
   app.silent = true;
   app.on('error', (error: unknown) => logger.error({ err: error }, 'response failed'));
 
-  const health = healthRouter({ search, limiter });
+  const servedState = new ServedStateWatcher({ read: () => search.servedState() });
+  responseCache?.onGenerationChange(() => servedState.invalidate());
+  if (metrics) metrics.observeServedState(servedState);
+  const health = healthRouter({ search, limiter, servedState });
   const pages = pagesRouter(loadPages());
   const answer = answers({
     ...(responseCache ? { cache: responseCache } : {}),
@@ -67,9 +72,12 @@ export function createApp(deps: AppDeps): Koa {
   });
   const api = [
     openApiRouter({ publicBaseUrl: config.publicBaseUrl }, answer),
+    // Before ppasRouter: /ppas/changes and /ppas/feed are literal segments, not slugs.
+    changesRouter({ search, answer, servedState, publicBaseUrl: config.publicBaseUrl }),
     ppasRouter({
       search,
       answer,
+      servedState,
       publicBaseUrl: config.publicBaseUrl,
       exports: { slots: new ExportSlots(config.exportConcurrency), logger },
     }),

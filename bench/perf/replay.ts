@@ -25,7 +25,10 @@ export function replaying<Request, Answer>(
 export function replayingGateway(live: SearchGateway): SearchGateway {
   const search = replaying((body: SearchRequestBody) => live.search(body));
   const msearch = replaying((bodies: readonly SearchRequestBody[]) => live.msearch(bodies));
+  const searchChangeLog = replaying((body: SearchRequestBody) => live.searchChangeLog(body));
   return {
+    searchChangeLog: searchChangeLog as SearchGateway['searchChangeLog'],
+    servedState: () => live.servedState(),
     search: search as SearchGateway['search'],
     msearch: msearch as SearchGateway['msearch'],
     ready: () => live.ready(),

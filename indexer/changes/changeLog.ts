@@ -21,6 +21,7 @@ import {
 import type { IndexDocument } from '../../indexContract/document.js';
 import { readIndexDefinition } from '../../indexContract/mapping.js';
 import { aliasTarget } from '../elasticsearch/aliases.js';
+import { recordSyncRun } from '../elasticsearch/indexMeta.js';
 import { ReindexLock } from '../elasticsearch/lock.js';
 import { LockedError } from '../errors.js';
 import type { IndexerLogger } from '../indexerLog.js';
@@ -45,7 +46,10 @@ const EVENTS_PER_BULK = 500;
 const LOCK_TTL_MS = 30_000;
 
 /** The log's index: the generations' mapping (filters and `q` apply to events), the `change` object, the head. */
-export function changeLogDefinition(): { settings: estypes.IndicesIndexSettings; mappings: estypes.MappingTypeMapping } {
+export function changeLogDefinition(): {
+  settings: estypes.IndicesIndexSettings;
+  mappings: estypes.MappingTypeMapping;
+} {
   const { mappings } = readIndexDefinition();
   return {
     settings: {
@@ -127,6 +131,7 @@ export class ChangeLog {
       pending_index: null,
       pruned_through: 0,
       retained_since: now,
+      last_at: null,
     };
     try {
       await client.index({ index, id: HEAD_ID, op_type: 'create', document: { log: head }, refresh: true });
@@ -147,9 +152,11 @@ export class ChangeLog {
         result = await work(session);
         if (session.unpublished > 0) await session.discard();
       } catch (error) {
-        await session.discard().catch((discardError: unknown) =>
-          this.logger.warn({ err: discardError }, 'could not take back unpublished change-log events'),
-        );
+        await session
+          .discard()
+          .catch((discardError: unknown) =>
+            this.logger.warn({ err: discardError }, 'could not take back unpublished change-log events'),
+          );
         throw error;
       }
       await this.pruneIfDue(session).catch((error: unknown) =>
@@ -189,13 +196,20 @@ export class ChangeLog {
     });
     const through = newestOld.hits.hits[0]?._source?.change.seq;
     if (through === undefined || through <= session.head.pruned_through) return;
-    await this.client.deleteByQuery({
-      index: this.index,
-      query: { range: { 'change.seq': { lte: through } } },
-      conflicts: 'proceed',
-      refresh: true,
-    });
+    // Events are ids `<seq>`: deleted by id, a batch at a time (no _delete_by_query, which not every cluster has).
+    for (let from = session.head.pruned_through + 1; from <= through; from += EVENTS_PER_BULK) {
+      const last = Math.min(through, from + EVENTS_PER_BULK - 1);
+      const operations = Array.from({ length: last - from + 1 }, (_, i) => ({
+        delete: { _index: this.index, _id: String(from + i) },
+      }));
+      await this.client.bulk({ operations });
+    }
+    await this.client.indices.refresh({ index: this.index });
     await session.updateHead({ pruned_through: through, retained_since: cutoff });
+    // What the changes operation answers changed: the live index's data version moves on, so response caches drop
+    // answers computed before (a `since` now pruned must be 410, not a kept 200).
+    const live = await aliasTarget(this.client, this.alias);
+    if (live) await recordSyncRun(this.client, live, { changed: true });
     this.logger.info({ through, cutoff }, 'change log pruned');
   }
 }
@@ -203,6 +217,8 @@ export class ChangeLog {
 export class ChangeLogSession {
   /** Set once the change the pending events describe has happened: they are kept for the next writer to publish. */
   private happened = false;
+  /** The `at` of the events appended in this session. */
+  private appendedAt: string | null = null;
 
   private constructor(
     private readonly client: Client,
@@ -228,7 +244,9 @@ export class ChangeLogSession {
       const happened = pendingIndex === null || (await aliasTarget(client, alias)) === pendingIndex;
       logger.warn(
         { from: session.head.seq + 1, to: session.head.pending_to, pendingIndex, happened },
-        happened ? 'publishing change-log events a dead writer left' : 'deleting change-log events of a swap that never happened',
+        happened
+          ? 'publishing change-log events a dead writer left'
+          : 'deleting change-log events of a swap that never happened',
       );
       if (happened) await session.publish();
       else await session.discard();
@@ -256,6 +274,7 @@ export class ChangeLogSession {
     // The head says what is pending before the events exist, so a writer that dies now leaves nothing unknown.
     await this.updateHead({ pending_to: this.head.pending_to + changes.length, pending_index: forIndex });
     const at = new Date().toISOString();
+    this.appendedAt = at;
     for (let start = 0; start < changes.length; start += EVENTS_PER_BULK) {
       const slice = changes.slice(start, start + EVENTS_PER_BULK);
       const operations = slice.flatMap(({ reason, document }, offset) => {
@@ -269,7 +288,9 @@ export class ChangeLogSession {
       });
       if (response.errors) {
         const failed = response.items.find((item) => (item.index?.status ?? 200) >= 300);
-        throw new Error(`the change log refused an event: ${failed?.index?.error?.reason ?? 'unknown reason'}`);
+        throw new Error(
+          `the change log refused an event: ${failed?.index?.error?.reason ?? 'unknown reason'}`,
+        );
       }
     }
   }
@@ -278,7 +299,11 @@ export class ChangeLogSession {
   async publish(): Promise<void> {
     if (this.unpublished === 0) return;
     await this.client.indices.refresh({ index: this.index });
-    await this.updateHead({ seq: this.head.pending_to, pending_index: null });
+    await this.updateHead({
+      seq: this.head.pending_to,
+      pending_index: null,
+      ...(this.appendedAt ? { last_at: this.appendedAt } : {}),
+    });
   }
 
   /**
@@ -294,7 +319,9 @@ export class ChangeLogSession {
     if (this.happened) return;
     const { seq, pending_to: to } = this.head;
     for (let from = seq + 1; from <= to; from += EVENTS_PER_BULK) {
-      const ids = Array.from({ length: Math.min(EVENTS_PER_BULK, to - from + 1) }, (_, i) => String(from + i));
+      const ids = Array.from({ length: Math.min(EVENTS_PER_BULK, to - from + 1) }, (_, i) =>
+        String(from + i),
+      );
       await this.client.bulk({ operations: ids.map((id) => ({ delete: { _index: this.index, _id: id } })) });
     }
     await this.updateHead({ pending_to: seq, pending_index: null });

@@ -25,7 +25,8 @@ export async function appendGenerationChange(
     const logged: LoggedChange[] = [];
     for (const entry of entries) {
       const document = (entry.kind === 'removed' ? before : after).get(entry.slug);
-      if (!document) throw new Error(`the change log could not read "${entry.slug}" back from its generation`);
+      if (!document)
+        throw new Error(`the change log could not read "${entry.slug}" back from its generation`);
       logged.push({ reason: entry.reason, document });
     }
     await session.append(logged, generations.to);

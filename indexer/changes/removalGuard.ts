@@ -46,7 +46,7 @@ export class MassRemovalError extends IndexerError {
     );
     this.hint =
       what === 'reindex'
-      ? 'check the source (ppa-indexer reindex --plan lists what would be removed); if the removals are meant, run the same reindex again with --max-removed 100%'
+        ? 'check the source (ppa-indexer reindex --plan lists what would be removed); if the removals are meant, run the same reindex again with --max-removed 100%'
         : 'check the source relation (a TRUNCATE, a bad UPDATE?); if the removals are meant, run ppa-indexer sync once with --max-removed 100%';
   }
 }

@@ -3,7 +3,12 @@
 // content hash and active), and the result is compared with the live generation as the swap would compare them.
 import type { Client } from '@elastic/elasticsearch';
 import { aliasTarget } from '../elasticsearch/aliases.js';
-import { allowedRemovals, DEFAULT_MAX_REMOVED, describeLimit, parseRemovalLimit } from '../changes/removalGuard.js';
+import {
+  allowedRemovals,
+  DEFAULT_MAX_REMOVED,
+  describeLimit,
+  parseRemovalLimit,
+} from '../changes/removalGuard.js';
 import {
   diffServed,
   inByteOrder,
@@ -35,7 +40,10 @@ export interface ReindexPlan {
 }
 
 export async function planReindex(
-  options: Pick<ReindexOptions, 'client' | 'alias' | 'source' | 'relation' | 'skipInvalid' | 'signal' | 'logger' | 'maxRemoved'>,
+  options: Pick<
+    ReindexOptions,
+    'client' | 'alias' | 'source' | 'relation' | 'skipInvalid' | 'signal' | 'logger' | 'maxRemoved'
+  >,
 ): Promise<ReindexPlan> {
   const { client, alias, signal } = options;
   const source = await openRecordSource(options.source, {
@@ -82,7 +90,9 @@ async function* emptyEntries(): AsyncGenerator<ServedEntry> {}
 
 /** The plan for a person: a line per kind with its first slugs, and whether the guard would stop the reindex. */
 export function describePlan(plan: ReindexPlan): string {
-  const against = plan.live ? `the live generation ${plan.live}` : `nothing (alias "${plan.alias}" does not exist)`;
+  const against = plan.live
+    ? `the live generation ${plan.live}`
+    : `nothing (alias "${plan.alias}" does not exist)`;
   const line = (kind: DiffKind, count: number): string => {
     const listed = plan.examples[kind];
     const more = count > listed.length ? `, … ${count - listed.length} more` : '';

@@ -254,9 +254,18 @@ async function buildGeneration(
 
     throwIfAborted(signal);
     const incoming = newIndex;
-    const changes = await swapPhase(client, alias, previousIndex, incoming, unpublished, lock, options, () => {
-      swapped = true;
-    });
+    const changes = await swapPhase(
+      client,
+      alias,
+      previousIndex,
+      incoming,
+      unpublished,
+      lock,
+      options,
+      () => {
+        swapped = true;
+      },
+    );
     logger.info({ alias, index: newIndex, previousIndex, ...changes }, 'alias swapped');
 
     const deletedIndices = await applyRetention(client, alias, keep, newIndex, previousIndex).catch(
@@ -391,7 +400,10 @@ async function swapPhase(
   options: ReindexOptions,
   onSwapped: () => void,
 ): Promise<ReindexSummary['changes']> {
-  const changeLog = new ChangeLog(client, alias, { ...options.changeLog, ...(options.logger ? { logger: options.logger } : {}) });
+  const changeLog = new ChangeLog(client, alias, {
+    ...options.changeLog,
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
   const swap = async (): Promise<void> => {
     throwIfAborted(options.signal);
     await lock.extend(); // proves we still hold the lock right before going live
@@ -409,7 +421,12 @@ async function swapPhase(
       servedEntries(client, newIndex),
       unpublished,
     );
-    checkRemovals('reindex', diff.removed, diff.before, options.maxRemoved ?? parseRemovalLimit(DEFAULT_MAX_REMOVED));
+    checkRemovals(
+      'reindex',
+      diff.removed,
+      diff.before,
+      options.maxRemoved ?? parseRemovalLimit(DEFAULT_MAX_REMOVED),
+    );
     await appendGenerationChange(client, session, diff, { from: previousIndex, to: newIndex });
     await swap();
     session.markHappened();

@@ -220,7 +220,12 @@ export class Sync {
       throwIfAborted(signal);
       await this.applyBatch(index, batch, summary);
       if (reconcile) {
-        await this.reconcile(db, index, summary, vanished ?? this.vanished(db, reconcileCandidates ?? this.indexedSlugs(index)));
+        await this.reconcile(
+          db,
+          index,
+          summary,
+          vanished ?? this.vanished(db, reconcileCandidates ?? this.indexedSlugs(index)),
+        );
         summary.reconciled = true;
       }
       await db.query('COMMIT');

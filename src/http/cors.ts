@@ -4,7 +4,7 @@ import type { Middleware } from 'koa';
 import { ALLOWED_METHODS } from './problem.js';
 
 /** Headers every answer may carry that a page's script may read; the app adds those of its other layers. */
-const EXPOSED_HEADERS = ['Retry-After', 'Link', 'ETag', 'X-Request-Id'];
+const EXPOSED_HEADERS = ['Retry-After', 'Link', 'ETag', 'X-Request-Id', 'Last-Modified', 'Changes-Since'];
 
 /** Browsers cap it lower (Chromium: 2 h); the preflight answer never changes anyway. */
 const PREFLIGHT_MAX_AGE_SECONDS = 86_400;

@@ -58,6 +58,13 @@ export class NotFoundError extends ProblemError {
   }
 }
 
+/** A change-log position older than what the log retains (or of a log since made anew): export again. */
+export class GoneError extends ProblemError {
+  constructor(detail: string) {
+    super(410, 'Gone', detail);
+  }
+}
+
 export class TooManyRequestsError extends ProblemError {
   constructor(retryAfterSeconds: number, limit: number, windowSeconds: number) {
     super(

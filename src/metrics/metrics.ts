@@ -6,7 +6,8 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import { parseIndexBuiltAt } from '../../indexContract/indexName.js';
 import type { ResponseCache } from '../wire/responseCache.js';
 import type { ClientRateLimiter } from '../rateLimit/index.js';
-import type { SearchGateway } from '../search/gateway.js';
+import type { SearchGateway, ServedState } from '../search/gateway.js';
+import type { ServedStateWatcher } from '../search/servedStateWatcher.js';
 
 const LATENCY_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
@@ -20,6 +21,8 @@ export interface Metrics {
   instrumentLimiter(limiter: ClientRateLimiter): ClientRateLimiter;
   /** Reports the response cache: hits, misses, bytes held and entries. */
   observeCache(cache: ResponseCache): void;
+  /** Reports sync's removal guard, sync's lag and the change log's lag. */
+  observeServedState(state: ServedStateWatcher): void;
 }
 
 export function createMetrics(options: { liveIndex: () => Promise<string | null> }): Metrics {
@@ -70,6 +73,42 @@ export function createMetrics(options: { liveIndex: () => Promise<string | null>
       if (builtAt) this.set((Date.now() - builtAt.getTime()) / 1000);
     },
   });
+
+  let servedState: (() => Promise<ServedState>) | undefined;
+  const servedGauge = (name: string, help: string, read: (state: ServedState) => number | null) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      async collect() {
+        const state = await servedState?.().catch(() => undefined);
+        const value = state ? read(state) : null;
+        this.reset();
+        if (value !== null) this.set(value);
+      },
+    });
+  const secondsSince = (time: string | null | undefined): number | null =>
+    time ? Math.max(0, (Date.now() - Date.parse(time)) / 1000) : null;
+  servedGauge(
+    'ppa_sync_guard_holding',
+    '1 while sync holds back a run that would remove more than --max-removed of the live PPAs, else 0',
+    (state) => (state.syncGuard ? 1 : 0),
+  );
+  servedGauge(
+    'ppa_sync_guard_removals',
+    'Removals the held-back sync run would make (0 when nothing is held back)',
+    (state) => state.syncGuard?.removals ?? 0,
+  );
+  servedGauge(
+    'ppa_sync_lag_seconds',
+    "Now minus the high-water mark of sync's last complete run; absent when the live index is not synced",
+    (state) => secondsSince(state.highWaterMark),
+  );
+  servedGauge(
+    'ppa_change_lag_seconds',
+    'Now minus when the last logged change reached the index; absent before the first change',
+    (state) => secondsSince(state.head?.last_at),
+  );
 
   let cacheStats: (() => ReturnType<ResponseCache['stats']>) | undefined;
   const cacheMetric = (
@@ -122,6 +161,9 @@ export function createMetrics(options: { liveIndex: () => Promise<string | null>
     registry,
     observeCache(cache) {
       cacheStats = () => cache.stats();
+    },
+    observeServedState(state) {
+      servedState = () => state.fresh();
     },
     httpMiddleware() {
       return async (ctx, next) => {

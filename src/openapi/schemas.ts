@@ -5,6 +5,9 @@
 import { MAX_FACET_BUCKETS, type FacetName } from '../params/facets.js';
 import { SORT_ORDERS } from '../params/sortOrder.js';
 import type { ListLinks, ListMeta } from '../present/list.js';
+import type { ChangeEvent } from '../present/changeEvent.js';
+import type { ChangesBody } from '../present/changes.js';
+import { CHANGE_REASONS } from '../../indexContract/changeLog.js';
 import type { PpaDetail, PpaListItem } from '../present/ppa.js';
 import type { StatisticsBody } from '../present/statistics.js';
 import type { Suggestion } from '../present/suggest.js';
@@ -209,8 +212,15 @@ export const responseSchemas: Record<string, Schema> = {
           description: 'Only with the `facets` parameter: one key per facet asked for.',
           properties: FACET_SCHEMAS,
         },
+        changes_since: {
+          type: ['string', 'null'],
+          maxLength: 40,
+          description:
+            'Where to follow GET /api/v1/ppas/changes from (its `since`) to keep what this answer shows current; ' +
+            "in a cursor walk, the first page's. null while the index has no change log.",
+        },
       } satisfies PropertiesOf<ListMeta>),
-      required: ['total', 'page', 'per_page', 'total_pages', 'sort'],
+      required: ['total', 'page', 'per_page', 'total_pages', 'sort', 'changes_since'],
     },
     links: record(
       {
@@ -343,22 +353,92 @@ export const responseSchemas: Record<string, Schema> = {
     detail: { type: ['string', 'null'] },
   }),
 
+  SyncCheck: {
+    type: 'object',
+    required: ['status', 'detail'],
+    description:
+      'What sync is doing to the live index. "held": a run would remove more than --max-removed of the live PPAs, ' +
+      'so nothing of it is applied (the index is still served whole; not a reason to be unready). "unknown": not ' +
+      'readable now.',
+    properties: {
+      status: { type: 'string', enum: ['ok', 'held', 'unknown'] },
+      detail: { type: ['string', 'null'] },
+      high_water_mark: {
+        type: ['string', 'null'],
+        description: "Where sync's last complete run read up to.",
+      },
+      changes_head: {
+        type: ['integer', 'null'],
+        description: "The change log's last sequence (null: no log).",
+      },
+      held_since: { type: 'string', format: 'date-time' },
+      removals: { type: 'integer', minimum: 0 },
+      live: { type: 'integer', minimum: 0 },
+      max_removed: { type: 'string' },
+    },
+  },
+
   Readiness: record({
     status: { const: 'ready' },
     elasticsearch: ref('ElasticsearchCheck'),
     rate_limit: ref('RateLimitCheck'),
+    sync: ref('SyncCheck'),
   }),
 
   NotReady: {
     allOf: [ref('Problem')],
     type: 'object',
-    required: ['elasticsearch', 'rate_limit'],
+    required: ['elasticsearch', 'rate_limit', 'sync'],
     properties: {
       status: { const: 503 },
       elasticsearch: ref('ElasticsearchCheck'),
       rate_limit: ref('RateLimitCheck'),
+      sync: ref('SyncCheck'),
     },
   },
+
+  ChangeEvent: record(
+    {
+      token: {
+        type: 'string',
+        maxLength: 40,
+        description: 'Opaque; since=<token> returns the events after this one.',
+      },
+      type: {
+        type: 'string',
+        enum: ['upsert', 'remove'],
+        description: 'upsert: the detail now answers this item; remove: the detail now answers 404.',
+      },
+      reason: { type: 'string', enum: [...CHANGE_REASONS] },
+      slug: ppaSummaryProperties.slug,
+      at: timestamp('When the change reached the index (UTC).'),
+      item: record(
+        { ...ppaSummaryProperties, active: { type: 'boolean' } },
+        'The list item (plus active) as served after an upsert, or as last served before a removal.',
+      ),
+    } satisfies PropertiesOf<ChangeEvent>,
+    'One change to what the API serves. Apply every event in order to an export taken at its Changes-Since ' +
+      'and the result is the live set: an upsert replaces the PPA (one with active false leaves the list), a ' +
+      'remove deletes it.',
+  ),
+
+  Changes: record({
+    data: { type: 'array', items: ref('ChangeEvent'), maxItems: 1000 },
+    meta: record({
+      next: {
+        type: 'string',
+        maxLength: 40,
+        description:
+          'The since of the next request: after the last event here, or, when fewer than limit matched, as far as ' +
+          'the log had been read (a filtered follower never scans the same events twice).',
+      },
+      retained_since: timestamp('The log holds every event since then (CHANGES_RETENTION_DAYS).'),
+    } satisfies PropertiesOf<ChangesBody['meta']>),
+    links: record({
+      self: { type: 'string', format: 'uri' },
+      next: { type: 'string', format: 'uri', description: 'This request with since=meta.next.' },
+    } satisfies PropertiesOf<ChangesBody['links']>),
+  } satisfies PropertiesOf<ChangesBody>),
 
   OpenApiDocument: {
     type: 'object',

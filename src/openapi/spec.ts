@@ -3,6 +3,7 @@
 import { listParameters, MAX_PER_PAGE, MAX_RESULT_WINDOW } from '../params/list.js';
 import { slugSchema } from '../params/detail.js';
 import { statisticsParameters } from '../params/statistics.js';
+import { changesParameters, feedParameters } from '../params/changes.js';
 import { suggestParameters } from '../params/suggest.js';
 import { exportParameters } from '../params/export.js';
 import { ALLOWED_METHODS } from '../http/problem.js';
@@ -55,11 +56,19 @@ const headers = {
   ),
   Allow: header('The methods allowed: GET, HEAD, OPTIONS.'),
   'Content-Disposition': header('`attachment; filename="ppas-<UTC date>.<csv|ndjson>"`.'),
+  'Changes-Since': header(
+    'Where to follow GET /api/v1/ppas/changes from (its since) so that this export plus the changes after it is ' +
+      'the live set. Absent while the index has no change log.',
+  ),
+  'Last-Modified': header(
+    'When the newest change in the feed reached the index; If-Modified-Since is answered 304.',
+  ),
   'Access-Control-Allow-Origin': header(
     'Always `*`: any origin may read any answer (no credentials are used).',
   ),
   'Access-Control-Expose-Headers': header(
-    'The headers a browser page may read: the rate-limit headers, Retry-After, Link, ETag and X-Request-Id.',
+    'The headers a browser page may read: the rate-limit headers, Retry-After, Link, ETag, X-Request-Id, ' +
+      'Last-Modified and Changes-Since.',
   ),
   'X-Content-Type-Options': header('Always `nosniff`.'),
 };
@@ -248,13 +257,85 @@ export function buildOpenApiSpec(options: OpenApiOptions = {}): OpenApiSpec {
           ...withoutSuccess(apiResponses({ description: '', schema: 'PpaList' }, { '400': badRequest })),
           '200': {
             description: 'The export (the body is streamed).',
-            headers: headerRefs([...RATE_LIMIT_HEADERS, ...EVERY_ANSWER, 'Content-Disposition']),
+            headers: headerRefs([
+              ...RATE_LIMIT_HEADERS,
+              ...EVERY_ANSWER,
+              'Content-Disposition',
+              'Changes-Since',
+            ]),
             content: {
               'text/csv': { schema: { type: 'string', description: 'RFC 4180 CSV with a header row.' } },
               'application/x-ndjson': {
                 schema: { type: 'string', description: 'One JSON list item per line.' },
               },
             },
+          },
+        },
+      }),
+      [apiPath('/ppas/changes')]: withHead({
+        operationId: 'ppaChanges',
+        tags: ['ppas'],
+        summary: 'Every change to what the API serves, in order, from since',
+        description:
+          'Oldest first: published, updated, deactivated, reactivated (type upsert), unpublished, deleted (type ' +
+          'remove), from sync, reindexes and rollbacks alike; tokens only grow. The list filters and q match each ' +
+          "event's PPA as it was in that change (a removal as last served). Follow meta.next (links.next) until data " +
+          'is empty, then poll. A since older than the retention (CHANGES_RETENTION_DAYS, default 90) is 410: take ' +
+          'a new export. "changes" is never looked up as a slug.',
+        parameters: [...changesParameters, ifNoneMatch, requestIdHeader],
+        responses: apiResponses(
+          { description: 'The next events and where to go on from.', schema: 'Changes' },
+          {
+            '400': badRequest,
+            '410': problem(
+              'since is older than the change log retains (or from a log made anew): export again.',
+            ),
+          },
+        ),
+      }),
+      [apiPath('/ppas/feed')]: withHead({
+        operationId: 'ppaFeed',
+        tags: ['ppas'],
+        summary: 'An Atom feed of the newest 50 changes matching a search',
+        description:
+          'Atom 1.0 (RFC 4287) for any list filters and q: one entry per change (tag URI id, updated = when it ' +
+          'reached the index, a title saying what happened, a link to the PPA, a summary). rel="self" is this URL, ' +
+          'rel="alternate" the explorer with the same search. Answers If-None-Match and If-Modified-Since with 304. ' +
+          '"feed" is never looked up as a slug.',
+        parameters: [
+          ...feedParameters,
+          ifNoneMatch,
+          {
+            name: 'If-Modified-Since',
+            in: 'header',
+            required: false,
+            description: 'An HTTP-date: 304 when no matching change is newer (ignored with If-None-Match).',
+            schema: { type: 'string' },
+          },
+          requestIdHeader,
+        ],
+        responses: {
+          ...apiResponses({ description: '', schema: 'Changes' }, { '400': badRequest }),
+          '200': {
+            description: 'The feed.',
+            headers: headerRefs([
+              ...RATE_LIMIT_HEADERS,
+              ...EVERY_ANSWER,
+              'ETag',
+              'Cache-Control',
+              'Last-Modified',
+            ]),
+            content: { 'application/atom+xml': { schema: { type: 'string', description: 'Atom 1.0 XML.' } } },
+          },
+          '304': {
+            description: 'Not modified (If-None-Match or If-Modified-Since). No body.',
+            headers: headerRefs([
+              ...RATE_LIMIT_HEADERS,
+              ...EVERY_ANSWER,
+              'ETag',
+              'Cache-Control',
+              'Last-Modified',
+            ]),
           },
         },
       }),

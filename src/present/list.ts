@@ -20,6 +20,11 @@ export interface ListMeta {
   next_cursor?: string | null;
   /** Only when `facets` was asked for. */
   facets?: Partial<Record<FacetName, FacetBucket[]>>;
+  /**
+   * Where to follow the change log from (`since`) to keep what this answer shows current: a position no later than
+   * the data it was computed from. null while the index has no change log.
+   */
+  changes_since: string | null;
 }
 
 export type { FacetBucket };
@@ -65,6 +70,8 @@ export interface ListRequest {
   base: string;
   /** Where the facet counts are: the page's own search, or the size-0 search beside it (buildListSearches). */
   facetAggregations?: Record<string, unknown> | undefined;
+  /** The change-log token read before the search (meta.changes_since); null: no log. */
+  changesSince?: string | null;
 }
 
 export function presentList(
@@ -98,10 +105,18 @@ export function presentList(
       total_pages: null,
       sort: query.sort,
       next_cursor: nextCursor,
+      changes_since: request.changesSince ?? null,
     };
   } else {
     links = buildListLinks(request, totalPages, nextCursor);
-    meta = { total, page: query.page, per_page: query.perPage, total_pages: totalPages, sort: query.sort };
+    meta = {
+      total,
+      page: query.page,
+      per_page: query.perPage,
+      total_pages: totalPages,
+      sort: query.sort,
+      changes_since: request.changesSince ?? null,
+    };
   }
   if (query.facets)
     meta.facets = readFacetBuckets(request.facetAggregations ?? response.aggregations, query.facets);

@@ -3,10 +3,13 @@ import { Router } from '@koa/router';
 import { ServiceUnavailableError } from '../http/problem.js';
 import type { ClientRateLimiter } from '../rateLimit/index.js';
 import type { SearchGateway } from '../search/gateway.js';
+import type { ServedStateWatcher } from '../search/servedStateWatcher.js';
 
 export interface HealthRouterDeps {
   search: SearchGateway;
   limiter: ClientRateLimiter;
+  /** The change log's head and sync's state: a held-back sync is reported (the index is still served whole). */
+  servedState?: ServedStateWatcher;
 }
 
 /** Seconds a balancer is asked to wait before checking an unready instance again. */
@@ -19,7 +22,31 @@ export class NotReadyError extends ServiceUnavailableError {
   }
 }
 
-export function healthRouter({ search, limiter }: HealthRouterDeps): Router {
+/** What readiness says of sync: "held" while it holds back a mass removal (the site still serves everything). */
+async function syncCheck(servedState: ServedStateWatcher | undefined): Promise<Record<string, unknown>> {
+  if (!servedState) return { status: 'unknown', detail: null };
+  try {
+    const { syncGuard, highWaterMark, head } = await servedState.fresh();
+    const common = { high_water_mark: highWaterMark, changes_head: head ? head.seq : null };
+    if (!syncGuard) return { status: 'ok', ...common, detail: null };
+    return {
+      status: 'held',
+      ...common,
+      held_since: syncGuard.since,
+      removals: syncGuard.removals,
+      live: syncGuard.live,
+      max_removed: syncGuard.max_removed,
+      detail:
+        `sync is holding back a run that would remove ${syncGuard.removals} of ${syncGuard.live} live PPAs ` +
+        `(more than --max-removed ${syncGuard.max_removed}); nothing of it is applied and the index is served whole ` +
+        'until the source is repaired or an operator runs sync with --max-removed',
+    };
+  } catch {
+    return { status: 'unknown', detail: 'the change log and sync state could not be read' };
+  }
+}
+
+export function healthRouter({ search, limiter, servedState }: HealthRouterDeps): Router {
   const router = new Router({ prefix: '/health' });
 
   router.use(async (ctx, next) => {
@@ -32,7 +59,7 @@ export function healthRouter({ search, limiter }: HealthRouterDeps): Router {
   });
 
   router.get('/ready', async (ctx) => {
-    const readiness = await search.ready();
+    const [readiness, sync] = await Promise.all([search.ready(), syncCheck(servedState)]);
     const ready = readiness.cluster && readiness.alias;
     const health = limiter.health();
     const checks = {
@@ -44,6 +71,9 @@ export function healthRouter({ search, limiter }: HealthRouterDeps): Router {
       },
       // Degraded (Redis away, in-memory limits) still serves: it is reported, not a reason to be unready.
       rate_limit: { status: health.status, store: health.store, detail: health.detail ?? null },
+      // Held back (a mass removal refused) still serves: reported, not a reason to be unready, since an unready
+      // fleet would take down the very index the guard keeps whole.
+      sync,
     };
     if (!ready) throw new NotReadyError(checks, `Elasticsearch: ${readiness.detail ?? 'not ready'}.`);
     ctx.body = { status: 'ready', ...checks };

@@ -30,6 +30,8 @@ import { combinedFacetsComplete } from '../search/facets.js';
 import { buildStatisticsSearch, type StatisticsAggregations } from '../search/statisticsSearch.js';
 import { buildSuggestSearch } from '../search/suggestSearch.js';
 import type { AnswerFn } from '../wire/answers.js';
+import type { ServedStateWatcher } from '../search/servedStateWatcher.js';
+import { encodeChangeToken } from '../params/changes.js';
 
 export interface PpasRouterDeps {
   search: SearchGateway;
@@ -37,6 +39,8 @@ export interface PpasRouterDeps {
   answer: AnswerFn;
   /** PUBLIC_BASE_URL; unset: absolute links use the request's own origin. */
   publicBaseUrl?: string;
+  /** The change log's head, for meta.changes_since and the Changes-Since header (absent: never given). */
+  servedState?: ServedStateWatcher;
   /** Exports: how many may run, and where a failure mid-stream is logged (default: 4 slots, no log). */
   exports?: { slots: ExportSlots; logger: Logger };
 }
@@ -54,6 +58,14 @@ export function ppasRouter(deps: PpasRouterDeps): Router {
   const router = new Router({ prefix: API_PREFIX });
   // Koa 3's ctx.origin is the Origin request header; the request's own origin is protocol + host.
   const baseOf = (ctx: Context) => deps.publicBaseUrl ?? originOf(ctx);
+  /**
+   * The change log's position, read before the search an answer comes from (so never later than its data);
+   * null when there is no log, or its head cannot be read now (the answer itself does not depend on it).
+   */
+  const changesSince = async (): Promise<string | null> => {
+    const state = await deps.servedState?.current().catch(() => undefined);
+    return state?.head ? encodeChangeToken({ epoch: state.head.epoch, seq: state.head.seq }) : null;
+  };
 
   router.get('/ppas', async (ctx) => {
     const query = parseListQuery(ctx.querystring);
@@ -61,6 +73,7 @@ export function ppasRouter(deps: PpasRouterDeps): Router {
     const querystring = canonicalQueryString(ctx.querystring);
     const base = baseOf(ctx);
     await deps.answer(ctx, { route: 'list', normalized: `${base} ${querystring}` }, async () => {
+      const since = await changesSince();
       const searches = buildListSearches(query);
       const [response, facetCounts] =
         searches.length === 1
@@ -77,6 +90,7 @@ export function ppasRouter(deps: PpasRouterDeps): Router {
         facetAggregations,
         querystring,
         base,
+        changesSince: since,
       });
       return { body, ...(linkHeader ? { link: linkHeader } : {}) };
     });
@@ -97,7 +111,9 @@ export function ppasRouter(deps: PpasRouterDeps): Router {
     const query = parseExportQuery(ctx.querystring);
     const release = exports.slots.acquire(clientKey(ctx.ip));
     let first;
+    let since: string | null = null;
     try {
+      since = await changesSince();
       // The first batch before the first byte: if Elasticsearch fails now, the answer is an ordinary 503.
       first = await deps.search.search<ListSource>(buildExportBatch(query));
     } catch (error) {
@@ -125,6 +141,8 @@ export function ppasRouter(deps: PpasRouterDeps): Router {
     ctx.type = EXPORT_TYPES[query.format];
     ctx.set('Content-Disposition', `attachment; filename="ppas-${date}.${query.format}"`);
     ctx.set('Cache-Control', 'no-store');
+    // Where to follow the change log from, so the export plus the changes after it is the live set.
+    if (since !== null) ctx.set('Changes-Since', since);
     const stream = Readable.from(body(), { objectMode: false });
     // A HEAD, or a client gone before the first chunk: the body never runs, so its finally never frees the slot.
     stream.once('close', release);

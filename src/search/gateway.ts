@@ -3,6 +3,8 @@
 // (search/errors.ts): an unavailable cluster, a query too large. What a client is told is src/http/'s business.
 import { errors, type Client, type estypes } from '@elastic/elasticsearch';
 import { DATA_VERSION_FIELD, generationName } from '../../indexContract/dataVersion.js';
+import { changeLogIndexName, HEAD_ID, type ChangeLogHead } from '../../indexContract/changeLog.js';
+import { SYNC_GUARD_FIELD, type SyncGuardState } from '../../indexContract/syncGuard.js';
 import { afterFailure, attemptTimeoutMs, startBudget, type AttemptFailure } from './attempts.js';
 import { SearchTooLargeError, SearchUnavailableError } from './errors.js';
 
@@ -18,6 +20,16 @@ export interface SearchReadiness {
   detail?: string;
 }
 
+/** What the indexer says about the served set beside the documents: the change log's head and sync's state. */
+export interface ServedState {
+  /** null: the change log does not exist yet (no reindex or sync of this release has run). */
+  head: ChangeLogHead | null;
+  /** Set while sync holds back a run that would remove more than --max-removed. */
+  syncGuard: SyncGuardState | null;
+  /** Where sync's last complete run read up to (null: the live index was not built from PostgreSQL). */
+  highWaterMark: string | null;
+}
+
 export interface SearchGateway {
   /**
    * One search on the alias, bounded by the request timeout as a whole: tried again on another node when a node
@@ -31,6 +43,10 @@ export interface SearchGateway {
    * as a search would.
    */
   msearch<TDoc>(requests: readonly SearchRequestBody[]): Promise<estypes.SearchResponse<TDoc>[]>;
+  /** One search on the change log (`<alias>-changes`), with the same retries and errors as search(). */
+  searchChangeLog<TDoc>(request: SearchRequestBody): Promise<estypes.SearchResponse<TDoc>>;
+  /** The change log's head and sync's state, read together (two small lookups). */
+  servedState(): Promise<ServedState>;
   ready(): Promise<SearchReadiness>;
   /** The concrete index behind the alias (null when the alias is missing): which generation is served. */
   liveIndex(): Promise<string | null>;
@@ -97,6 +113,7 @@ export function createSearchGateway({
   requestTimeoutMs,
 }: SearchGatewayOptions): SearchGateway {
   const requestOptions = { requestTimeout: requestTimeoutMs, maxRetries: 0 };
+  const changeLog = changeLogIndexName(alias);
   /** The client's error as the gateway's own, when it is one of those; anything else as it is (a bug: a 500). */
   const searchError = (error: unknown): unknown => {
     const reason = searchOutageReason(error);
@@ -174,6 +191,46 @@ export function createSearchGateway({
         });
         throw searchError(failed);
       });
+    },
+
+    async searchChangeLog<TDoc>(request: SearchRequestBody): Promise<estypes.SearchResponse<TDoc>> {
+      try {
+        return await withRetries((attemptOptions) =>
+          client.search<TDoc>({ ...request, index: changeLog }, attemptOptions),
+        );
+      } catch (error) {
+        throw searchError(error);
+      }
+    },
+
+    async servedState(): Promise<ServedState> {
+      const [head, meta] = await Promise.all([
+        client
+          .get<{ log: ChangeLogHead }>({ index: changeLog, id: HEAD_ID }, requestOptions)
+          .then((found) => found._source?.log ?? null)
+          .catch((error: unknown) => {
+            if (error instanceof errors.ResponseError && error.statusCode === 404) return null;
+            throw error;
+          }),
+        client.indices
+          .getMapping(
+            {
+              index: alias,
+              filter_path: [`*.mappings._meta.${SYNC_GUARD_FIELD}`, '*.mappings._meta.high_water_mark'],
+            },
+            requestOptions,
+          )
+          .catch((error: unknown) => {
+            if (error instanceof errors.ResponseError && error.statusCode === 404) return {};
+            throw error;
+          }),
+      ]);
+      const state = Object.values(meta as estypes.IndicesGetMappingResponse)[0]?.mappings._meta ?? {};
+      return {
+        head,
+        syncGuard: (state[SYNC_GUARD_FIELD] as SyncGuardState | undefined) ?? null,
+        highWaterMark: typeof state.high_water_mark === 'string' ? state.high_water_mark : null,
+      };
     },
 
     liveIndex,

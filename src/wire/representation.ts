@@ -29,6 +29,8 @@ export interface Representation {
   encoded: Partial<Record<Encoding, Buffer>>;
   /** The Link header, when the answer has one. */
   link?: string;
+  /** When what it shows last changed (ISO 8601): Last-Modified, and If-Modified-Since answered with 304. */
+  lastModified?: string;
 }
 
 /** A JSON body serialized once: the bytes sent are the bytes hashed. */
@@ -100,7 +102,9 @@ export function send(ctx: Context, representation: Representation, options: Send
   if (size >= COMPRESSION_THRESHOLD_BYTES && isCompressible(type)) ctx.vary('Accept-Encoding');
   const encoding = acceptedEncoding(ctx, size, type);
   ctx.set('ETag', encoding ? encodedTag(etag, encoding) : etag);
-  if (ifNoneMatchMatches(ctx.get('If-None-Match'), etag)) {
+  const { lastModified } = representation;
+  if (lastModified) ctx.set('Last-Modified', new Date(lastModified).toUTCString());
+  if (ifNoneMatchMatches(ctx.get('If-None-Match'), etag) || notModifiedSince(ctx, lastModified)) {
     ctx.status = 304;
     return;
   }
@@ -111,4 +115,12 @@ export function send(ctx: Context, representation: Representation, options: Send
   } else {
     ctx.body = identityBytes(representation, options.onGrow);
   }
+}
+
+/** RFC 9110 §13.1.3: If-Modified-Since counts only without If-None-Match, and at the precision of an HTTP-date. */
+function notModifiedSince(ctx: Context, lastModified: string | undefined): boolean {
+  const since = ctx.get('If-Modified-Since');
+  if (!lastModified || !since || ctx.get('If-None-Match')) return false;
+  const sinceMs = Date.parse(since);
+  return !Number.isNaN(sinceMs) && Math.floor(Date.parse(lastModified) / 1000) * 1000 <= sinceMs;
 }

@@ -43,6 +43,11 @@ export class ResponseCache {
     generation.onChange(() => this.lru.clear());
   }
 
+  /** Called when the generation answers are keyed by moves (a swap, a rollback, a sync's change). */
+  onGenerationChange(listener: () => void): void {
+    this.generation.onChange(() => listener());
+  }
+
   /**
    * The key of a request (route and its normalized parameters, e.g. a canonical query string) in the current
    * generation; undefined when the generation is not known for sure (caching is then off).

@@ -10,6 +10,8 @@ import { statisticsParamsSchema } from '../../src/params/statistics.js';
 import { buildOpenApiSpec } from '../../src/openapi/spec.js';
 import { healthRouter } from '../../src/routes/health.js';
 import { openApiRouter } from '../../src/routes/openapi.js';
+import { changesRouter } from '../../src/routes/changes.js';
+import { ServedStateWatcher } from '../../src/search/servedStateWatcher.js';
 import { ppasRouter } from '../../src/routes/ppas.js';
 import type { SearchGateway } from '../../src/search/gateway.js';
 import type { ClientRateLimiter } from '../../src/rateLimit/index.js';
@@ -116,6 +118,11 @@ function routeTemplates(): string[] {
   const routers = [
     healthRouter({ search: idleSearch, limiter: idleLimiter }),
     openApiRouter({}, idleAnswer),
+    changesRouter({
+      search: idleSearch,
+      answer: idleAnswer,
+      servedState: new ServedStateWatcher({ read: () => idleSearch.servedState() }),
+    }),
     ppasRouter({ search: idleSearch, answer: idleAnswer }),
   ];
   return routers

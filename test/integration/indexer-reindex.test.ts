@@ -102,7 +102,12 @@ describe('indexer: reindex against Elasticsearch', function () {
 
     const result = await rollback(client, alias);
     // The same source twice: nothing changed for a client, and the change log says so.
-    expect(second.changes).to.deep.equal({ added: 0, updated: 0, removed: 0, unchanged: publishedSlugs.length });
+    expect(second.changes).to.deep.equal({
+      added: 0,
+      updated: 0,
+      removed: 0,
+      unchanged: publishedSlugs.length,
+    });
     expect(result).to.deep.equal({
       alias,
       from: second.index,

@@ -16,11 +16,11 @@ describe('indexer exit codes: one table in the code, docs/operations.md and --he
     }
   });
 
-  it('every exit code has its row, and the guard code is marked reserved', () => {
+  it('every exit code has its row, and the guard code names --max-removed', () => {
     const listed = EXIT_CODE_TABLE.flatMap((row) => row.code.split(', ').map(Number));
     expect(listed.sort((a, b) => a - b)).to.deep.equal(Object.values(EXIT_CODES).sort((a, b) => a - b));
     expect(EXIT_CODE_TABLE.find((row) => row.code === String(EXIT_CODES.guard))?.meaning).to.match(
-      /^reserved/,
+      /^the --max-removed guard/,
     );
   });
 

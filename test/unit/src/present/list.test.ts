@@ -29,7 +29,14 @@ describe('api present: list, meta and links', () => {
       listResponse(137, [listSource]),
       request('technology=solar_pv&page=2&q=x'),
     );
-    expect(body.meta).to.deep.equal({ total: 137, page: 2, per_page: 25, total_pages: 6, sort: 'relevance' });
+    expect(body.meta).to.deep.equal({
+      total: 137,
+      page: 2,
+      per_page: 25,
+      total_pages: 6,
+      sort: 'relevance',
+      changes_since: null,
+    });
     expect(body.links).to.deep.equal({
       self: `${BASE}/api/v1/ppas?technology=solar_pv&page=2&q=x`,
       first: `${BASE}/api/v1/ppas?technology=solar_pv&page=1&q=x`,
@@ -67,7 +74,7 @@ describe('api present: list, meta and links', () => {
     const empty = presentList(listResponse(0, []), request('technology=none')).body;
     expect(empty).to.deep.include({
       data: [],
-      meta: { total: 0, page: 1, per_page: 25, total_pages: 0, sort: 'recent' },
+      meta: { total: 0, page: 1, per_page: 25, total_pages: 0, sort: 'recent', changes_since: null },
     });
     expect(empty.links).to.deep.include({
       prev: null,

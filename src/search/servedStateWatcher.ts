@@ -1,0 +1,74 @@
+// The change log's head and sync's state as this instance last read them (gateway.servedState()), read again
+// at most every MAX_AGE_MS and only when asked: no timer, and no lookup per request. A reading up to
+// MAX_STALE_MS old is answered at once while a new one is made; past that, callers wait for the new one.
+//
+// An older head is always safe where one is handed out: a list answer's `changes_since` must not be later than
+// the data it was computed from, and a head read before the search cannot be (the indexer makes a change
+// searchable before its event is published).
+import { SearchUnavailableError } from './errors.js';
+import type { ServedState } from './gateway.js';
+
+export const MAX_AGE_MS = 2_000;
+export const MAX_STALE_MS = 5_000;
+
+export interface ServedStateWatcherOptions {
+  read: () => Promise<ServedState>;
+  maxAgeMs?: number;
+  maxStaleMs?: number;
+  now?: () => number;
+}
+
+export class ServedStateWatcher {
+  private last: { state: ServedState; at: number } | null = null;
+  private reading: Promise<ServedState> | undefined;
+  private readonly now: () => number;
+
+  constructor(private readonly options: ServedStateWatcherOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /** A reading at most MAX_AGE_MS old, or up to MAX_STALE_MS old while a new one is made. */
+  async current(): Promise<ServedState> {
+    const age = this.last ? this.now() - this.last.at : Infinity;
+    if (age <= (this.options.maxAgeMs ?? MAX_AGE_MS)) return this.last!.state;
+    const next = this.read();
+    if (age <= (this.options.maxStaleMs ?? MAX_STALE_MS)) {
+      next.catch(() => undefined);
+      return this.last!.state;
+    }
+    return next;
+  }
+
+  /**
+   * Forgets the reading: the next current() waits for a new one. Called when the cached answers' generation moves,
+   * so the answers computed for the new generation carry a head read after it (the indexer publishes a change's
+   * events before it moves the generation), not a stale one frozen into the cache until the next change.
+   */
+  invalidate(): void {
+    this.last = null;
+  }
+
+  /** A reading made now (or by a lookup already under way): for readiness and metrics. */
+  fresh(): Promise<ServedState> {
+    return this.read();
+  }
+
+  private read(): Promise<ServedState> {
+    const askedAt = this.now(); // the reading tells the state at the time of asking
+    this.reading ??= this.options
+      .read()
+      .then((state) => {
+        this.last = { state, at: askedAt };
+        return state;
+      })
+      .catch((error: unknown) => {
+        throw error instanceof SearchUnavailableError
+          ? error
+          : new SearchUnavailableError('did not say what the change log holds', { cause: error });
+      })
+      .finally(() => {
+        this.reading = undefined;
+      });
+    return this.reading;
+  }
+}

@@ -1,0 +1,92 @@
+import { expect } from 'chai';
+import {
+  diffServed,
+  inByteOrder,
+  upsertReason,
+  type ServedEntry,
+} from '../../../../indexer/changes/generationDiff.js';
+import { loggedChanges } from '../../../../indexer/changes/loggedWrites.js';
+import { buildDocument } from '../../../../indexer/elasticsearch/buildDocument.js';
+import type { PpaRecord } from '../../../../indexContract/record.js';
+
+const entry = (slug: string, hash: string | null, active = true): ServedEntry => ({ slug, hash, active });
+
+describe('indexer changes: comparing two served sets', () => {
+  it('counts and names what was added, updated (by hash), removed and left alone, in byte order', async () => {
+    const before = inByteOrder([
+      entry('b', 'h1'),
+      entry('a', 'h0'),
+      entry('d', 'h3'),
+      entry('é', 'h5', true),
+    ]);
+    const after = inByteOrder([
+      entry('a', 'h0'),
+      entry('c', 'h2'),
+      entry('d', 'h3x', false),
+      entry('é', null),
+    ]);
+    const diff = await diffServed(before, after, new Set(['b']));
+    expect(diff).to.include({ added: 1, updated: 2, removed: 1, unchanged: 1, before: 4, after: 4 });
+    expect(diff.entries).to.deep.equal([
+      { slug: 'b', kind: 'removed', reason: 'unpublished' },
+      { slug: 'c', kind: 'added', reason: 'published' },
+      { slug: 'd', kind: 'updated', reason: 'deactivated' },
+      // No hash on one side (an older release's document): counted as changed.
+      { slug: 'é', kind: 'updated', reason: 'updated' },
+    ]);
+    const gone = await diffServed(inByteOrder([entry('x', 'h')]), inByteOrder([]));
+    expect(gone.entries).to.deep.equal([{ slug: 'x', kind: 'removed', reason: 'deleted' }]);
+  });
+
+  it('names an upsert by what a client saw before', () => {
+    expect(upsertReason(undefined, { active: true })).to.equal('published');
+    expect(upsertReason({ active: true }, { active: false })).to.equal('deactivated');
+    expect(upsertReason({ active: false }, { active: true })).to.equal('reactivated');
+    expect(upsertReason({ active: true }, { active: true })).to.equal('updated');
+  });
+});
+
+describe('indexer changes: what a sync batch logs', () => {
+  const record = {
+    slug: 'kahone-solar',
+    reference_code: 'SN-1',
+    project_name: 'Kahone Solar',
+    developer: 'Engie',
+    location: 'Kaolack',
+    country_code: 'SN',
+    technology: 'solar_pv',
+    tariff: 'energy_only',
+    capacity_mw: 60,
+    published: true,
+    active: true,
+    updated_at: '2024-06-02T08:30:00Z',
+  } as unknown as PpaRecord;
+  const before = buildDocument(record);
+
+  it('logs a change a client sees, not a rewrite of the same content, and no delete of nothing', () => {
+    const same = buildDocument({ ...record });
+    const bigger = buildDocument({ ...record, capacity_mw: 61 });
+    const previous = new Map([[record.slug, before]]);
+    expect(
+      loggedChanges([{ kind: 'write', id: record.slug, document: same }], previous, () => 'deleted'),
+    ).to.deep.equal([]);
+    expect(
+      loggedChanges([{ kind: 'write', id: record.slug, document: bigger }], previous, () => 'deleted'),
+    ).to.deep.equal([{ reason: 'updated', document: bigger }]);
+    expect(loggedChanges([{ kind: 'delete', id: record.slug }], previous, () => 'unpublished')).to.deep.equal(
+      [{ reason: 'unpublished', document: before }],
+    );
+    expect(loggedChanges([{ kind: 'delete', id: 'unknown' }], previous, () => 'deleted')).to.deep.equal([]);
+    expect(
+      loggedChanges([{ kind: 'write', id: 'new', document: bigger }], new Map(), () => 'deleted')[0]?.reason,
+    ).to.equal('published');
+  });
+
+  it('hashes only what is served: the same record from another key order has the same hash', () => {
+    const reordered = Object.fromEntries(Object.entries(record).reverse()) as unknown as PpaRecord;
+    expect(buildDocument(reordered).content_hash).to.equal(before.content_hash);
+    expect(buildDocument({ ...record, developer: 'Meridiam' }).content_hash).to.not.equal(
+      before.content_hash,
+    );
+  });
+});

@@ -1,0 +1,49 @@
+import { expect } from 'chai';
+import type { ServedState } from '../../../../src/search/gateway.js';
+import { SearchUnavailableError } from '../../../../src/search/errors.js';
+import { ServedStateWatcher } from '../../../../src/search/servedStateWatcher.js';
+
+const state = (seq: number): ServedState => ({
+  head: {
+    epoch: 'e',
+    created_at: '2026-11-26T00:00:00Z',
+    seq,
+    pending_to: seq,
+    pending_index: null,
+    pruned_through: 0,
+    retained_since: '2026-11-26T00:00:00Z',
+  },
+  syncGuard: null,
+  highWaterMark: null,
+});
+
+describe('api search: the served-state watcher', () => {
+  it('reads at most every 2 s, answers a reading up to 5 s old at once while reading anew, waits past that', async () => {
+    let now = 0;
+    let reads = 0;
+    let failing = false;
+    const watcher = new ServedStateWatcher({
+      now: () => now,
+      read: () => {
+        reads++;
+        return failing ? Promise.reject(new Error('down')) : Promise.resolve(state(reads));
+      },
+    });
+    expect((await watcher.current()).head?.seq).to.equal(1);
+    now = 1_999;
+    expect((await watcher.current()).head?.seq).to.equal(1);
+    expect(reads).to.equal(1);
+    now = 3_000; // stale: the old reading now, a new one under way
+    expect((await watcher.current()).head?.seq).to.equal(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(reads).to.equal(2);
+    expect((await watcher.current()).head?.seq).to.equal(2);
+    now = 20_000; // too old: waits for the new reading
+    expect((await watcher.current()).head?.seq).to.equal(3);
+    failing = true;
+    now = 40_000;
+    let error: unknown;
+    await watcher.current().catch((caught: unknown) => (error = caught));
+    expect(error).to.be.instanceOf(SearchUnavailableError);
+  });
+});
