@@ -54,7 +54,14 @@ import {
 import { timeRawBulk, timeReindex } from './perf/indexing.js';
 import { apiTarget, rawTarget, runLoad, type LoadResult, type LoadTarget } from './perf/load.js';
 import { cpuSecondsIfLocal, machineInfo, processCpuSeconds } from './perf/machine.js';
-import { buildMix, buildSuggestMix, facetPairs, type MixRequest } from './perf/mix.js';
+import {
+  buildMix,
+  buildSuggestMix,
+  facetPairs,
+  REQUEST_KINDS,
+  type MixRequest,
+  type RequestKind,
+} from './perf/mix.js';
 import { measureExport } from './perf/exportRun.js';
 import {
   profileClockMicros,
@@ -69,7 +76,13 @@ import {
   type RunContext,
   type RunSettings,
 } from './perf/report.js';
-import { sideFigures, targetChecks, type CountFigures, type CpuFigures } from './perf/summary.js';
+import {
+  sideFigures,
+  targetChecks,
+  type CountFigures,
+  type CpuFigures,
+  type KindFigures,
+} from './perf/summary.js';
 import { verifyMix } from './perf/verify.js';
 
 interface CliOptions {
@@ -294,6 +307,57 @@ async function measureLoadRounds(
   return { rounds, cpu };
 }
 
+/**
+ * Each kind of the mix alone: loaded (API, raw, raw, API at the run's connections) with the CPU of Elasticsearch
+ * and of the API read around every run, then unloaded (1 connection): where each kind's cost goes, on
+ * Elasticsearch's side and the API's.
+ */
+async function measureByKind(
+  mix: MixRequest[],
+  apiUrl: string,
+  es: EsTarget,
+  alias: string,
+  settings: CountSettings,
+  pids: { api: number; es: number | undefined },
+  split: CpuSplit | undefined,
+): Promise<Partial<Record<RequestKind, KindFigures>>> {
+  const figures: Partial<Record<RequestKind, KindFigures>> = {};
+  const seconds = Math.max(2, Math.round(settings.durationSeconds / 2));
+  for (const kind of REQUEST_KINDS) {
+    const requests = mix.filter((request) => request.kind === kind);
+    if (requests.length === 0) continue;
+    log(`${kind} alone: ${settings.connections} connections, then 1…`);
+    const targets: Sides<LoadTarget> = {
+      api: apiTarget(apiUrl, requests),
+      raw: rawTarget(es, alias, requests),
+    };
+    const cpu: Sides<CpuTotals> = { api: emptyCpu(), raw: emptyCpu() };
+    const runs: Sides<LoadResult[]> = { api: [], raw: [] };
+    for (const side of ['api', 'raw', 'raw', 'api'] as const) {
+      const before = await cpuSnapshot(pids.api, pids.es);
+      const result = await runLoad(targets[side], {
+        connections: settings.connections,
+        durationSeconds: seconds / 2,
+      });
+      addCpu(cpu[side], before, await cpuSnapshot(pids.api, pids.es), result.seconds);
+      checkLoad(result, `${kind} ${side}`);
+      runs[side].push(result);
+    }
+    const unloaded = await measureOneConnection(targets, Math.max(2, settings.probeSeconds / 2), kind);
+    const api = cpuPerRequest(cpu.api, runs.api, split);
+    const raw = cpuPerRequest(cpu.raw, runs.raw, split);
+    figures[kind] = {
+      esMsApi: api.esMs,
+      esMsRaw: raw.esMs,
+      apiMs: api.apiMs,
+      ratio:
+        sideFigures(runs.api).requestsPerSecond / Math.max(0.001, sideFigures(runs.raw).requestsPerSecond),
+      unloadedOverhead: sideFigures(unloaded.api).p50 - sideFigures(unloaded.raw).p50,
+    };
+  }
+  return figures;
+}
+
 /** Steps 5 and 6: one connection per side (latency without queueing), API, raw, raw, API. */
 async function measureOneConnection(targets: Sides<LoadTarget>, seconds: number, what: string) {
   return (await measureOneConnectionTogether({ [what]: targets }, seconds))[what]!;
@@ -476,6 +540,7 @@ async function benchmarkCount(
   const { rounds, cpu } = await measureLoadRounds(targets, settings, { api: api.pid, es: esPid });
   log(`unloaded probe: 1 connection, ${settings.probeSeconds} s per side…`);
   const unloaded = await measureOneConnection(targets, settings.probeSeconds, 'unloaded');
+  const byKind = await measureByKind(mix, api.url, es, alias, settings, { api: api.pid, es: esPid }, split);
   const statistics = await measureStatisticsUncached(api.url, es, alias, mix, settings.probeSeconds);
   const searchAdditions = await measureSearchAdditions(api.url, es, alias, mix, corpus.sample, settings);
 
@@ -526,6 +591,7 @@ async function benchmarkCount(
     },
     apiPeakRssMb,
     cpu: { api: cpuPerRequest(cpu.api, rounds.api, split), raw: cpuPerRequest(cpu.raw, rounds.raw, split) },
+    byKind,
     verify: { checked: verify.checked, mismatches: verify.mismatches.length, empty: verify.empty },
   };
   if (settings.profile) {

@@ -259,6 +259,7 @@ export function resultTables(all: CountFigures[], settings: RunSettings): string
       ),
       '',
       `Rounds (req/s), API: ${largest.load.api.rounds.map(int).join(', ')}; raw: ${largest.load.raw.rounds.map(int).join(', ')}.`,
+      ...(largest.byKind ? byKindLines(largest) : []),
       '',
       `### Targets at ${records(largest.count)} records (goals, not assertions)`,
       '',
@@ -406,4 +407,48 @@ export function markdownReport(all: CountFigures[], context: RunContext, notes: 
   ];
   if (notes.trim()) lines.push('## Findings', '', notes.trim(), '');
   return `${lines.join('\n')}\n`;
+}
+
+/** Each kind alone: Elasticsearch's CPU per request on each side, the API's, the ratio, the unloaded overhead. */
+function byKindLines(figures: CountFigures): string[] {
+  const byKind = figures.byKind ?? {};
+  const rows = REQUEST_KINDS.filter((kind) => byKind[kind]).map((kind) => {
+    const k = byKind[kind]!;
+    const es = (value: number | undefined) => (value === undefined ? 'n/a' : ms2(value));
+    const esRatio = k.esMsApi !== undefined && k.esMsRaw ? `${(k.esMsApi / k.esMsRaw).toFixed(2)}×` : 'n/a';
+    const apiShare = k.esMsApi ? `${Math.round((k.apiMs / k.esMsApi) * 100)} %` : 'n/a';
+    return [
+      kind,
+      es(k.esMsApi),
+      es(k.esMsRaw),
+      esRatio,
+      ms2(k.apiMs),
+      apiShare,
+      `${k.ratio.toFixed(2)}×`,
+      ms2(k.unloadedOverhead),
+    ];
+  });
+  return [
+    '',
+    `### Each kind alone, ${records(figures.count)} records: where a request's CPU goes (ms per answered request)`,
+    '',
+    ...table(
+      [
+        'kind',
+        'ES CPU, API side',
+        'ES CPU, raw side',
+        'ES API/raw',
+        'API CPU',
+        'API / its ES',
+        'API/raw req/s',
+        'unloaded p50 Δ',
+      ],
+      ['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:'],
+      rows,
+    ),
+    '',
+    "Loaded: API, raw, raw, API at the run's connections, CPU read from /proc around each run (Elasticsearch only " +
+      'when it runs here); unloaded: 1 connection, API, raw, raw, API. Goals (issue 35): ES API/raw ≤ 1.00×, API CPU ≤ 15 % ' +
+      "of its Elasticsearch's, unloaded Δ ≤ 1 ms.",
+  ];
 }

@@ -50,9 +50,24 @@ export interface CountFigures {
   apiPeakRssMb: number;
   /** CPU per answered request during the load rounds, by process, for each side. */
   cpu: { api: CpuFigures; raw: CpuFigures };
+  /**
+   * Each kind of request alone under the same load, API and raw in turn: the CPU per answered request of
+   * Elasticsearch (on each side) and of the API process, and the unloaded p50 overhead of that kind.
+   */
+  byKind?: Partial<Record<RequestKind, KindFigures>>;
   verify: { checked: number; mismatches: number; empty: number };
   apiProfile?: ProfileSummary;
   indexerProfile?: ProfileSummary;
+}
+
+export interface KindFigures {
+  esMsApi: number | undefined;
+  esMsRaw: number | undefined;
+  apiMs: number;
+  /** API req/s over raw req/s with only this kind. */
+  ratio: number;
+  /** 1 connection: API p50 − raw p50 (ms). */
+  unloadedOverhead: number;
 }
 
 function merged(sortedLists: number[][]): number[] {
