@@ -22,8 +22,12 @@ export const CLIENT_NDJSON_HEADERS = {
 } as const;
 
 /** The headers of a raw request with a mix request's body. */
-export const clientHeadersFor = (endpoint: '_search' | '_msearch') =>
-  endpoint === '_msearch' ? CLIENT_NDJSON_HEADERS : CLIENT_CONTENT_HEADERS;
+export const clientHeadersFor = (endpoint: string): Record<string, string> =>
+  endpoint === '_msearch'
+    ? CLIENT_NDJSON_HEADERS
+    : endpoint.startsWith('_doc/')
+      ? { accept: CLIENT_CONTENT_HEADERS.accept }
+      : CLIENT_CONTENT_HEADERS;
 
 export function esTargetFromEnv(env: NodeJS.ProcessEnv = process.env): EsTarget {
   const url = (env.ES_URL ?? 'http://127.0.0.1:9200').split(',')[0]!.trim().replace(/\/+$/, '');

@@ -19,7 +19,7 @@ import { parseStatisticsQuery } from '../../src/params/statistics.js';
 import { presentList } from '../../src/present/list.js';
 import { presentPpa } from '../../src/present/ppa.js';
 import { presentStatistics } from '../../src/present/statistics.js';
-import { buildDetailSearch } from '../../src/search/detailSearch.js';
+import { buildDetailLookup, type DocumentLookup } from '../../src/search/detailSearch.js';
 import type { SearchRequestBody } from '../../src/search/gateway.js';
 import { buildListSearches } from '../../src/search/listSearch.js';
 import { buildStatisticsSearch, type StatisticsAggregations } from '../../src/search/statisticsSearch.js';
@@ -37,12 +37,20 @@ type Search = <TDoc, TAggregations = Record<string, estypes.AggregationsAggregat
 const ask = (body: SearchRequestBody) => client.search({ ...body, index });
 /** FLOOR_REPLAY=1 (bench/floor.ts --replay, pure mode): each search answered from its first answer, replayed. */
 const search = (process.env.FLOOR_REPLAY ? replaying(ask) : ask) as Search;
+const lookUp = async (lookup: DocumentLookup): Promise<unknown> => {
+  const found = await client.get({ ...lookup, index }, { ignore: [404] });
+  return found.found ? (found._source ?? null) : null;
+};
+const getDocument = (process.env.FLOOR_REPLAY ? replaying(lookUp) : lookUp) as <TDoc>(
+  lookup: DocumentLookup,
+) => Promise<TDoc | null>;
 const LIST = '/api/v1/ppas';
 
 /** What a path asks for (list without facets, statistics, detail: the benchmark mix's kinds) and its search. */
 type Asked =
   | { kind: 'list'; query: ListQuery; body: SearchRequestBody }
-  | { kind: 'statistics' | 'detail'; body: SearchRequestBody };
+  | { kind: 'statistics'; body: SearchRequestBody }
+  | { kind: 'detail'; lookup: DocumentLookup };
 
 function askedOf(path: string, querystring: string): Asked {
   if (path === LIST) {
@@ -53,7 +61,7 @@ function askedOf(path: string, querystring: string): Asked {
     return { kind: 'statistics', body: buildStatisticsSearch(parseStatisticsQuery(querystring)) };
   }
   const slug = parseDetailRequest(decodeURIComponent(path.slice(LIST.length + 1)), querystring);
-  return { kind: 'detail', body: buildDetailSearch(slug) };
+  return { kind: 'detail', lookup: buildDetailLookup(slug) };
 }
 
 async function answer(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -62,12 +70,19 @@ async function answer(request: IncomingMessage, response: ServerResponse): Promi
   const path = mark < 0 ? url : url.slice(0, mark);
   const querystring = mark < 0 ? '' : url.slice(mark + 1);
   const asked = askedOf(path, querystring);
-  const { body } = asked;
   if (proxy) {
-    const answered = (await client.transport.request(
-      { method: 'POST', path: `/${index}/_search`, body },
-      { asStream: true },
-    )) as unknown as Readable;
+    const request =
+      asked.kind === 'detail'
+        ? {
+            method: 'GET',
+            path: `/${index}/_doc/${encodeURIComponent(asked.lookup.id)}`,
+            querystring: { _source_includes: asked.lookup._source_includes.join(','), realtime: 'false' },
+          }
+        : { method: 'POST', path: `/${index}/_search`, body: asked.body };
+    const answered = (await client.transport.request(request, {
+      asStream: true,
+      ignore: [404],
+    })) as unknown as Readable;
     response.writeHead(200, { 'content-type': 'application/json' });
     await pipeline(answered, response);
     return;
@@ -75,13 +90,13 @@ async function answer(request: IncomingMessage, response: ServerResponse): Promi
   const base = `http://${request.headers.host ?? '127.0.0.1'}`;
   let presented: unknown;
   if (asked.kind === 'list') {
-    const result = await search<ListSource>(body);
+    const result = await search<ListSource>(asked.body);
     const { query } = asked;
     presented = presentList(result, { query, querystring: canonicalQueryString(querystring), base }).body;
   } else if (asked.kind === 'statistics') {
-    presented = presentStatistics(await search<unknown, StatisticsAggregations>(body));
+    presented = presentStatistics(await search<unknown, StatisticsAggregations>(asked.body));
   } else {
-    const source = (await search<DetailSource>(body)).hits.hits[0]?._source;
+    const source = await getDocument<DetailSource>(asked.lookup);
     if (!source) {
       response.writeHead(404).end();
       return;

@@ -47,10 +47,10 @@ export function rawTarget(
     url: es.url,
     requests: mix.map((request) => ({
       kind: request.kind,
-      method: 'POST',
+      method: request.esMethod ?? 'POST',
       path: `/${alias}/${request.esEndpoint}`,
       headers: { ...es.headers, ...clientHeadersFor(request.esEndpoint), ...headers },
-      body: request.esBody,
+      ...(request.esMethod === 'GET' ? {} : { body: request.esBody }),
     })),
   };
 }

@@ -10,7 +10,7 @@ import { parseListQuery } from '../../src/params/list.js';
 import { FACET_NAMES } from '../../src/params/facets.js';
 import { parseStatisticsQuery } from '../../src/params/statistics.js';
 import { parseSuggestQuery } from '../../src/params/suggest.js';
-import { buildDetailSearch } from '../../src/search/detailSearch.js';
+import { buildDetailLookup } from '../../src/search/detailSearch.js';
 import type { SearchRequestBody } from '../../src/search/gateway.js';
 import { buildListSearches } from '../../src/search/listSearch.js';
 import { buildStatisticsSearch } from '../../src/search/statisticsSearch.js';
@@ -45,10 +45,15 @@ export interface MixRequest {
   kind: RequestKind;
   /** Path and query string on the API, e.g. `/api/v1/ppas?q=solar`. */
   apiPath: string;
-  /** The body the API sends for it, serialised: a `_search` body, or an `_msearch` NDJSON body. */
+  /** The body the API sends for it, serialised: a `_search` body, or an `_msearch` NDJSON body ('' for a get). */
   esBody: string;
-  /** `_msearch` when the API sends its searches as one _msearch (a list with facets and no q). */
-  esEndpoint: '_search' | '_msearch';
+  /**
+   * `_msearch` when the API sends its searches as one _msearch (a list with facets and no q); a detail is the
+   * get the API makes (`_doc/<slug>?…`, method GET).
+   */
+  esEndpoint: '_search' | '_msearch' | `_doc/${string}`;
+  /** GET for a detail's document lookup; POST (the default) for searches. */
+  esMethod?: 'GET' | 'POST';
   /** The record a detail request asks for. */
   slug?: string;
 }
@@ -60,9 +65,11 @@ export function mixRequest(kind: RequestKind, querystringOrSlug: string): MixReq
   let body: SearchRequestBody;
   let apiPath: string;
   if (kind === 'detail') {
-    body = buildDetailSearch(parseDetailRequest(querystringOrSlug, ''));
+    const lookup = buildDetailLookup(parseDetailRequest(querystringOrSlug, ''));
     apiPath = `${API}/${querystringOrSlug}`;
-    return { kind, apiPath, esBody: JSON.stringify(body), esEndpoint: '_search', slug: querystringOrSlug };
+    const query = `_source_includes=${lookup._source_includes.join(',')}&realtime=${String(lookup.realtime)}`;
+    const esEndpoint = `_doc/${encodeURIComponent(lookup.id)}?${query}` as const;
+    return { kind, apiPath, esBody: '', esEndpoint, esMethod: 'GET', slug: querystringOrSlug };
   }
   if (kind === 'statistics') {
     body = buildStatisticsSearch(parseStatisticsQuery(querystringOrSlug));

@@ -3,6 +3,7 @@
 // instead of the ±15 % the shared cores give a run against the live cluster. Each answer is kept as the text the
 // client received and parsed again on every replay, as the client would. For attributing CPU only: never a ratio
 // against Elasticsearch, never a test.
+import type { DocumentLookup } from '../../src/search/detailSearch.js';
 import type { SearchGateway, SearchRequestBody } from '../../src/search/gateway.js';
 
 /** `ask`, answered from a recording once it has been asked the same request (by its JSON) before. */
@@ -26,7 +27,9 @@ export function replayingGateway(live: SearchGateway): SearchGateway {
   const search = replaying((body: SearchRequestBody) => live.search(body));
   const msearch = replaying((bodies: readonly SearchRequestBody[]) => live.msearch(bodies));
   const searchChangeLog = replaying((body: SearchRequestBody) => live.searchChangeLog(body));
+  const getDocument = replaying((lookup: DocumentLookup) => live.getDocument(lookup));
   return {
+    getDocument: getDocument as SearchGateway['getDocument'],
     searchChangeLog: searchChangeLog as SearchGateway['searchChangeLog'],
     servedState: () => live.servedState(),
     search: search as SearchGateway['search'],

@@ -27,24 +27,27 @@ async function check(
   const [api, raw] = await Promise.all([
     fetch(`${apiUrl}${request.apiPath}`, { signal: AbortSignal.timeout(30_000) }),
     fetch(`${es.url}/${alias}/${request.esEndpoint}`, {
-      method: 'POST',
+      method: request.esMethod ?? 'POST',
       headers: { ...es.headers, ...clientHeadersFor(request.esEndpoint) },
-      body: request.esBody,
+      ...(request.esMethod === 'GET' ? {} : { body: request.esBody }),
       signal: AbortSignal.timeout(30_000),
     }),
   ]);
   const [apiText, rawText] = await Promise.all([api.text(), raw.text()]);
+  if (request.kind === 'detail') {
+    // A get: 200 with the document, or 404 with found false.
+    const found = raw.status === 200 && (JSON.parse(rawText) as { found?: boolean }).found === true;
+    if (!found && raw.status !== 404)
+      return { problem: `raw get answered ${raw.status}: ${rawText.slice(0, 300)}` };
+    const expected = found ? 200 : 404;
+    return api.status === expected
+      ? { total: found ? 1 : 0 }
+      : { problem: `API answered ${api.status}, raw ${found ? 'found' : 'did not find'} it` };
+  }
   if (raw.status !== 200) return { problem: `raw _search answered ${raw.status}: ${rawText.slice(0, 300)}` };
   // An _msearch: the page's search comes first (the facet counts follow).
   const rawAnswer = JSON.parse(rawText) as RawAnswer | { responses: RawAnswer[] };
   const rawBody = 'responses' in rawAnswer ? rawAnswer.responses[0]! : rawAnswer;
-  if (request.kind === 'detail') {
-    const expected = rawBody.hits.hits.length === 1 ? 200 : 404;
-    const total = rawBody.hits.hits.length;
-    return api.status === expected
-      ? { total }
-      : { problem: `API answered ${api.status}, raw found ${total}` };
-  }
   if (api.status !== 200) return { problem: `API answered ${api.status}: ${apiText.slice(0, 300)}` };
   const apiBody = JSON.parse(apiText) as ApiAnswer;
   const apiTotal =

@@ -204,6 +204,17 @@ export function createMetrics(options: { liveIndex: () => Promise<string | null>
             throw error;
           }
         },
+        async getDocument(lookup) {
+          const stop = searches.startTimer();
+          try {
+            const document = await search.getDocument(lookup);
+            stop({ outcome: 'ok' });
+            return document;
+          } catch (error) {
+            stop({ outcome: 'error' });
+            throw error;
+          }
+        },
       } as SearchGateway;
     },
     instrumentLimiter(limiter) {

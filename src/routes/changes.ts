@@ -31,7 +31,8 @@ const EXPORT_AGAIN =
 
 /** The log's head, or 503 while no log exists (no reindex or sync of this release has run yet). */
 async function logHead(servedState: ServedStateWatcher): Promise<ChangeLogHead> {
-  const { head } = await servedState.current();
+  // The log's own operations wait for the head as long as the lookup takes (within the request's deadline).
+  const { head } = await servedState.current(Infinity);
   if (!head) {
     throw new ServiceUnavailableError(
       'The change log has not started yet: it starts with the next reindex or sync of the index.',

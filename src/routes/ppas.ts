@@ -22,7 +22,7 @@ import { presentList } from '../present/list.js';
 import { presentPpa } from '../present/ppa.js';
 import { presentStatistics } from '../present/statistics.js';
 import { presentSuggestions, type SuggestSource } from '../present/suggest.js';
-import { buildDetailSearch } from '../search/detailSearch.js';
+import { buildDetailLookup } from '../search/detailSearch.js';
 import type { DetailSource, ListSource } from '../../indexContract/sourceFields.js';
 import type { SearchGateway } from '../search/gateway.js';
 import { buildFacetCountSearch, buildListSearches } from '../search/listSearch.js';
@@ -162,8 +162,7 @@ export function ppasRouter(deps: PpasRouterDeps): Router {
     const slug = parseDetailRequest(ctx.params.slug ?? '', ctx.querystring);
     const base = baseOf(ctx);
     await deps.answer(ctx, { route: 'detail', normalized: `${base} ${slug}` }, async () => {
-      const response = await deps.search.search<DetailSource>(buildDetailSearch(slug));
-      const source = response.hits.hits[0]?._source;
+      const source = await deps.search.getDocument<DetailSource>(buildDetailLookup(slug));
       if (!source) throw new NotFoundError();
       return { body: { data: presentPpa(source, base) } };
     });

@@ -1,11 +1,15 @@
-// GET /api/v1/ppas/{slug} → one search by slug. Active or not: only published records are in the index.
-import type { SearchRequestBody } from './gateway.js';
+// GET /api/v1/ppas/{slug} → one document lookup by id (the slug is the document's _id): a get, not a search, so
+// Elasticsearch reads one document without a query phase. Active or not: only published records are in the index.
+// Not realtime: the document as searches see it (after the indexer's refresh), so the detail never shows what the
+// list does not yet, and a lookup never makes Elasticsearch refresh.
 import { DETAIL_SOURCE_FIELDS } from '../../indexContract/sourceFields.js';
 
-export function buildDetailSearch(slug: string): SearchRequestBody {
-  return {
-    query: { bool: { filter: [{ term: { slug } }] } },
-    size: 1,
-    _source: [...DETAIL_SOURCE_FIELDS],
-  };
+export interface DocumentLookup {
+  id: string;
+  _source_includes: string[];
+  realtime: false;
+}
+
+export function buildDetailLookup(slug: string): DocumentLookup {
+  return { id: slug, _source_includes: [...DETAIL_SOURCE_FIELDS], realtime: false };
 }

@@ -4,6 +4,7 @@
 import { errors, type Client, type estypes } from '@elastic/elasticsearch';
 import { DATA_VERSION_FIELD, generationName } from '../../indexContract/dataVersion.js';
 import { changeLogIndexName, HEAD_ID, type ChangeLogHead } from '../../indexContract/changeLog.js';
+import type { DocumentLookup } from './detailSearch.js';
 import { SYNC_GUARD_FIELD, type SyncGuardState } from '../../indexContract/syncGuard.js';
 import { afterFailure, attemptTimeoutMs, startBudget, type AttemptFailure } from './attempts.js';
 import { SearchTooLargeError, SearchUnavailableError } from './errors.js';
@@ -43,6 +44,11 @@ export interface SearchGateway {
    * as a search would.
    */
   msearch<TDoc>(requests: readonly SearchRequestBody[]): Promise<estypes.SearchResponse<TDoc>[]>;
+  /**
+   * One document of the alias by id (null when there is none), with the same retries and errors as search(): the
+   * detail's lookup.
+   */
+  getDocument<TDoc>(lookup: DocumentLookup): Promise<TDoc | null>;
   /** One search on the change log (`<alias>-changes`), with the same retries and errors as search(). */
   searchChangeLog<TDoc>(request: SearchRequestBody): Promise<estypes.SearchResponse<TDoc>>;
   /** The change log's head and sync's state, read together (two small lookups). */
@@ -191,6 +197,21 @@ export function createSearchGateway({
         });
         throw searchError(failed);
       });
+    },
+
+    async getDocument<TDoc>(lookup: DocumentLookup): Promise<TDoc | null> {
+      let found: estypes.GetGetResult<TDoc> | { error?: unknown };
+      try {
+        // 404 is an answer here (no such document), not an error; a missing index is told by its error body.
+        found = (await withRetries((attemptOptions) =>
+          client.get<TDoc>({ ...lookup, index: alias }, { ...attemptOptions, ignore: [404] }),
+        )) as estypes.GetGetResult<TDoc> | { error?: unknown };
+      } catch (error) {
+        throw searchError(error);
+      }
+      if ('error' in found && found.error) throw new SearchUnavailableError('index not found');
+      const document = found as estypes.GetGetResult<TDoc>;
+      return document.found ? (document._source ?? null) : null;
     },
 
     async searchChangeLog<TDoc>(request: SearchRequestBody): Promise<estypes.SearchResponse<TDoc>> {

@@ -312,6 +312,7 @@ describe('api http: the app shell on a real Elasticsearch', function () {
         wrapSearch: (gateway): SearchGateway => ({
           ...gateway,
           search: () => Promise.reject(new TypeError(secret)),
+          getDocument: () => Promise.reject(new TypeError(secret)),
         }),
       });
       try {

@@ -15,7 +15,7 @@ describe('/api/v1/ppas endpoints: one search each', function () {
   const { app } = useSampleApp('api-searches');
 
   describe('round trips', () => {
-    it('every endpoint makes exactly one round trip (a search or one _msearch); a 400 makes none', async () => {
+    it('every endpoint makes exactly one round trip (a search, one _msearch or a get); a 400 makes none', async () => {
       const requests: unknown[] = [];
       const counting: SearchGateway = {
         ...app().search,
@@ -26,6 +26,10 @@ describe('/api/v1/ppas endpoints: one search each', function () {
         msearch: (batch) => {
           requests.push(batch);
           return app().search.msearch(batch);
+        },
+        getDocument: (lookup) => {
+          requests.push(lookup);
+          return app().search.getDocument(lookup);
         },
       };
       const koa = new Koa();

@@ -202,9 +202,26 @@ describe('indexer: exit codes, one test per row of the table', function () {
     }
   });
 
-  it('5: reserved for the --max-removed guard, and listed so by --help', async () => {
+  it('5: the --max-removed guard stops a reindex that would remove too many before its swap', async () => {
+    const first = await indexSample(client, alias);
+    const source = join(workDir, 'half.ndjson');
+    const lines = readFileSync(SAMPLE_PATH, 'utf8').trimEnd().split('\n');
+    await writeFile(source, `${lines.slice(0, Math.floor(lines.length / 2)).join('\n')}\n`);
+    const result = await runCli(['reindex', '--source', source, '--alias', alias]);
+    expectSentence(
+      result,
+      'reindex',
+      5,
+      new RegExp(
+        `the new generation would remove \\d+ of the \\d+ live PPAs \\(\\d+(\\.\\d)?%\\), more than --max-removed 5% ` +
+          `allows; the new index was deleted and the live alias "${alias}" was not changed\\. Next: .*--max-removed 100%`,
+      ),
+    );
+    expect(await aliasTarget(client, alias)).to.equal(first.index);
+    expect((await dataIndices(client, alias)).map((index) => index.index)).to.deep.equal([first.index]);
     const help = await runCli(['reindex', '--help']);
-    expect(help.stdout).to.match(/\n {2}5 +reserved for the --max-removed guard/);
+    expect(help.stdout).to.match(/\n {2}5 +the --max-removed guard/);
+    expect(help.stdout).to.include('--max-removed <share|count>');
   });
 
   it('130: SIGINT mid-run deletes the half-built index and says so last', async () => {

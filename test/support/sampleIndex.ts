@@ -1,7 +1,7 @@
 // Indexes the shipped sample (or another source) under an alias with the real reindex, for integration tests.
 import type { Client } from '@elastic/elasticsearch';
 import { fileURLToPath } from 'node:url';
-import { reindex, type ReindexSummary } from '../../indexer/reindex/reindex.js';
+import { reindex, type ReindexOptions, type ReindexSummary } from '../../indexer/reindex/reindex.js';
 
 export const SAMPLE_PATH = fileURLToPath(new URL('../../data/sample-ppas.ndjson', import.meta.url));
 
@@ -13,6 +13,7 @@ export function indexSample(
   client: Client,
   alias: string,
   sourcePath: string = SAMPLE_PATH,
+  options: Pick<ReindexOptions, 'maxRemoved'> = {},
 ): Promise<ReindexSummary> {
-  return reindex({ client, alias, source: sourcePath });
+  return reindex({ client, alias, source: sourcePath, ...options });
 }

@@ -1,11 +1,12 @@
 import { expect } from 'chai';
-import { buildDetailSearch } from '../../../../src/search/detailSearch.js';
+import { buildDetailLookup } from '../../../../src/search/detailSearch.js';
 
 describe('api search: detail request', () => {
-  it('looks the slug up without the active filter', () => {
-    const request = buildDetailSearch('kahone-solar');
-    expect(request.query).to.deep.equal({ bool: { filter: [{ term: { slug: 'kahone-solar' } }] } });
-    expect(request.size).to.equal(1);
-    expect(request._source).to.include.members(['active', 'procurement', 'versions', 'documents']);
+  it('gets the document by its slug (no active filter, not realtime), with the detail fields only', () => {
+    const lookup = buildDetailLookup('kahone-solar');
+    expect(lookup.id).to.equal('kahone-solar');
+    expect(lookup.realtime).to.equal(false);
+    expect(lookup._source_includes).to.include.members(['active', 'procurement', 'versions', 'documents']);
+    expect(lookup._source_includes).to.not.include('name_prefixes');
   });
 });

@@ -40,10 +40,30 @@ describe('api search: the served-state watcher', () => {
     expect((await watcher.current()).head?.seq).to.equal(2);
     now = 20_000; // too old: waits for the new reading
     expect((await watcher.current()).head?.seq).to.equal(3);
+    watcher.invalidate(); // the generation moved: a new reading even within 2 s
+    expect((await watcher.current()).head?.seq).to.equal(4);
     failing = true;
-    now = 40_000;
+    now = 40_000; // the cluster fails: the last reading, however old
+    expect((await watcher.current()).head?.seq).to.equal(4);
+  });
+
+  it('waits at most waitMs for a slow cluster, then answers the last reading; with none it fails', async () => {
+    let slow = false;
+    let now = 0;
+    const watcher = new ServedStateWatcher({
+      now: () => now,
+      waitMs: 20,
+      read: () => (slow ? new Promise<ServedState>(() => undefined) : Promise.resolve(state(7))),
+    });
+    await watcher.current();
+    slow = true;
+    now = 60_000;
+    const started = performance.now();
+    expect((await watcher.current()).head?.seq).to.equal(7);
+    expect(performance.now() - started).to.be.below(1000);
+    const never = new ServedStateWatcher({ read: () => Promise.reject(new Error('down')) });
     let error: unknown;
-    await watcher.current().catch((caught: unknown) => (error = caught));
+    await never.current().catch((caught: unknown) => (error = caught));
     expect(error).to.be.instanceOf(SearchUnavailableError);
   });
 });
