@@ -106,7 +106,7 @@ export function createMetrics(options: { liveIndex: () => Promise<string | null>
   );
   servedGauge(
     'ppa_change_lag_seconds',
-    'Now minus when the last logged change reached the index; absent before the first change',
+    'Now minus when the last logged change reached the index; 0 before the first change',
     (state) => secondsSince(state.head?.last_at),
   );
 

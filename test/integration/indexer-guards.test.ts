@@ -160,6 +160,9 @@ describe('indexer: guards against mass removal', function () {
       const before = await count(client, alias);
       expect((await ready()).sync.status).to.equal('ok');
       expect(await gauge('ppa_sync_guard_holding')).to.equal(0);
+      // Sync's lag is how far behind its last complete run reads (a run a second here).
+      expect(await gauge('ppa_sync_lag_seconds')).to.be.within(0, 90);
+      expect(await gauge('ppa_change_lag_seconds'), 'no change logged yet').to.equal(0);
       await db.query('TRUNCATE ppas CASCADE');
       let held: Record<string, unknown> = {};
       for (let waited = 0; waited < 20_000; waited += 250) {
@@ -202,6 +205,17 @@ describe('indexer: guards against mass removal', function () {
       expect((await ready()).sync.status).to.equal('ok');
       expect(await gauge('ppa_sync_guard_holding')).to.equal(0);
       expect(await count(client, alias)).to.equal(before);
+      // The rows came back as they were: nothing changed for a client, so nothing was logged. One real change
+      // is, and the change lag grows from then on.
+      expect((await ready()).sync.changes_head).to.equal(0);
+      await db.query('UPDATE ppas SET capacity_mw = capacity_mw + 1 WHERE slug = $1', [published[0]!.slug]);
+      for (let waited = 0; waited < 15_000; waited += 250) {
+        if (Number((await ready()).sync.changes_head) > 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      expect((await ready()).sync.changes_head).to.be.above(0);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(await gauge('ppa_change_lag_seconds')).to.be.within(1, 60);
     });
   });
 });
