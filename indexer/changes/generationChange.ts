@@ -3,7 +3,7 @@
 // removal), appended a batch at a time for the swap that follows.
 import type { Client } from '@elastic/elasticsearch';
 import type { ChangeLogSession, LoggedChange } from './changeLog.js';
-import type { GenerationDiff } from './generationDiff.js';
+import { upsertReason, type GenerationDiff } from './generationDiff.js';
 import { documentsById } from './loggedWrites.js';
 
 const DOCUMENTS_PER_FETCH = 500;
@@ -16,18 +16,20 @@ export async function appendGenerationChange(
 ): Promise<void> {
   for (let start = 0; start < diff.entries.length; start += DOCUMENTS_PER_FETCH) {
     const entries = diff.entries.slice(start, start + DOCUMENTS_PER_FETCH);
-    const removed = entries.filter((entry) => entry.kind === 'removed').map((entry) => entry.slug);
-    const upserted = entries.filter((entry) => entry.kind !== 'removed').map((entry) => entry.slug);
+    // Removed: the outgoing document; updated: both (active before and after tells a (de)activation).
+    const outgoing = entries.filter((entry) => entry.kind !== 'added').map((entry) => entry.slug);
+    const incoming = entries.filter((entry) => entry.kind !== 'removed').map((entry) => entry.slug);
     const [before, after] = await Promise.all([
-      documentsById(client, generations.from, removed),
-      documentsById(client, generations.to, upserted),
+      documentsById(client, generations.from, outgoing),
+      documentsById(client, generations.to, incoming),
     ]);
     const logged: LoggedChange[] = [];
     for (const entry of entries) {
       const document = (entry.kind === 'removed' ? before : after).get(entry.slug);
       if (!document)
         throw new Error(`the change log could not read "${entry.slug}" back from its generation`);
-      logged.push({ reason: entry.reason, document });
+      const reason = entry.kind === 'updated' ? upsertReason(before.get(entry.slug), document) : entry.reason;
+      logged.push({ reason, document });
     }
     await session.append(logged, generations.to);
   }

@@ -9,9 +9,12 @@ import { compareBytes } from '../sync/reconcile.js';
 /** One served PPA as the diff sees it. */
 export interface ServedEntry {
   slug: string;
-  /** null: a document written before content hashes existed (counted as changed when present on both sides). */
+  /**
+   * null: a document written before content hashes existed (counted as changed when present on both sides). The
+   * hash covers `active`, so a (de)activation is a change like any other; which one it was is told from the
+   * documents fetched for the event (generationChange.ts).
+   */
   hash: string | null;
-  active: boolean;
 }
 
 export type DiffKind = 'added' | 'updated' | 'removed';
@@ -19,6 +22,7 @@ export type DiffKind = 'added' | 'updated' | 'removed';
 export interface DiffEntry {
   slug: string;
   kind: DiffKind;
+  /** For an update, `updated` until the documents tell a (de)activation apart (generationChange.ts). */
   reason: ChangeReason;
 }
 
@@ -38,8 +42,8 @@ const ENTRIES_PER_PAGE = 10_000;
 
 /** Why an upsert is logged: the PPA as served before (undefined: not served) and after. */
 export function upsertReason(
-  before: Pick<ServedEntry, 'active'> | undefined,
-  after: Pick<ServedEntry, 'active'>,
+  before: { active: boolean } | undefined,
+  after: { active: boolean },
 ): ChangeReason {
   if (!before) return 'published';
   if (before.active && !after.active) return 'deactivated';
@@ -91,7 +95,7 @@ export async function diffServed(
       if (incoming.hash !== null && incoming.hash === old.hash) diff.unchanged++;
       else {
         diff.updated++;
-        diff.entries.push({ slug: old.slug, kind: 'updated', reason: upsertReason(old, incoming) });
+        diff.entries.push({ slug: old.slug, kind: 'updated', reason: 'updated' });
       }
       await advance();
     }
@@ -107,13 +111,12 @@ export async function diffServed(
 }
 
 /**
- * Every document of `index` as (slug, hash, active), in byte order of the slug: a composite aggregation over doc
- * values (no hits fetched), a page of 10,000 at a time.
+ * Every document of `index` as (slug, hash), in byte order of the slug: a composite aggregation over doc values (no
+ * hits fetched), a page of 10,000 at a time, the next page asked for while this one is merged.
  */
 export async function* servedEntries(client: Client, index: string): AsyncGenerator<ServedEntry> {
-  let after: estypes.AggregationsCompositeAggregateKey | undefined;
-  for (;;) {
-    const page = await client.search({
+  const page = (after?: estypes.AggregationsCompositeAggregateKey) =>
+    client.search({
       index,
       size: 0,
       track_total_hits: false,
@@ -124,26 +127,40 @@ export async function* servedEntries(client: Client, index: string): AsyncGenera
             sources: [
               { slug: { terms: { field: 'slug' } } },
               { hash: { terms: { field: 'content_hash', missing_bucket: true } } },
-              { active: { terms: { field: 'active' } } },
             ],
             ...(after ? { after } : {}),
           },
         },
       },
     });
-    const served = page.aggregations?.served as estypes.AggregationsCompositeAggregate | undefined;
+  let pending = page();
+  for (;;) {
+    const served = (await pending).aggregations?.served as estypes.AggregationsCompositeAggregate | undefined;
     const buckets = (served?.buckets ?? []) as estypes.AggregationsCompositeBucket[];
+    const more = Boolean(served?.after_key) && buckets.length === ENTRIES_PER_PAGE;
+    if (more) pending = page(served!.after_key);
     for (const { key } of buckets) {
       yield {
         slug: String(key.slug),
         hash: key.hash === null || key.hash === undefined ? null : String(key.hash),
-        // A boolean's terms key is 1 or 0 (key_as_string "true"/"false").
-        active: key.active === true || key.active === 1 || key.active === 'true',
       };
     }
-    if (!served?.after_key || buckets.length < ENTRIES_PER_PAGE) return;
-    after = served.after_key;
+    if (!more) return;
   }
+}
+
+/**
+ * Two generations of one alias compared, both walked in step (each walk asks for its next page while the merge
+ * consumes this one). On this 2-core machine, 2 × 90k took 4.1-4.6 s whether the two walks ran one after the other
+ * or at once (reading both into memory first): Elasticsearch's doc-value reads are the cost, so nothing is held.
+ */
+export function compareGenerations(
+  client: Client,
+  outgoing: string,
+  incoming: string,
+  unpublished: ReadonlySet<string> = new Set(),
+): Promise<GenerationDiff> {
+  return diffServed(servedEntries(client, outgoing), servedEntries(client, incoming), unpublished);
 }
 
 /** `entries` sorted in byte order of the slug, as an async iterable (a source read into memory for --plan). */

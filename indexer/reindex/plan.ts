@@ -55,7 +55,7 @@ export async function planReindex(
     const incoming: ServedEntry[] = [];
     const unpublished = new Set<string>();
     for await (const { document } of publishedDocuments(source, report, options, unpublished)) {
-      incoming.push({ slug: document.slug, hash: document.content_hash, active: document.active });
+      incoming.push({ slug: document.slug, hash: document.content_hash });
     }
     const live = await aliasTarget(client as Client, alias);
     const diff = await diffServed(

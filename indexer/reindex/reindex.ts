@@ -25,7 +25,7 @@ import type { SourceFormat } from '../sources/source.js';
 import { validateItems, type InvalidRecord, type SourceReport } from '../sources/validateSource.js';
 import { ChangeLog, type ChangeLogOptions } from '../changes/changeLog.js';
 import { appendGenerationChange } from '../changes/generationChange.js';
-import { diffServed, servedEntries, type GenerationDiff } from '../changes/generationDiff.js';
+import { compareGenerations, type GenerationDiff } from '../changes/generationDiff.js';
 import {
   checkRemovals,
   DEFAULT_MAX_REMOVED,
@@ -416,22 +416,31 @@ async function swapPhase(
     return null;
   }
   return changeLog.write(async (session) => {
-    const diff = await diffServed(
-      servedEntries(client, previousIndex),
-      servedEntries(client, newIndex),
-      unpublished,
-    );
+    const started = performance.now();
+    const diff = await compareGenerations(client, previousIndex, newIndex, unpublished);
     checkRemovals(
       'reindex',
       diff.removed,
       diff.before,
       options.maxRemoved ?? parseRemovalLimit(DEFAULT_MAX_REMOVED),
     );
+    const compared = performance.now();
     await appendGenerationChange(client, session, diff, { from: previousIndex, to: newIndex });
     await swap();
     session.markHappened();
     await session.publish();
     const { added, updated, removed, unchanged } = diff;
+    (options.logger ?? silentLogger).info(
+      {
+        added,
+        updated,
+        removed,
+        unchanged,
+        compareSeconds: Math.round(compared - started) / 1000,
+        logSeconds: Math.round(performance.now() - compared) / 1000,
+      },
+      'changes against the live generation logged',
+    );
     return { added, updated, removed, unchanged };
   });
 }

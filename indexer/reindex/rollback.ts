@@ -6,7 +6,7 @@ import { NothingToRollBackError } from '../errors.js';
 import { ReindexLock } from '../elasticsearch/lock.js';
 import { ChangeLog, type ChangeLogOptions } from '../changes/changeLog.js';
 import { appendGenerationChange } from '../changes/generationChange.js';
-import { diffServed, servedEntries, type GenerationDiff } from '../changes/generationDiff.js';
+import { compareGenerations, type GenerationDiff } from '../changes/generationDiff.js';
 
 export { NothingToRollBackError };
 
@@ -31,7 +31,7 @@ export async function rollback(
     if (!previous)
       throw new NothingToRollBackError(`alias "${alias}" is on ${live} and no earlier index is kept`);
     const changes = await new ChangeLog(client, alias, changeLogOptions).write(async (session) => {
-      const diff = await diffServed(servedEntries(client, live), servedEntries(client, previous.index));
+      const diff = await compareGenerations(client, live, previous.index);
       await appendGenerationChange(client, session, diff, { from: live, to: previous.index });
       await lock.extend();
       await swapAlias(client, alias, live, previous.index);

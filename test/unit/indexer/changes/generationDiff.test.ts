@@ -9,28 +9,18 @@ import { loggedChanges } from '../../../../indexer/changes/loggedWrites.js';
 import { buildDocument } from '../../../../indexer/elasticsearch/buildDocument.js';
 import type { PpaRecord } from '../../../../indexContract/record.js';
 
-const entry = (slug: string, hash: string | null, active = true): ServedEntry => ({ slug, hash, active });
+const entry = (slug: string, hash: string | null): ServedEntry => ({ slug, hash });
 
 describe('indexer changes: comparing two served sets', () => {
   it('counts and names what was added, updated (by hash), removed and left alone, in byte order', async () => {
-    const before = inByteOrder([
-      entry('b', 'h1'),
-      entry('a', 'h0'),
-      entry('d', 'h3'),
-      entry('é', 'h5', true),
-    ]);
-    const after = inByteOrder([
-      entry('a', 'h0'),
-      entry('c', 'h2'),
-      entry('d', 'h3x', false),
-      entry('é', null),
-    ]);
+    const before = inByteOrder([entry('b', 'h1'), entry('a', 'h0'), entry('d', 'h3'), entry('é', 'h5')]);
+    const after = inByteOrder([entry('a', 'h0'), entry('c', 'h2'), entry('d', 'h3x'), entry('é', null)]);
     const diff = await diffServed(before, after, new Set(['b']));
     expect(diff).to.include({ added: 1, updated: 2, removed: 1, unchanged: 1, before: 4, after: 4 });
     expect(diff.entries).to.deep.equal([
       { slug: 'b', kind: 'removed', reason: 'unpublished' },
       { slug: 'c', kind: 'added', reason: 'published' },
-      { slug: 'd', kind: 'updated', reason: 'deactivated' },
+      { slug: 'd', kind: 'updated', reason: 'updated' },
       // No hash on one side (an older release's document): counted as changed.
       { slug: 'é', kind: 'updated', reason: 'updated' },
     ]);
