@@ -180,41 +180,23 @@ export function createMetrics(options: { liveIndex: () => Promise<string | null>
       };
     },
     instrumentSearch(search) {
+      /** One round trip to Elasticsearch, timed by outcome. */
+      const timed = async <T>(call: () => Promise<T>): Promise<T> => {
+        const stop = searches.startTimer();
+        try {
+          const answer = await call();
+          stop({ outcome: 'ok' });
+          return answer;
+        } catch (error) {
+          stop({ outcome: 'error' });
+          throw error;
+        }
+      };
       return {
         ...search,
-        async search(request) {
-          const stop = searches.startTimer();
-          try {
-            const response = await search.search(request);
-            stop({ outcome: 'ok' });
-            return response;
-          } catch (error) {
-            stop({ outcome: 'error' });
-            throw error;
-          }
-        },
-        async msearch(requests) {
-          const stop = searches.startTimer();
-          try {
-            const responses = await search.msearch(requests);
-            stop({ outcome: 'ok' });
-            return responses;
-          } catch (error) {
-            stop({ outcome: 'error' });
-            throw error;
-          }
-        },
-        async getDocument(lookup) {
-          const stop = searches.startTimer();
-          try {
-            const document = await search.getDocument(lookup);
-            stop({ outcome: 'ok' });
-            return document;
-          } catch (error) {
-            stop({ outcome: 'error' });
-            throw error;
-          }
-        },
+        search: (request) => timed(() => search.search(request)),
+        msearch: (requests) => timed(() => search.msearch(requests)),
+        getDocument: (lookup) => timed(() => search.getDocument(lookup)),
       } as SearchGateway;
     },
     instrumentLimiter(limiter) {

@@ -17,6 +17,7 @@ import { startCli, type RunningCli } from '../support/indexerCliProcess.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
 import { SAMPLE_PATH } from '../support/sampleIndex.js';
 import { deleteIndices, testEsClient, uniqueName } from '../support/services.js';
+import { within } from '../support/within.js';
 
 interface Item {
   slug: string;
@@ -44,15 +45,6 @@ const sample = readFileSync(SAMPLE_PATH, 'utf8')
   .map((line) => JSON.parse(line) as PpaRecord);
 const live = sample.filter((record) => record.published && record.active);
 const inactive = sample.filter((record) => record.published && !record.active);
-
-async function within(limitMs: number, what: string, check: () => Promise<boolean>): Promise<number> {
-  const started = Date.now();
-  for (;;) {
-    if (await check()) return Date.now() - started;
-    if (Date.now() - started > limitMs) throw new Error(`${what}: not true after ${limitMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 describe('api: the change log, followed by a mirror, and its feed', function () {
   this.timeout(300_000);

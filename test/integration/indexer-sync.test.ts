@@ -20,6 +20,7 @@ import { startCli, type RunningCli } from '../support/indexerCliProcess.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
 import { SAMPLE_PATH } from '../support/sampleIndex.js';
 import { deleteIndices, testEsClient, uniqueName } from '../support/services.js';
+import { within } from '../support/within.js';
 
 const FRESHNESS_GOAL_MS = 10_000;
 const sample = readFileSync(SAMPLE_PATH, 'utf8')
@@ -32,16 +33,6 @@ const pick = (() => {
   let next = 0;
   return (): PpaRecord => live[next++]!;
 })();
-
-/** Polls `check` every 100 ms until it holds; returns the milliseconds it took, fails past `limitMs`. */
-async function within(limitMs: number, what: string, check: () => Promise<boolean>): Promise<number> {
-  const started = Date.now();
-  for (;;) {
-    if (await check()) return Date.now() - started;
-    if (Date.now() - started > limitMs) throw new Error(`${what}: not true after ${limitMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 /** Resolves when `stream` next writes a chunk holding `text` (output written before the call does not count). */
 function nextOutput(stream: NodeJS.ReadableStream, text: string): Promise<void> {
