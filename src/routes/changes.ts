@@ -57,6 +57,16 @@ export function searchLabel(filters: SearchFilters): string | null {
   return parts.length ? parts.join(', ') : null;
 }
 
+/**
+ * The tag URIs' authority: the public host name (PUBLIC_BASE_URL's, else the request's). A tag's authority must be
+ * a DNS name: an IPv6 literal (a client that asked by address) gets "localhost" rather than a broken id. Entry
+ * ids stay stable as long as the public host does: set PUBLIC_BASE_URL.
+ */
+export function tagAuthorityOf(base: string): string {
+  const host = new URL(base).hostname;
+  return /^[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?$/i.test(host) ? host : 'localhost';
+}
+
 export function changesRouter(deps: ChangesRouterDeps): Router {
   const router = new Router({ prefix: API_PREFIX });
   const baseOf = (ctx: Context) => deps.publicBaseUrl ?? originOf(ctx);
@@ -120,7 +130,7 @@ export function changesRouter(deps: ChangesRouterDeps): Router {
         selfUrl: `${root}${ctx.path}${querystring ? `?${querystring}` : ''}`,
         explorerUrl: `${root}/${querystring ? `?${querystring}` : ''}`,
         searchLabel: searchLabel(filters),
-        tagAuthority: new URL(root).hostname.replace(/^\[|\]$/g, ''),
+        tagAuthority: tagAuthorityOf(root),
         tagDate: head.created_at.slice(0, 10),
         emptyUpdated: head.created_at,
         canonicalQuery: querystring,
