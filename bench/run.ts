@@ -12,7 +12,8 @@
 // The public-traffic scenarios of issue 21 (no-repeat and Zipf mixes, statistics) are in bench/scale.ts.
 //
 // Options: --seed, --connections, --rounds, --duration (s per round), --warmup (s), --probe (s at 1 connection),
-// --mix-size, --api dist|tsx, --log-level, --profile (CPU profiles of the API and the indexer), --cpu-split
+// --mix-size, --api dist|tsx, --log-level, --profile (CPU profiles of the API and the indexer), --mapping-cost
+// (the load without each field family of the mapping), --cpu-split
 // (Elasticsearch's JVM pinned to CPU 0, the API, autocannon and the indexer to CPU 1), --out <file>,
 // --no-write. ES_URL (and ES_API_KEY or ES_USERNAME/ES_PASSWORD) pick the cluster; everything the run creates
 // is named bench-<time>-<random>… and deleted at the end, also on Ctrl-C.
@@ -51,7 +52,15 @@ import {
   setRequestCache,
   type EsTarget,
 } from './perf/elasticsearch.js';
-import { timeRawBulk, timeReindex } from './perf/indexing.js';
+import {
+  FIELD_FAMILIES,
+  OWN_MAPPING,
+  PLAIN_MAPPING,
+  timeRawBulk,
+  timeReindex,
+  withoutFamily,
+  type BulkVariant,
+} from './perf/indexing.js';
 import { apiTarget, rawTarget, runLoad, type LoadResult, type LoadTarget } from './perf/load.js';
 import { cpuSecondsIfLocal, machineInfo, processCpuSeconds } from './perf/machine.js';
 import {
@@ -84,6 +93,9 @@ import {
   type KindFigures,
 } from './perf/summary.js';
 import { verifyMix } from './perf/verify.js';
+import { runEvenlyPaced } from './perf/pacedLoad.js';
+import { referenceRequest } from './perf/reference.js';
+import type { FamilyCost } from './perf/summary.js';
 
 interface CliOptions {
   quick?: boolean;
@@ -98,6 +110,7 @@ interface CliOptions {
   api?: ApiMode;
   logLevel: string;
   profile?: boolean;
+  mappingCost?: boolean;
   cpuSplit?: boolean;
   out?: string;
   write: boolean;
@@ -162,6 +175,8 @@ function checkLoad(result: LoadResult, what: string): void {
 
 interface CountSettings extends RunSettings {
   profile: boolean;
+  /** Also load the own documents without each field family (bench/perf/indexing.ts FIELD_FAMILIES). */
+  mappingCost: boolean;
 }
 
 interface CpuTotals {
@@ -196,7 +211,7 @@ function addCpu(totals: CpuTotals, before: CpuSnapshot, after: CpuSnapshot, seco
   totals.seconds += seconds;
 }
 
-function cpuPerRequest(totals: CpuTotals, results: LoadResult[], split?: CpuSplit): CpuFigures {
+function cpuPerRequest(totals: CpuTotals, results: readonly { ok: number }[], split?: CpuSplit): CpuFigures {
   const answered = Math.max(
     1,
     results.reduce((sum, result) => sum + result.ok, 0),
@@ -241,23 +256,36 @@ async function measureIndexing(
   alias: string,
   sourcePath: string,
   workDir: string,
+  withFamilies: boolean,
 ) {
-  // Raw _bulk first, then the indexer, so the index the API reads is the freshest thing on the disk.
-  log('plain _bulk of the same documents…');
+  // The plain loads first, then the indexer, so the index the API reads is the freshest thing on the disk.
+  const bulkPath = join(workDir, `${alias}.bulk`);
   const rawIndex = `${alias}-rawbulk`;
-  const rawBulk = await timeRawBulk(es, sourcePath, rawIndex, join(workDir, `${alias}.bulk`));
-  await deleteIndicesWithPrefix(es, rawIndex);
-  await rm(join(workDir, `${alias}.bulk`), { force: true });
-  log(
-    `raw _bulk: ${rawBulk.docs} docs in ${rawBulk.seconds.toFixed(1)} s (${Math.round(rawBulk.docsPerSecond)}/s)`,
-  );
+  const load = async (variant: BulkVariant) => {
+    log(`plain _bulk: ${variant.name}…`);
+    const timing = await timeRawBulk(es, sourcePath, rawIndex, bulkPath, variant);
+    await deleteIndicesWithPrefix(es, rawIndex);
+    await rm(bulkPath, { force: true });
+    log(
+      `${variant.name}: ${timing.docs} docs in ${timing.seconds.toFixed(1)} s (${Math.round(timing.docsPerSecond)}/s)`,
+    );
+    return timing;
+  };
+  const plainBulk = await load(PLAIN_MAPPING);
+  const rawBulk = await load(OWN_MAPPING);
+  const families: FamilyCost[] = [];
+  if (withFamilies) {
+    for (const family of FIELD_FAMILIES) {
+      families.push({ family: family.family, without: await load(withoutFamily(family)) });
+    }
+  }
 
   log('reindex (the real indexer)…');
-  const indexer = await timeReindex(client, alias, sourcePath);
+  const indexer = await timeReindex(client, alias, sourcePath, es);
   log(
     `indexer: ${indexer.docs} docs in ${indexer.seconds.toFixed(1)} s (${Math.round(indexer.docsPerSecond)}/s)`,
   );
-  return { indexer, rawBulk };
+  return { indexer, rawBulk, plainBulk, families };
 }
 
 /** Step 3: the API and raw Elasticsearch give the same totals for the mix, before anything is timed. */
@@ -343,15 +371,40 @@ async function measureByKind(
       checkLoad(result, `${kind} ${side}`);
       runs[side].push(result);
     }
+    // Elasticsearch's CPU per request depends on how its requests arrive (the longer it idles between them, the
+    // more its threads' wake-ups and spinning weigh on each), so the sides are also compared at the API's rate,
+    // spaced as evenly as the API sends them (bench/perf/pacedLoad.ts): the same bodies, and the reference bodies
+    // (bench/perf/reference.ts).
+    const apiRate = sideFigures(runs.api).requestsPerSecond;
+    const paced = async (target: LoadTarget, label: string) => {
+      const totals = emptyCpu();
+      const before = await cpuSnapshot(pids.api, pids.es);
+      const result = await runEvenlyPaced(target, {
+        connections: settings.connections,
+        durationSeconds: seconds / 2,
+        ratePerSecond: apiRate,
+      });
+      addCpu(totals, before, await cpuSnapshot(pids.api, pids.es), result.seconds);
+      if (result.errors > 0)
+        throw new BreakageError(`${kind} ${label} at the API's rate: ${result.errors} errors`);
+      return cpuPerRequest(totals, [result], split).esMs;
+    };
+    const rawAtApiRate = await paced(targets.raw, 'raw');
+    const references = requests.map(referenceRequest);
+    const referenceDiffers = references.some((reference, index) => reference !== requests[index]);
+    const referenceAtApiRate = referenceDiffers
+      ? await paced(rawTarget(es, alias, references), 'reference')
+      : undefined;
     const unloaded = await measureOneConnection(targets, Math.max(2, settings.probeSeconds / 2), kind);
     const api = cpuPerRequest(cpu.api, runs.api, split);
     const raw = cpuPerRequest(cpu.raw, runs.raw, split);
     figures[kind] = {
       esMsApi: api.esMs,
       esMsRaw: raw.esMs,
+      esMsRawAtApiRate: rawAtApiRate,
+      esMsReferenceAtApiRate: referenceAtApiRate,
       apiMs: api.apiMs,
-      ratio:
-        sideFigures(runs.api).requestsPerSecond / Math.max(0.001, sideFigures(runs.raw).requestsPerSecond),
+      ratio: apiRate / Math.max(0.001, sideFigures(runs.raw).requestsPerSecond),
       unloadedOverhead: sideFigures(unloaded.api).p50 - sideFigures(unloaded.raw).p50,
     };
   }
@@ -511,7 +564,7 @@ async function benchmarkCount(
   cleanups.push(() => client.close());
 
   const { sourcePath, corpus } = await generateSource(alias, count, settings, workDir);
-  const indexing = await measureIndexing(es, client, alias, sourcePath, workDir);
+  const indexing = await measureIndexing(es, client, alias, sourcePath, workDir, settings.mappingCost);
 
   const mix: MixRequest[] = buildMix(corpus.sample, { seed: settings.seed, size: settings.mixSize });
   const api = await startApi({
@@ -587,6 +640,8 @@ async function benchmarkCount(
     indexing: {
       indexer: indexing.indexer,
       raw: indexing.rawBulk,
+      plain: indexing.plainBulk,
+      families: indexing.families,
       ratio: indexing.indexer.docsPerSecond / indexing.rawBulk.docsPerSecond,
     },
     apiPeakRssMb,
@@ -619,6 +674,7 @@ async function main(options: CliOptions): Promise<void> {
     apiMode: options.api ?? (quick ? 'tsx' : 'dist'),
     logLevel: options.logLevel,
     profile: Boolean(options.profile),
+    mappingCost: Boolean(options.mappingCost),
   };
   const recordCounts = options.count ?? [quick ? 2000 : 100_000];
   const es = esTargetFromEnv();
@@ -726,6 +782,10 @@ const program = new Command()
     return value;
   })
   .option('--log-level <level>', "the API's LOG_LEVEL", 'info')
+  .option(
+    '--mapping-cost',
+    "also time the plain _bulk load of the indexer's documents without each field family (8 more loads)",
+  )
   .option(
     '--profile',
     'also record CPU profiles of the API (one extra round) and the indexer (one extra reindex)',

@@ -23,6 +23,66 @@ export interface IndexingTiming {
   docs: number;
   seconds: number;
   docsPerSecond: number;
+  /** What Elasticsearch spent meanwhile (its node stats before and after), when it could be read. */
+  es?: EsLoadWork;
+}
+
+/**
+ * Elasticsearch's work during a load, in seconds, from its node stats (which keep the counts of deleted indices):
+ * time indexing documents, merging segments (and throttled while merging), refreshing, and collecting garbage.
+ * Where a run's time swings, these say which of them moved.
+ */
+export interface EsLoadWork {
+  indexing: number;
+  merges: number;
+  mergesThrottled: number;
+  refresh: number;
+  gcYoung: number;
+  gcOld: number;
+}
+
+interface NodeStats {
+  nodes?: Record<
+    string,
+    {
+      indices?: {
+        indexing?: { index_time_in_millis?: number };
+        merges?: { total_time_in_millis?: number; total_throttled_time_in_millis?: number };
+        refresh?: { total_time_in_millis?: number };
+      };
+      jvm?: { gc?: { collectors?: Record<string, { collection_time_in_millis?: number }> } };
+    }
+  >;
+}
+
+/** The local node's counters behind EsLoadWork (seconds, since it started); undefined when unreadable. */
+export async function esLoadCounters(target: EsTarget): Promise<EsLoadWork | undefined> {
+  try {
+    const stats = await esRequest<NodeStats>(target, 'GET', '/_nodes/_local/stats/jvm,indices');
+    const node = Object.values(stats.nodes ?? {})[0];
+    if (!node) return undefined;
+    const seconds = (millis: number | undefined) => (millis ?? 0) / 1000;
+    return {
+      indexing: seconds(node.indices?.indexing?.index_time_in_millis),
+      merges: seconds(node.indices?.merges?.total_time_in_millis),
+      mergesThrottled: seconds(node.indices?.merges?.total_throttled_time_in_millis),
+      refresh: seconds(node.indices?.refresh?.total_time_in_millis),
+      gcYoung: seconds(node.jvm?.gc?.collectors?.young?.collection_time_in_millis),
+      gcOld: seconds(node.jvm?.gc?.collectors?.old?.collection_time_in_millis),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/** after − before, field by field. */
+export function esLoadWork(
+  before: EsLoadWork | undefined,
+  after: EsLoadWork | undefined,
+): EsLoadWork | undefined {
+  if (!before || !after) return undefined;
+  const keys = Object.keys(before) as (keyof EsLoadWork)[];
+  return Object.fromEntries(keys.map((key) => [key, after[key] - before[key]])) as unknown as EsLoadWork;
 }
 
 export interface ReindexTiming extends IndexingTiming {
@@ -42,7 +102,13 @@ export interface ReindexTiming extends IndexingTiming {
   };
 }
 
-export async function timeReindex(client: Client, alias: string, source: string): Promise<ReindexTiming> {
+export async function timeReindex(
+  client: Client,
+  alias: string,
+  source: string,
+  target?: EsTarget,
+): Promise<ReindexTiming> {
+  const counters = target ? await esLoadCounters(target) : undefined;
   const started = performance.now();
   let validated = started;
   let firstBatch: number | undefined;
@@ -75,8 +141,10 @@ export async function timeReindex(client: Client, alias: string, source: string)
       : firstBatch -
         ((lastBatch - firstBatch) / Math.max(1, summary.indexed - firstBatchDocs)) * firstBatchDocs;
   const loadEnd = lastBatch ?? loadStart;
+  const es = target ? esLoadWork(counters, await esLoadCounters(target)) : undefined;
   return {
     index: summary.index,
+    ...(es ? { es } : {}),
     docs: summary.indexed,
     seconds,
     docsPerSecond: summary.indexed / seconds,
@@ -97,8 +165,19 @@ interface PreparedBulk {
   docs: number;
 }
 
+/**
+ * What goes into the index for one record: the indexer's document (the default), a document with some field
+ * families left out, or the record itself (the plain mapping's load).
+ */
+type DocumentOf = (record: PpaRecord) => object;
+
 /** Writes the bulk bodies (published records only, `create` with the slug as id, as the indexer does). */
-async function prepareBulk(source: string, index: string, bulkPath: string): Promise<PreparedBulk> {
+async function prepareBulk(
+  source: string,
+  index: string,
+  bulkPath: string,
+  documentOf: DocumentOf = buildDocument,
+): Promise<PreparedBulk> {
   const output = createWriteStream(bulkPath);
   const batches: PreparedBulk['batches'] = [];
   let lines: string[] = [];
@@ -121,7 +200,7 @@ async function prepareBulk(source: string, index: string, bulkPath: string): Pro
     const record = item.value as PpaRecord;
     if (!record.published) continue;
     lines.push(`${JSON.stringify({ create: { _index: index, _id: record.slug } })}\n`);
-    lines.push(`${JSON.stringify(buildDocument(record))}\n`);
+    lines.push(`${JSON.stringify(documentOf(record))}\n`);
     inBatch++;
     docs++;
     if (inBatch >= BATCH_SIZE) await flush();
@@ -142,11 +221,15 @@ export async function timeRawBulk(
   source: string,
   index: string,
   bulkPath: string,
+  variant: BulkVariant = OWN_MAPPING,
 ): Promise<IndexingTiming> {
-  const prepared = await prepareBulk(source, index, bulkPath);
+  const prepared = await prepareBulk(source, index, bulkPath, variant.documentOf);
   const file = await open(prepared.path, 'r');
   try {
-    const definition = indexDefinition({ built_at: new Date().toISOString(), records: prepared.docs });
+    const definition = variant.definition(
+      indexDefinition({ built_at: new Date().toISOString(), records: prepared.docs }),
+    );
+    const counters = await esLoadCounters(target);
     const started = performance.now();
     await esRequest(target, 'PUT', `/${index}`, JSON.stringify(definition));
     let next = 0;
@@ -172,8 +255,66 @@ export async function timeRawBulk(
     const { count } = await esRequest<{ count: number }>(target, 'GET', `/${index}/_count`);
     if (count !== prepared.docs)
       throw new Error(`raw _bulk: ${index} holds ${count} of ${prepared.docs} documents`);
-    return { docs: prepared.docs, seconds, docsPerSecond: prepared.docs / seconds };
+    const es = esLoadWork(counters, await esLoadCounters(target));
+    return { docs: prepared.docs, seconds, docsPerSecond: prepared.docs / seconds, ...(es ? { es } : {}) };
   } finally {
     await file.close();
   }
+}
+
+type Definition = ReturnType<typeof indexDefinition>;
+
+/** What a plain `_bulk` load puts into which index definition. */
+export interface BulkVariant {
+  name: string;
+  documentOf: DocumentOf;
+  definition: (own: Definition) => object;
+}
+
+/** The indexer's documents into the indexer's mapping: the pipeline's floor. */
+export const OWN_MAPPING: BulkVariant = { name: 'own', documentOf: buildDocument, definition: (own) => own };
+
+/**
+ * The published records as they are into Elasticsearch's dynamic mapping (every string a text field with a
+ * keyword sub-field, numbers and dates detected), with the same loading settings: a plain multi-field mapping.
+ */
+export const PLAIN_MAPPING: BulkVariant = {
+  name: 'plain',
+  documentOf: (record) => record,
+  definition: (own) => ({ settings: { index: (own.settings as { index: object }).index } }),
+};
+
+/**
+ * The field families the indexer adds for search quality, each a set of document fields (and what of the
+ * name_folded field they stand for); the mapping cost of one is the load time with it minus without it.
+ */
+export const FIELD_FAMILIES: { family: string; fields: string[]; namePrefixes?: boolean }[] = [
+  { family: 'name_folded index_prefixes (typing prefixes)', fields: [], namePrefixes: true },
+  { family: 'name_prefixes (suggestions)', fields: ['name_prefixes'] },
+  { family: 'name_dropped_letter (dropped letter, two typos)', fields: ['name_dropped_letter'] },
+  { family: 'name_without_first_letter (first-letter typos)', fields: ['name_without_first_letter'] },
+  { family: 'name_joined (joined words)', fields: ['name_joined'] },
+  { family: 'name_canonical + name_compact (canonical forms)', fields: ['name_canonical', 'name_compact'] },
+  { family: 'country_names + technology_words (descriptors)', fields: ['country_names', 'technology_words'] },
+  { family: 'facet_values (facet counts)', fields: ['facet_values'] },
+];
+
+/** The own mapping and documents without one family. */
+export function withoutFamily(family: (typeof FIELD_FAMILIES)[number]): BulkVariant {
+  return {
+    name: `without ${family.family}`,
+    documentOf: (record) => {
+      const document: Record<string, unknown> = { ...buildDocument(record) };
+      for (const field of family.fields) delete document[field];
+      return document;
+    },
+    definition: (own) => {
+      const properties: Record<string, Record<string, unknown>> = structuredClone(
+        (own.mappings as { properties: Record<string, Record<string, unknown>> }).properties,
+      );
+      for (const field of family.fields) delete properties[field];
+      if (family.namePrefixes && properties.name_folded) delete properties.name_folded.index_prefixes;
+      return { settings: own.settings, mappings: { ...own.mappings, properties } };
+    },
+  };
 }

@@ -1,6 +1,7 @@
 // The benchmark's tables: the same Markdown is printed and written to bench/results/<date>.md.
 import { cpuSplitLine, type CpuSplitSettings } from './cpuSplit.js';
 import type { MachineInfo } from './machine.js';
+import type { IndexingTiming } from './indexing.js';
 import { REQUEST_KINDS, MIX_WEIGHTS } from './mix.js';
 import { profileLines } from './profile.js';
 import { targetChecks, type CountFigures, type CpuFigures } from './summary.js';
@@ -191,29 +192,36 @@ export function resultTables(all: CountFigures[], settings: RunSettings): string
       [
         'records',
         'indexed',
-        'indexer docs/s',
-        'raw _bulk docs/s',
-        'indexer/raw',
         'indexer s',
-        'raw s',
+        'own _bulk s',
+        'indexer/own _bulk',
+        'plain mapping _bulk s',
+        'indexer/plain',
+        'own/plain mapping',
         'API peak RSS',
       ],
-      ['---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:'],
-      all.map((f) => [
-        records(f.count),
-        int(f.indexing.indexer.docs),
-        int(f.indexing.indexer.docsPerSecond),
-        int(f.indexing.raw.docsPerSecond),
-        ratio(f.indexing.ratio),
-        ms(f.indexing.indexer.seconds),
-        ms(f.indexing.raw.seconds),
-        `${int(f.apiPeakRssMb)} MiB`,
-      ]),
+      ['---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:'],
+      all.map((f) => {
+        const plain = f.indexing.plain;
+        return [
+          records(f.count),
+          int(f.indexing.indexer.docs),
+          ms(f.indexing.indexer.seconds),
+          ms(f.indexing.raw.seconds),
+          ratio(f.indexing.ratio),
+          plain ? ms(plain.seconds) : 'n/a',
+          plain ? ratio(plain.seconds / f.indexing.indexer.seconds) : 'n/a',
+          plain ? ratio(f.indexing.raw.seconds / plain.seconds) : 'n/a',
+          `${int(f.apiPeakRssMb)} MiB`,
+        ];
+      }),
     ),
     '',
-    'Indexer: the real `reindex` (validate, build, bulk, refresh, count check, alias swap), wall time. Raw: the same ' +
-      'documents as prepared NDJSON, same batch size and requests in flight, same mapping and settings, ' +
-      'plus refresh.',
+    'Indexer: the real `reindex` (validate, build, bulk, refresh, count check, alias swap), wall time. Own _bulk: ' +
+      "the indexer's documents as prepared NDJSON, same batch size and requests in flight, same mapping and " +
+      "settings, plus refresh (the pipeline's floor). Plain mapping: the published records as they are into " +
+      "Elasticsearch's dynamic mapping (each string a text field with a keyword sub-field), same loading settings. " +
+      'indexer/x is a speed ratio (x s ÷ indexer s); own/plain mapping is a time ratio (own s ÷ plain s).',
     '',
     ...table(
       [
@@ -222,7 +230,7 @@ export function resultTables(all: CountFigures[], settings: RunSettings): string
         'lock + create index',
         'build + bulk',
         'settle + swap',
-        'raw _bulk total',
+        'own _bulk total',
       ],
       ['---:', '---:', '---:', '---:', '---:', '---:'],
       all.map((f) => [
@@ -238,6 +246,7 @@ export function resultTables(all: CountFigures[], settings: RunSettings): string
     'Where the indexer\'s wall time went (from its progress events); "settle + swap" is live settings, refresh, ' +
       'count check, alias swap, retention and lock release.',
     '',
+    ...esLoadWorkLines(all),
     '### CPU per answered request in the load rounds (ms, user + system)',
     '',
     ...(split ? splitCpuLines(all, split) : sharedCpuLines(all)),
@@ -412,16 +421,20 @@ export function markdownReport(all: CountFigures[], context: RunContext, notes: 
 /** Each kind alone: Elasticsearch's CPU per request on each side, the API's, the ratio, the unloaded overhead. */
 function byKindLines(figures: CountFigures): string[] {
   const byKind = figures.byKind ?? {};
+  const es = (value: number | undefined) => (value === undefined ? 'n/a' : ms2(value));
+  const ratio = (over: number | undefined, under: number | undefined) =>
+    over !== undefined && under ? `${(over / under).toFixed(2)}×` : 'n/a';
   const rows = REQUEST_KINDS.filter((kind) => byKind[kind]).map((kind) => {
     const k = byKind[kind]!;
-    const es = (value: number | undefined) => (value === undefined ? 'n/a' : ms2(value));
-    const esRatio = k.esMsApi !== undefined && k.esMsRaw ? `${(k.esMsApi / k.esMsRaw).toFixed(2)}×` : 'n/a';
     const apiShare = k.esMsApi ? `${Math.round((k.apiMs / k.esMsApi) * 100)} %` : 'n/a';
     return [
       kind,
       es(k.esMsApi),
+      es(k.esMsRawAtApiRate),
+      ratio(k.esMsApi, k.esMsRawAtApiRate),
+      k.esMsReferenceAtApiRate === undefined ? 'same body' : es(k.esMsReferenceAtApiRate),
+      ratio(k.esMsApi, k.esMsReferenceAtApiRate ?? k.esMsRawAtApiRate),
       es(k.esMsRaw),
-      esRatio,
       ms2(k.apiMs),
       apiShare,
       `${k.ratio.toFixed(2)}×`,
@@ -436,19 +449,88 @@ function byKindLines(figures: CountFigures): string[] {
       [
         'kind',
         'ES CPU, API side',
-        'ES CPU, raw side',
+        "ES, raw at the API's rate",
         'ES API/raw',
+        "ES, reference at the API's rate",
+        'ES API/reference',
+        'ES, raw at full speed',
         'API CPU',
         'API / its ES',
         'API/raw req/s',
         'unloaded p50 Δ',
       ],
-      ['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:'],
+      ['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:'],
       rows,
     ),
     '',
-    "Loaded: API, raw, raw, API at the run's connections, CPU read from /proc around each run (Elasticsearch only " +
-      'when it runs here); unloaded: 1 connection, API, raw, raw, API. Goals (issue 35): ES API/raw ≤ 1.00×, API CPU ≤ 15 % ' +
-      "of its Elasticsearch's, unloaded Δ ≤ 1 ms.",
+    "Loaded: API, raw, raw, API at the run's connections as fast as answers come, then the raw side at the API " +
+      "side's req/s, each connection's requests evenly spaced as the API's are (bench/perf/pacedLoad.ts: " +
+      "Elasticsearch's CPU per request rises with the pause between its requests, its threads waking and spinning " +
+      'for each, so the sides are compared at the same rate and spacing). The reference: the same body ' +
+      'with the text query swapped for a plain multi_match (fuzziness AUTO, every word) over the same four fields, ' +
+      'bench/perf/reference.ts; the other kinds send the plain form already. CPU read from /proc around each run ' +
+      '(Elasticsearch only when it runs here); unloaded: 1 connection, API, raw, raw, API. Goals (issue 35): ES ' +
+      "API/reference ≤ 1.00×, API CPU ≤ 15 % of its Elasticsearch's, unloaded Δ ≤ 1 ms.",
+  ];
+}
+
+/** Elasticsearch's own work during each load (node stats), and the mapping's cost per field family. */
+function esLoadWorkLines(all: CountFigures[]): string[] {
+  const rows = all.flatMap((f) => {
+    const loads: [string, IndexingTiming | undefined][] = [
+      ['plain mapping _bulk', f.indexing.plain],
+      ['own _bulk', f.indexing.raw],
+      ...(f.indexing.families ?? []).map((cost): [string, IndexingTiming] => [
+        `own _bulk without ${cost.family}`,
+        cost.without,
+      ]),
+      ['indexer', f.indexing.indexer],
+    ];
+    return loads
+      .filter((entry): entry is [string, IndexingTiming] => entry[1] !== undefined)
+      .map(([name, timing]) => {
+        const work = timing.es;
+        const s = (value: number | undefined) => (value === undefined ? 'n/a' : `${ms2(value)} s`);
+        return [
+          records(f.count),
+          name,
+          `${ms2(timing.seconds)} s`,
+          f.indexing.raw.seconds === timing.seconds || !f.indexing.families?.length
+            ? ''
+            : `${ms2(f.indexing.raw.seconds - timing.seconds)} s`,
+          s(work?.indexing),
+          s(work?.merges),
+          s(work?.mergesThrottled),
+          s(work?.refresh),
+          s(work?.gcYoung),
+          s(work?.gcOld),
+        ];
+      });
+  });
+  if (rows.length === 0) return [];
+  return [
+    '### Each load: wall time and what Elasticsearch spent meanwhile',
+    '',
+    ...table(
+      [
+        'records',
+        'load',
+        'wall',
+        "own − this (the family's cost)",
+        'ES indexing',
+        'ES merges',
+        'of which throttled',
+        'ES refresh',
+        'GC young',
+        'GC old',
+      ],
+      ['---:', '---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:'],
+      rows,
+    ),
+    '',
+    "From the local node's stats before and after each load (indexing, merge and refresh time are summed over " +
+      "Elasticsearch's threads, so they can exceed the wall time). A family's cost is the own load's wall time " +
+      'minus the load without it (`--mapping-cost`; one run each, so differences under a second are noise).',
+    '',
   ];
 }

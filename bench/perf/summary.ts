@@ -46,7 +46,16 @@ export interface CountFigures {
   };
   /** Every live record exported (NDJSON, CSV) against a raw search_after walk; the API's RSS meanwhile. */
   exported: ExportFigures;
-  indexing: { indexer: ReindexTiming; raw: IndexingTiming; ratio: number };
+  indexing: {
+    indexer: ReindexTiming;
+    /** The indexer's documents into its mapping (plain _bulk). */
+    raw: IndexingTiming;
+    /** The records into a plain multi-field (dynamic) mapping; absent in results from before it was measured. */
+    plain?: IndexingTiming;
+    /** The own load without each field family (bench --mapping-cost). */
+    families?: FamilyCost[];
+    ratio: number;
+  };
   apiPeakRssMb: number;
   /** CPU per answered request during the load rounds, by process, for each side. */
   cpu: { api: CpuFigures; raw: CpuFigures };
@@ -60,9 +69,18 @@ export interface CountFigures {
   indexerProfile?: ProfileSummary;
 }
 
+export interface FamilyCost {
+  family: string;
+  without: IndexingTiming;
+}
+
 export interface KindFigures {
+  /** Elasticsearch's CPU per answered request: the API side, and the raw side at full speed. */
   esMsApi: number | undefined;
   esMsRaw: number | undefined;
+  /** The raw side paced at the API side's req/s: the same bodies, and (lists with q) the reference bodies. */
+  esMsRawAtApiRate?: number | undefined;
+  esMsReferenceAtApiRate?: number | undefined;
   apiMs: number;
   /** API req/s over raw req/s with only this kind. */
   ratio: number;
