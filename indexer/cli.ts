@@ -478,4 +478,13 @@ function reportFailure(error: unknown, run: CliRun): number {
   return failure.exitCode;
 }
 
+// A reader that stops early (`ppa-indexer reindex --help | head`) closes the pipe: what is left to print has
+// nowhere to go, which is neither the command's failure nor worth a stack trace. The work itself goes on (a
+// reindex is never cut short by its output), and its exit code stays what the work decides.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
+}
+
 process.exitCode = await main(process.argv);

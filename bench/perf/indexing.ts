@@ -33,6 +33,8 @@ export interface IndexingTiming {
  * Where a run's time swings, these say which of them moved.
  */
 export interface EsLoadWork {
+  /** The Elasticsearch process's CPU (all its threads). */
+  cpu: number;
   indexing: number;
   merges: number;
   mergesThrottled: number;
@@ -51,6 +53,7 @@ interface NodeStats {
         refresh?: { total_time_in_millis?: number };
       };
       jvm?: { gc?: { collectors?: Record<string, { collection_time_in_millis?: number }> } };
+      process?: { cpu?: { total_in_millis?: number } };
     }
   >;
 }
@@ -58,11 +61,12 @@ interface NodeStats {
 /** The local node's counters behind EsLoadWork (seconds, since it started); undefined when unreadable. */
 export async function esLoadCounters(target: EsTarget): Promise<EsLoadWork | undefined> {
   try {
-    const stats = await esRequest<NodeStats>(target, 'GET', '/_nodes/_local/stats/jvm,indices');
+    const stats = await esRequest<NodeStats>(target, 'GET', '/_nodes/_local/stats/jvm,indices,process');
     const node = Object.values(stats.nodes ?? {})[0];
     if (!node) return undefined;
     const seconds = (millis: number | undefined) => (millis ?? 0) / 1000;
     return {
+      cpu: seconds(node.process?.cpu?.total_in_millis),
       indexing: seconds(node.indices?.indexing?.index_time_in_millis),
       merges: seconds(node.indices?.merges?.total_time_in_millis),
       mergesThrottled: seconds(node.indices?.merges?.total_throttled_time_in_millis),
@@ -89,6 +93,8 @@ export interface ReindexTiming extends IndexingTiming {
   index: string;
   /** The bench process's peak RSS after the reindex (it ran in this process). */
   maxRssMb: number;
+  /** CPU seconds (user + system) the reindex took in this process: the cores it took from Elasticsearch. */
+  cpuSeconds: number;
   /** Where the wall time went, from reindex's progress events (seconds). */
   phases: {
     /** Pass 1: reading and validating the whole source. */
@@ -109,6 +115,7 @@ export async function timeReindex(
   target?: EsTarget,
 ): Promise<ReindexTiming> {
   const counters = target ? await esLoadCounters(target) : undefined;
+  const cpuBefore = process.cpuUsage();
   const started = performance.now();
   let validated = started;
   let firstBatch: number | undefined;
@@ -132,6 +139,7 @@ export async function timeReindex(
     },
   });
   const ended = performance.now();
+  const cpu = process.cpuUsage(cpuBefore);
   const seconds = (ended - started) / 1000;
   if (!summary.index) throw new Error('reindex built no index');
   // The first answer also carries its batch's load time: credit it to "load" pro rata.
@@ -149,6 +157,7 @@ export async function timeReindex(
     seconds,
     docsPerSecond: summary.indexed / seconds,
     maxRssMb: summary.maxRssMb,
+    cpuSeconds: (cpu.user + cpu.system) / 1e6,
     phases: {
       validate: (validated - started) / 1000,
       prepare: Math.max(0, loadStart - validated) / 1000,

@@ -1,7 +1,7 @@
 // The benchmark's tables: the same Markdown is printed and written to bench/results/<date>.md.
 import { cpuSplitLine, type CpuSplitSettings } from './cpuSplit.js';
 import type { MachineInfo } from './machine.js';
-import type { IndexingTiming } from './indexing.js';
+import type { IndexingTiming, ReindexTiming } from './indexing.js';
 import { REQUEST_KINDS, MIX_WEIGHTS } from './mix.js';
 import { profileLines } from './profile.js';
 import { targetChecks, type CountFigures, type CpuFigures } from './summary.js';
@@ -219,7 +219,7 @@ export function resultTables(all: CountFigures[], settings: RunSettings): string
     '',
     'Indexer: the real `reindex` (validate, build, bulk, refresh, count check, alias swap), wall time. Own _bulk: ' +
       "the indexer's documents as prepared NDJSON, same batch size and requests in flight, same mapping and " +
-      "settings, plus refresh (the pipeline's floor). Plain mapping: the published records as they are into " +
+      "settings, plus refresh (the pipeline's floor; the mean of the loads right before and right after the indexer, once Elasticsearch is warm). Plain mapping: the published records as they are into " +
       "Elasticsearch's dynamic mapping (each string a text field with a keyword sub-field), same loading settings. " +
       'indexer/x is a speed ratio (x s ÷ indexer s); own/plain mapping is a time ratio (own s ÷ plain s).',
     '',
@@ -474,17 +474,21 @@ function byKindLines(figures: CountFigures): string[] {
   ];
 }
 
+const WITHOUT_FAMILY = 'own _bulk without ';
+
 /** Elasticsearch's own work during each load (node stats), and the mapping's cost per field family. */
 function esLoadWorkLines(all: CountFigures[]): string[] {
   const rows = all.flatMap((f) => {
+    const [ownBefore, ownAfter] = f.indexing.ownRuns ?? [f.indexing.raw];
     const loads: [string, IndexingTiming | undefined][] = [
       ['plain mapping _bulk', f.indexing.plain],
-      ['own _bulk', f.indexing.raw],
       ...(f.indexing.families ?? []).map((cost): [string, IndexingTiming] => [
         `own _bulk without ${cost.family}`,
         cost.without,
       ]),
+      ['own _bulk, right before the indexer', ownBefore],
       ['indexer', f.indexing.indexer],
+      ['own _bulk, right after the indexer', ownAfter],
     ];
     return loads
       .filter((entry): entry is [string, IndexingTiming] => entry[1] !== undefined)
@@ -495,9 +499,9 @@ function esLoadWorkLines(all: CountFigures[]): string[] {
           records(f.count),
           name,
           `${ms2(timing.seconds)} s`,
-          f.indexing.raw.seconds === timing.seconds || !f.indexing.families?.length
-            ? ''
-            : `${ms2(f.indexing.raw.seconds - timing.seconds)} s`,
+          s(work?.cpu),
+          'cpuSeconds' in timing ? s((timing as ReindexTiming).cpuSeconds) : '',
+          name.startsWith(WITHOUT_FAMILY) ? `${ms2(f.indexing.raw.seconds - timing.seconds)} s` : '',
           s(work?.indexing),
           s(work?.merges),
           s(work?.mergesThrottled),
@@ -511,11 +515,21 @@ function esLoadWorkLines(all: CountFigures[]): string[] {
   return [
     '### Each load: wall time and what Elasticsearch spent meanwhile',
     '',
+    ...all
+      .filter((f) => f.indexing.warmup?.length)
+      .map(
+        (f) =>
+          `${records(f.count)}: first the own load untimed until two in a row agree within 10 % (Elasticsearch's JIT ` +
+          `warming up): ${f.indexing.warmup!.map((seconds) => `${ms2(seconds)} s`).join(', ')}.`,
+      ),
+    '',
     ...table(
       [
         'records',
         'load',
         'wall',
+        'ES CPU',
+        'indexer CPU',
         "own − this (the family's cost)",
         'ES indexing',
         'ES merges',
@@ -524,12 +538,13 @@ function esLoadWorkLines(all: CountFigures[]): string[] {
         'GC young',
         'GC old',
       ],
-      ['---:', '---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:'],
+      ['---:', '---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:'],
       rows,
     ),
     '',
-    "From the local node's stats before and after each load (indexing, merge and refresh time are summed over " +
-      "Elasticsearch's threads, so they can exceed the wall time). A family's cost is the own load's wall time " +
+    "From the local node's stats before and after each load (ES CPU: its process, all threads; indexer CPU: the " +
+      "reindex's own, in the bench process, taken from the same 2 cores; indexing, merge and refresh time are summed over " +
+      "Elasticsearch's threads, so they can exceed the wall time). A family's cost is the own loads' mean wall time " +
       'minus the load without it (`--mapping-cost`; one run each, so differences under a second are noise).',
     '',
   ];

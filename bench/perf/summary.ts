@@ -48,8 +48,12 @@ export interface CountFigures {
   exported: ExportFigures;
   indexing: {
     indexer: ReindexTiming;
-    /** The indexer's documents into its mapping (plain _bulk). */
+    /** The indexer's documents into its mapping (plain _bulk): the mean of the loads before and after the indexer. */
     raw: IndexingTiming;
+    /** Those two loads. */
+    ownRuns?: IndexingTiming[];
+    /** Wall seconds of the untimed own loads that warmed Elasticsearch's JIT first. */
+    warmup?: number[];
     /** The records into a plain multi-field (dynamic) mapping; absent in results from before it was measured. */
     plain?: IndexingTiming;
     /** The own load without each field family (bench --mapping-cost). */

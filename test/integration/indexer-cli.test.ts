@@ -198,6 +198,15 @@ describe('indexer: ppa-indexer CLI', function () {
     expect(help.stdout).to.include('Exit codes:');
   });
 
+  it('a reader that stops early (| head) ends the output quietly: exit 0, no EPIPE trace', async () => {
+    const running = startCli(['reindex', '--help']);
+    running.child.stdout!.destroy(); // the reader is gone before the help is written
+    const result = await running.result;
+    expect(result.code).to.equal(0);
+    expect(result.stderr).to.not.include('EPIPE');
+    expect(result.stderr).to.equal('');
+  });
+
   it('an unreachable Elasticsearch exits 3 and writes nothing', async () => {
     const result = await runCli(['reindex', '--source', SAMPLE_PATH, '--alias', alias], {
       ES_URL: 'http://127.0.0.1:9',
