@@ -474,25 +474,25 @@ function byKindLines(figures: CountFigures): string[] {
   ];
 }
 
-const WITHOUT_FAMILY = 'own _bulk without ';
-
 /** Elasticsearch's own work during each load (node stats), and the mapping's cost per field family. */
 function esLoadWorkLines(all: CountFigures[]): string[] {
   const rows = all.flatMap((f) => {
     const [ownBefore, ownAfter] = f.indexing.ownRuns ?? [f.indexing.raw];
-    const loads: [string, IndexingTiming | undefined][] = [
+    // [name, load, the own load it is compared with (families only)]
+    const loads: [string, IndexingTiming | undefined, IndexingTiming?][] = [
       ['plain mapping _bulk', f.indexing.plain],
-      ...(f.indexing.families ?? []).map((cost): [string, IndexingTiming] => [
+      ...(f.indexing.families ?? []).map((cost): [string, IndexingTiming, IndexingTiming] => [
         `own _bulk without ${cost.family}`,
         cost.without,
+        cost.own ?? f.indexing.raw,
       ]),
       ['own _bulk, right before the indexer', ownBefore],
       ['indexer', f.indexing.indexer],
       ['own _bulk, right after the indexer', ownAfter],
     ];
     return loads
-      .filter((entry): entry is [string, IndexingTiming] => entry[1] !== undefined)
-      .map(([name, timing]) => {
+      .filter((entry): entry is [string, IndexingTiming, IndexingTiming?] => entry[1] !== undefined)
+      .map(([name, timing, own]) => {
         const work = timing.es;
         const s = (value: number | undefined) => (value === undefined ? 'n/a' : `${ms2(value)} s`);
         return [
@@ -501,7 +501,7 @@ function esLoadWorkLines(all: CountFigures[]): string[] {
           `${ms2(timing.seconds)} s`,
           s(work?.cpu),
           'cpuSeconds' in timing ? s((timing as ReindexTiming).cpuSeconds) : '',
-          name.startsWith(WITHOUT_FAMILY) ? `${ms2(f.indexing.raw.seconds - timing.seconds)} s` : '',
+          own ? `${ms2(own.seconds - timing.seconds)} s (own: ${ms2(own.seconds)} s)` : '',
           s(work?.indexing),
           s(work?.merges),
           s(work?.mergesThrottled),
@@ -544,8 +544,8 @@ function esLoadWorkLines(all: CountFigures[]): string[] {
     '',
     "From the local node's stats before and after each load (ES CPU: its process, all threads; indexer CPU: the " +
       "reindex's own, in the bench process, taken from the same 2 cores; indexing, merge and refresh time are summed over " +
-      "Elasticsearch's threads, so they can exceed the wall time). A family's cost is the own loads' mean wall time " +
-      'minus the load without it (`--mapping-cost`; one run each, so differences under a second are noise).',
+      "Elasticsearch's threads, so they can exceed the wall time). A family's cost is the wall time of an own load run " +
+      'right next to it (before or after, alternating) minus the load without it (`--mapping-cost`; one run each, so differences under a second are noise).',
     '',
   ];
 }

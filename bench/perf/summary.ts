@@ -76,6 +76,8 @@ export interface CountFigures {
 export interface FamilyCost {
   family: string;
   without: IndexingTiming;
+  /** The own load run right next to it (absent in results from before pairs). */
+  own?: IndexingTiming;
 }
 
 export interface KindFigures {
