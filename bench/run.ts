@@ -92,12 +92,12 @@ import {
   targetChecks,
   type CountFigures,
   type CpuFigures,
+  type FamilyCost,
   type KindFigures,
 } from './perf/summary.js';
 import { verifyMix } from './perf/verify.js';
 import { runEvenlyPaced } from './perf/pacedLoad.js';
 import { referenceRequest } from './perf/reference.js';
-import type { FamilyCost } from './perf/summary.js';
 
 interface CliOptions {
   quick?: boolean;

@@ -149,11 +149,21 @@ export function targetChecks(figures: CountFigures): TargetCheck[] {
       met: unloadedOverhead <= 1,
     },
     {
-      name: 'Indexer vs raw _bulk docs/s',
-      goal: '≥ 0.8×',
+      name: "Indexer vs a plain _bulk of its own documents into its mapping (the pipeline's overhead), docs/s",
+      goal: '≥ 0.9×',
       actual: `${figures.indexing.ratio.toFixed(2)}×`,
-      met: figures.indexing.ratio >= 0.8,
+      met: figures.indexing.ratio >= 0.9,
     },
+    ...(figures.indexing.plain
+      ? [
+          {
+            name: 'Own documents and mapping ÷ the records in a plain dynamic mapping, load time',
+            goal: '≤ 2×',
+            actual: `${(figures.indexing.raw.seconds / figures.indexing.plain.seconds).toFixed(2)}×`,
+            met: figures.indexing.raw.seconds <= 2 * figures.indexing.plain.seconds,
+          },
+        ]
+      : []),
     {
       name: 'List with all five facets ÷ the same list without (API p50, 1 connection)',
       goal: '≤ 1.3×',
