@@ -94,14 +94,22 @@ function canonicalOf(token: string): string[] {
 
 /** The folded words of a text as written, punctuation inside words dropped: "P.E. SolarPV" → pe, solarpv. */
 export function writtenWords(text: string): string[] {
-  return standardTokens(foldText(text))
-    .map((token) => token.replace(INNER_PUNCTUATION, ''))
-    .filter(Boolean);
+  return writtenOfTokens(standardTokens(foldText(text)));
+}
+
+/** writtenWords of a text already cut into standard tokens of its folded form. */
+export function writtenOfTokens(tokens: readonly string[]): string[] {
+  return tokens.map((token) => token.replace(INNER_PUNCTUATION, '')).filter(Boolean);
 }
 
 /** The canonical words of a text: "Kafue Gorge II HPP" → kafue, gorge, 2, hydro, power, plant. */
 export function canonicalWords(text: string): string[] {
-  return standardTokens(foldText(text)).flatMap(canonicalOf);
+  return canonicalOfTokens(standardTokens(foldText(text)));
+}
+
+/** canonicalWords of a text already cut into standard tokens of its folded form. */
+export function canonicalOfTokens(tokens: readonly string[]): string[] {
+  return tokens.flatMap(canonicalOf);
 }
 
 /** The canonical words without spaces: the key on which joined and split words, numerals and abbreviations meet. */
@@ -114,8 +122,13 @@ export function compactForm(text: string): string {
  * "solarpv" for "Solar PV"): names typed with two words joined.
  */
 export function joinedPairs(text: string): string[] {
+  return joinedPairsOf(canonicalWords(text), writtenWords(text));
+}
+
+/** joinedPairs from a text's canonical and written words (the indexer has both already). */
+export function joinedPairsOf(canonical: readonly string[], written: readonly string[]): string[] {
   const pairs = new Set<string>();
-  for (const words of [canonicalWords(text), writtenWords(text)]) {
+  for (const words of [canonical, written]) {
     for (let index = 0; index + 1 < words.length; index++) pairs.add(`${words[index]}${words[index + 1]}`);
   }
   return [...pairs];

@@ -18,8 +18,13 @@ function lettersOf(word: string): string[] | null {
  * droppedLetterSpellings, whose lookups (suggestions, two typos) assume the first letter was typed right.
  */
 export function withoutFirstLetter(text: string): string[] {
+  return withoutFirstLetterOfFolded(foldText(text));
+}
+
+/** withoutFirstLetter of a text already folded (foldText). */
+export function withoutFirstLetterOfFolded(folded: string): string[] {
   const spellings = new Set<string>();
-  for (const word of foldText(text).split(WORD_SEPARATORS)) {
+  for (const word of folded.split(WORD_SEPARATORS)) {
     if (!FIVE_LETTERS_OR_MORE.test(word)) continue;
     const letters = lettersOf(word);
     spellings.add(letters ? letters.slice(1).join('') : word.slice(1));
@@ -32,8 +37,13 @@ export function withoutFirstLetter(text: string): string[] {
  * "Solar Park" → slar, soar, solr, sola. Words with digits or punctuation are left alone.
  */
 export function droppedLetterSpellings(text: string): string[] {
+  return droppedLetterSpellingsOfFolded(foldText(text));
+}
+
+/** droppedLetterSpellings of a text already folded (foldText). */
+export function droppedLetterSpellingsOfFolded(folded: string): string[] {
   const spellings = new Set<string>();
-  for (const word of foldText(text).split(WORD_SEPARATORS)) {
+  for (const word of folded.split(WORD_SEPARATORS)) {
     if (!FIVE_LETTERS_OR_MORE.test(word)) continue;
     // Slicing the string is exact when every letter is one UTF-16 unit; otherwise drop whole code points.
     const letters = lettersOf(word);

@@ -20,10 +20,18 @@ import type {
 } from '../../indexContract/record.js';
 import { foldText, nameSortKey } from '../../indexContract/text/fold.js';
 import { canonicalUtc } from '../../indexContract/text/timestamp.js';
-import { wordPrefixes } from '../../indexContract/text/prefixes.js';
-import { canonicalWords, joinedPairs, technologyWords } from '../../indexContract/text/canonical.js';
+import { standardTokens, tokenPrefixes } from '../../indexContract/text/prefixes.js';
+import {
+  canonicalOfTokens,
+  joinedPairsOf,
+  technologyWords,
+  writtenOfTokens,
+} from '../../indexContract/text/canonical.js';
 import { countryNameWords } from '../../indexContract/text/countryNames.js';
-import { droppedLetterSpellings, withoutFirstLetter } from '../../indexContract/text/typos.js';
+import {
+  droppedLetterSpellingsOfFolded,
+  withoutFirstLetterOfFolded,
+} from '../../indexContract/text/typos.js';
 import { facetValues } from '../../indexContract/facetValues.js';
 import { DETAIL_SOURCE_FIELDS } from '../../indexContract/sourceFields.js';
 import { hash } from 'node:crypto';
@@ -54,7 +62,10 @@ export function buildDocument(record: PpaRecord): IndexDocument {
 }
 
 function buildServedAndSearchFields(record: PpaRecord): Omit<IndexDocument, 'content_hash'> {
-  const canonical = canonicalWords(record.project_name);
+  // The name is folded and cut into words once; every name form below is derived from these.
+  const foldedName = foldText(record.project_name);
+  const nameTokens = standardTokens(foldedName);
+  const canonical = canonicalOfTokens(nameTokens);
   const canonicalName = canonical.join(' ');
   const faceted = {
     country_code: record.country_code ?? null,
@@ -70,14 +81,15 @@ function buildServedAndSearchFields(record: PpaRecord): Omit<IndexDocument, 'con
     developer: record.developer,
     location: record.location,
     name_sort: nameSortKey(record.project_name),
-    name_folded: foldText(record.project_name),
+    name_folded: foldedName,
     name_canonical: canonicalName,
     name_compact: canonical.join(''),
-    name_joined: joinedPairs(record.project_name),
-    name_dropped_letter: droppedLetterSpellings(record.project_name),
-    name_without_first_letter: withoutFirstLetter(record.project_name),
-    // The canonical words' prefixes too: "Kafue Photo" suggests "Kafue PV Park".
-    name_prefixes: wordPrefixes(`${record.project_name} ${canonicalName}`),
+    name_joined: joinedPairsOf(canonical, writtenOfTokens(nameTokens)),
+    name_dropped_letter: droppedLetterSpellingsOfFolded(foldedName),
+    name_without_first_letter: withoutFirstLetterOfFolded(foldedName),
+    // The canonical words' prefixes too: "Kafue Photo" suggests "Kafue PV Park". (The canonical words are each
+    // one standard token already, so they need no second cut.)
+    name_prefixes: tokenPrefixes([...nameTokens, ...canonical]),
     developer_folded: foldText(record.developer),
     location_folded: foldText(record.location),
     reference_code_folded: foldText(record.reference_code),

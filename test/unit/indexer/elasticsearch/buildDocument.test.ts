@@ -2,6 +2,9 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { buildDocument, toUtcTimestamp } from '../../../../indexer/elasticsearch/buildDocument.js';
 import type { PpaRecord } from '../../../../indexContract/record.js';
+import { joinedPairs } from '../../../../indexContract/text/canonical.js';
+import { wordPrefixes } from '../../../../indexContract/text/prefixes.js';
+import { droppedLetterSpellings, withoutFirstLetter } from '../../../../indexContract/text/typos.js';
 
 const mapping = JSON.parse(
   readFileSync(new URL('../../../../mappings/ppas.json', import.meta.url), 'utf8'),
@@ -69,6 +72,26 @@ describe('indexer: buildDocument', () => {
     expect(document.name_joined).to.include.members(['oneillkafue', 'kafuephotovoltaic', 'kafuepv', 'pvii']);
     // The canonical words' prefixes too: "Kafue Photo" suggests it.
     expect(document.name_prefixes).to.include.members(['photo', 'pv', "o'neill", 'oneill']);
+  });
+
+  it('derives every name form from one cut of the name, as the query side computes each form on its own', () => {
+    // buildDocument folds and tokenises the name once; the API looks typed words up with the per-form functions.
+    const names = [
+      "O'Neill Kafue PV II",
+      'São João Solar-PV 1,000.5 MW',
+      'Ma’an P.E. HPP iv',
+      'Łódź Straße Ærø CCGT',
+      '𝒜lpha 𝒜𝒜𝒜𝒜𝒜𝒜 Solarpark',
+      'Ｆｕｌｌ Ｗｉｄｔｈ Wind_Farm',
+      `${'a'.repeat(30)} b`,
+    ];
+    for (const name of names) {
+      const document = buildDocument({ ...kahone, project_name: name });
+      expect(document.name_prefixes, name).to.deep.equal(wordPrefixes(`${name} ${document.name_canonical}`));
+      expect(document.name_joined, name).to.deep.equal(joinedPairs(name));
+      expect(document.name_dropped_letter, name).to.deep.equal(droppedLetterSpellings(name));
+      expect(document.name_without_first_letter, name).to.deep.equal(withoutFirstLetter(name));
+    }
   });
 
   it("writes what the PPA is: its technology's words and synonyms, its country's English names (issue 32)", () => {
