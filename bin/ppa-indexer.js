@@ -1,25 +1,16 @@
 #!/usr/bin/env node
 // Runs the compiled indexer CLI when `npm run build` made one, else the TypeScript source through tsx,
-// so `npx ppa-indexer …` works in a plain checkout.
+// so `npx ppa-indexer …` works in a plain checkout. The garbage collector is tuned for a batch job before the
+// CLI loads (indexer/gcTuning.ts).
 import { existsSync } from 'node:fs';
-import { setFlagsFromString } from 'node:v8';
 
-// Garbage-collector tuning for a batch job, applied before anything is loaded and skipped when the operator set
-// either flag: why and what it saves are in docs/operations.md ("Indexer memory").
-function tuneGarbageCollector() {
-  const ownFlags = `${process.env.NODE_OPTIONS ?? ''} ${process.execArgv.join(' ')}`;
-  if (/semi[-_]space|heap[-_]growing/.test(ownFlags)) return;
-  setFlagsFromString('--semi-space-growth-factor=1');
-  setFlagsFromString('--heap-growing-percent=30');
-}
-
-const compiled = new URL('../dist/indexer/cli.js', import.meta.url);
-if (existsSync(compiled)) {
-  tuneGarbageCollector();
-  await import(compiled.href);
-} else {
+const compiled = existsSync(new URL('../dist/indexer/cli.js', import.meta.url));
+if (!compiled) {
   const { register } = await import('tsx/esm/api');
   register();
-  tuneGarbageCollector();
-  await import(new URL('../indexer/cli.ts', import.meta.url).href);
 }
+const module = (name) =>
+  new URL(compiled ? `../dist/indexer/${name}.js` : `../indexer/${name}.ts`, import.meta.url).href;
+const { tuneGarbageCollector } = await import(module('gcTuning'));
+tuneGarbageCollector();
+await import(module('cli'));

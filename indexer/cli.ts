@@ -24,7 +24,7 @@ import { describePlan, planReindex } from './reindex/plan.js';
 import { ChangeLog, type ChangeLogOptions } from './changes/changeLog.js';
 import { DEFAULT_MAX_REMOVED, parseRemovalLimit, type RemovalLimit } from './changes/removalGuard.js';
 import { DEFAULT_RETENTION_DAYS } from '../indexContract/changeLog.js';
-import { describeInvalidRecord, validateItems } from './sources/validateSource.js';
+import { describeInvalidRecord } from './sources/validateSource.js';
 
 const EXIT_CODE_HELP = `
 Exit codes:
@@ -396,12 +396,10 @@ export function buildProgram(run: CliRun): Command {
         signal: controller.signal,
       });
       try {
-        const report = await validateItems(source.items({ signal: controller.signal }), source.format).catch(
-          (error: unknown) => {
-            if (controller.signal.aborted) throw new InterruptedError(String(controller.signal.reason));
-            throw error;
-          },
-        );
+        const report = await source.validate({ signal: controller.signal }).catch((error: unknown) => {
+          if (controller.signal.aborted) throw new InterruptedError(String(controller.signal.reason));
+          throw error;
+        });
         const { invalidRecords, invalidLines: _lines, ...figures } = report;
         process.stdout.write(`${JSON.stringify({ validation: figures })}\n`);
         if (report.invalid > 0) throw new InvalidSourceError({ ...report, invalidRecords });

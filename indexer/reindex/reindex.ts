@@ -22,7 +22,7 @@ import type { PpaRecord } from '../../indexContract/record.js';
 import { openRecordSource } from '../sources/openSource.js';
 import type { RecordSource } from '../sources/recordSource.js';
 import type { SourceFormat } from '../sources/source.js';
-import { validateItems, type InvalidRecord, type SourceReport } from '../sources/validateSource.js';
+import type { InvalidRecord, SourceReport } from '../sources/validateSource.js';
 import { ChangeLog, type ChangeLogOptions } from '../changes/changeLog.js';
 import { appendGenerationChange } from '../changes/generationChange.js';
 import { compareGenerations, type GenerationDiff } from '../changes/generationDiff.js';
@@ -189,15 +189,18 @@ export async function validatePhase(source: RecordSource, options: ReindexOption
   const logger = options.logger ?? silentLogger;
   const totalBytes = source.total;
   let bytes = 0;
-  const items = source.items({ ...(signal ? { signal } : {}), onAmount: (read) => (bytes = read) });
-  const report = await validateItems(items, source.format, {
-    onRecord: (records) => {
-      if (records % 1000 === 0) options.onProgress?.({ phase: 'validate', records, bytes, totalBytes });
-    },
-  }).catch((error: unknown) => {
-    throwIfAborted(signal);
-    throw error;
-  });
+  const report = await source
+    .validate({
+      ...(signal ? { signal } : {}),
+      onAmount: (read) => (bytes = read),
+      onRecord: (records) => {
+        if (records % 1000 === 0) options.onProgress?.({ phase: 'validate', records, bytes, totalBytes });
+      },
+    })
+    .catch((error: unknown) => {
+      throwIfAborted(signal);
+      throw error;
+    });
   options.onProgress?.({ phase: 'validate', records: report.read, bytes: totalBytes, totalBytes });
   logger.info(
     {

@@ -2,13 +2,16 @@
 // twice). Pass 2 proves it read what pass 1 validated by the file's size, modification time and inode.
 import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import type { Readable } from 'node:stream';
 import { SourceChangedError } from '../errors.js';
 import type { IndexMeta } from '../elasticsearch/indexMapping.js';
-import type { RecordSource } from './recordSource.js';
+import { validateNdjsonFile, validationReaders } from './parallelValidation.js';
+import type { RecordSource, ValidateOptions } from './recordSource.js';
 import { detectFormat, readSource, type SourceFormat, type SourceItem } from './source.js';
 import { fileSourceError, statSourceFile } from './sourceErrors.js';
 import { spoolToTempFile, type SpooledFile } from './spool.js';
+import { validateItems, type SourceReport } from './validateSource.js';
 
 export class FileSource implements RecordSource {
   private constructor(
@@ -42,6 +45,18 @@ export class FileSource implements RecordSource {
     return readSource(this.path, this.format, {
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.onAmount ? { onBytes: options.onAmount } : {}),
+    });
+  }
+
+  /** A large NDJSON file is checked in byte ranges on every processor (parallelValidation.ts). */
+  validate(options: ValidateOptions): Promise<SourceReport> {
+    const { size } = this.atStart;
+    const readers = this.format === 'ndjson' ? validationReaders(size, availableParallelism()) : 1;
+    if (readers === 1) return validateItems(this.items(options), this.format, options);
+    return validateNdjsonFile(this.path, size, readers, {
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.onAmount ? { onBytes: options.onAmount } : {}),
+      ...(options.onRecord ? { onRecord: options.onRecord } : {}),
     });
   }
 

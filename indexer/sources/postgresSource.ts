@@ -29,11 +29,12 @@ import {
   sortedSlugs,
   UTC_MICROSECONDS,
 } from './postgresRelation.js';
-import type { RecordSource } from './recordSource.js';
+import type { RecordSource, ValidateOptions } from './recordSource.js';
 import type { IndexerLogger } from '../indexerLog.js';
 import { readSlugList, writeSlugList } from './slugList.js';
 import { readSource, type SourceItem } from './source.js';
 import { Sync } from '../sync/sync.js';
+import { validateItems, type SourceReport } from './validateSource.js';
 
 const ROWS_PER_FETCH = 1000;
 
@@ -86,6 +87,11 @@ export class PostgresSource implements RecordSource {
     if (!this.spool.complete)
       throw new SourceChangedError(`relation ${this.relation}: the first pass did not read every row`);
     return readSource(this.spool.path, 'ndjson', options.signal ? { signal: options.signal } : {});
+  }
+
+  /** Pass 1 reads the relation itself, in its snapshot, and spools it for the load. */
+  validate(options: ValidateOptions): Promise<SourceReport> {
+    return validateItems(this.items(options), this.format, options);
   }
 
   private async *readRelation(options: {

@@ -5,6 +5,7 @@ import type { Client } from '@elastic/elasticsearch';
 import type { IndexMeta } from '../elasticsearch/indexMapping.js';
 import type { IndexerLogger } from '../indexerLog.js';
 import type { SourceFormat, SourceItem } from './source.js';
+import type { SourceReport } from './validateSource.js';
 
 export interface RecordSource {
   readonly format: SourceFormat;
@@ -12,6 +13,8 @@ export interface RecordSource {
   readonly total: number;
   /** One pass over every record, in the same order on every pass. */
   items(options: { signal?: AbortSignal; onAmount?: (done: number) => void }): AsyncIterable<SourceItem>;
+  /** Pass 1: every record checked (validateSource.ts), in whatever way reads this source fastest. */
+  validate(options: ValidateOptions): Promise<SourceReport>;
   /** Throws SourceChangedError when the last pass did not read what the first one did. */
   assertUnchanged(): Promise<void>;
   /** What the new index's _meta records about the source (PostgreSQL: the snapshot's high-water mark). */
@@ -22,4 +25,12 @@ export interface RecordSource {
    */
   catchUp?(client: Client, index: string, logger: IndexerLogger): Promise<void>;
   close(): Promise<void>;
+}
+
+export interface ValidateOptions {
+  signal?: AbortSignal;
+  /** Progress: what items() reports. */
+  onAmount?: (done: number) => void;
+  /** Records checked so far. */
+  onRecord?: (read: number) => void;
 }

@@ -144,19 +144,82 @@ async function* readLines(stream: Readable, onBytes?: (bytesRead: number) => voi
   else if (rest.length > 0) yield decodeLine(Buffer.concat(rest)); // a last line without a newline
 }
 
+/** A run of whole lines of an NDJSON file: its first byte, and the byte after its last line's newline. */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+/**
+ * Cuts an NDJSON file of `size` bytes into at most `parts` ranges of whole lines, about equal in bytes: each cut
+ * moves on to just after the next newline. A range may hold a single long line; none is empty.
+ */
+export async function ndjsonRanges(path: string, size: number, parts: number): Promise<ByteRange[]> {
+  const handle = await open(path, 'r');
+  try {
+    const cuts = [0];
+    const buffer = Buffer.alloc(64 * 1024);
+    for (let part = 1; part < parts; part++) {
+      let position = Math.max(Math.floor((size * part) / parts), cuts[cuts.length - 1]!);
+      let cut = size;
+      while (position < size) {
+        const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
+        if (bytesRead === 0) break;
+        const newline = buffer.subarray(0, bytesRead).indexOf(0x0a);
+        if (newline !== -1) {
+          cut = position + newline + 1;
+          break;
+        }
+        position += bytesRead;
+      }
+      if (cut < size && cut > cuts[cuts.length - 1]!) cuts.push(cut);
+    }
+    return cuts.map((start, i) => ({ start, end: cuts[i + 1] ?? size }));
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * The records of one byte range of an NDJSON file (ndjsonRanges), numbered by line from 1 within the range.
+ * `count.lines` ends as the range's number of lines, blank ones included, so the next range's numbers can be
+ * moved on by it.
+ */
+export async function* readNdjsonRange(
+  path: string,
+  range: ByteRange,
+  count: { lines: number },
+  options: ReadSourceOptions = {},
+): AsyncGenerator<SourceItem> {
+  if (range.end <= range.start) return;
+  const stream = createReadStream(path, {
+    start: range.start,
+    end: range.end - 1, // inclusive
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  try {
+    yield* readNdjson(stream, options.onBytes, { bom: range.start === 0, count });
+  } finally {
+    stream.destroy();
+  }
+}
+
 async function* readNdjson(
   stream: Readable,
   onBytes?: (bytesRead: number) => void,
+  // A range after the file's first cannot start with its BOM; `count` is told each line as it is read.
+  { bom = true, count }: { bom?: boolean; count?: { lines: number } } = {},
 ): AsyncGenerator<SourceItem> {
   let line = 0;
   for await (const read of readLines(stream, onBytes)) {
     line++;
+    if (count) count.lines = line;
     if ('diagnosis' in read) {
       yield { line, unparsed: true, ...read.diagnosis };
       continue;
     }
     const { text } = read;
-    const trimmed = (line === 1 ? text.replace(/^\uFEFF/, '') : text).trim(); // also drops a CRLF's \r
+    const trimmed = (line === 1 && bom ? text.replace(/^\uFEFF/, '') : text).trim(); // also drops a CRLF's \r
     if (trimmed === '') continue; // blank lines (a trailing newline, say) are not records
     try {
       yield { line, value: JSON.parse(trimmed) as unknown };

@@ -41,68 +41,103 @@ export function validateSource(
   return validateItems(readSource(path, format, options), format, options);
 }
 
+/**
+ * What pass 1 keeps of one item once its own checks are done: the problems of a record that cannot be indexed,
+ * or the keys the duplicate checks compare and what the counts need. Plain data, so a worker thread reading one
+ * byte range of a file (parallelValidation.ts) can hand it over.
+ */
+export type CheckedItem =
+  | { line: number; slug: string | null; problems: FieldProblem[] }
+  | { line: number; slug: string; reference: string; published: boolean; active: boolean };
+
+/** The checks one item needs alone: its parse, the record schema, what its source found. */
+export function checkItem(item: SourceItem): CheckedItem {
+  if ('unparsed' in item) return { line: item.line, slug: item.slug, problems: item.problems };
+  const problems = [...checkRecord(item.value), ...(item.problems ?? [])];
+  if (problems.length > 0) return { line: item.line, slug: slugOf(item.value), problems };
+  const record = item.value as { slug: string; reference_code: string; published: boolean; active: boolean };
+  return {
+    line: item.line,
+    slug: record.slug,
+    reference: record.reference_code,
+    published: record.published,
+    active: record.active,
+  };
+}
+
+/**
+ * The report of a whole source, from its checked items in source order: the checks across records (duplicate
+ * slugs and reference codes; the first occurrence stays valid, later ones are the duplicates) and the counts.
+ */
+export class SourceReportBuilder {
+  readonly report: SourceReport;
+  private readonly firstLineOfSlug = new Map<string, number>();
+  private readonly firstLineOfReference = new Map<string, number>();
+  private readonly unit: string;
+
+  constructor(format: SourceFormat) {
+    this.report = {
+      format,
+      read: 0,
+      valid: 0,
+      invalid: 0,
+      invalidRecords: [],
+      invalidLines: new Set(),
+      published: 0,
+      unpublished: 0,
+      inactive: 0,
+    };
+    this.unit = positionUnit(format);
+  }
+
+  /** Adds the next item; `lineOffset` turns a byte range's own line numbers into the file's. */
+  add(checked: CheckedItem, lineOffset = 0): void {
+    const { report } = this;
+    const line = checked.line + lineOffset;
+    report.read++;
+    let problems: FieldProblem[];
+    if ('problems' in checked) problems = checked.problems;
+    else {
+      problems = [];
+      const slugLine = this.firstLineOfSlug.get(checked.slug);
+      const referenceLine = this.firstLineOfReference.get(checked.reference);
+      if (slugLine !== undefined)
+        problems.push({ field: 'slug', message: `duplicates ${this.unit} ${slugLine}` });
+      if (referenceLine !== undefined) {
+        problems.push({ field: 'reference_code', message: `duplicates ${this.unit} ${referenceLine}` });
+      }
+      if (slugLine === undefined) this.firstLineOfSlug.set(checked.slug, line);
+      if (referenceLine === undefined) this.firstLineOfReference.set(checked.reference, line);
+    }
+    if (problems.length > 0) {
+      report.invalid++;
+      report.invalidLines.add(line);
+      if (report.invalidRecords.length < MAX_LISTED)
+        report.invalidRecords.push({ line, slug: checked.slug, problems });
+      return;
+    }
+    report.valid++;
+    const { published, active } = checked as { published: boolean; active: boolean };
+    if (!published) report.unpublished++;
+    else {
+      report.published++;
+      if (!active) report.inactive++;
+    }
+  }
+}
+
 /** Validates the items of any source (a file's lines, a relation's rows). */
 export async function validateItems(
   items: AsyncIterable<SourceItem>,
   format: SourceFormat,
   options: { onRecord?: (read: number) => void } = {},
 ): Promise<SourceReport> {
-  const report: SourceReport = {
-    format,
-    read: 0,
-    valid: 0,
-    invalid: 0,
-    invalidRecords: [],
-    invalidLines: new Set(),
-    published: 0,
-    unpublished: 0,
-    inactive: 0,
-  };
-  const firstLineOfSlug = new Map<string, number>();
-  const firstLineOfReference = new Map<string, number>();
-  const unit = positionUnit(format);
-
+  const builder = new SourceReportBuilder(format);
   for await (const item of items) {
-    report.read++;
-    options.onRecord?.(report.read);
-    let problems: FieldProblem[];
-    let slug: string | null = null;
-    if ('unparsed' in item) {
-      problems = item.problems;
-      slug = item.slug;
-    } else {
-      slug = slugOf(item.value);
-      problems = [...checkRecord(item.value), ...(item.problems ?? [])];
-      if (problems.length === 0) {
-        const record = item.value as { slug: string; reference_code: string };
-        const slugLine = firstLineOfSlug.get(record.slug);
-        const referenceLine = firstLineOfReference.get(record.reference_code);
-        if (slugLine !== undefined)
-          problems.push({ field: 'slug', message: `duplicates ${unit} ${slugLine}` });
-        if (referenceLine !== undefined) {
-          problems.push({ field: 'reference_code', message: `duplicates ${unit} ${referenceLine}` });
-        }
-        // The first occurrence stays valid; later ones are the duplicates.
-        if (slugLine === undefined) firstLineOfSlug.set(record.slug, item.line);
-        if (referenceLine === undefined) firstLineOfReference.set(record.reference_code, item.line);
-      }
-    }
-    if (problems.length > 0) {
-      report.invalid++;
-      report.invalidLines.add(item.line);
-      if (report.invalidRecords.length < MAX_LISTED)
-        report.invalidRecords.push({ line: item.line, slug, problems });
-      continue;
-    }
-    report.valid++;
-    const record = (item as { value: { published: boolean; active: boolean } }).value;
-    if (!record.published) report.unpublished++;
-    else {
-      report.published++;
-      if (!record.active) report.inactive++;
-    }
+    builder.add(checkItem(item));
+    options.onRecord?.(builder.report.read);
   }
-  return report;
+  return builder.report;
 }
 
 /** How a record's position is named: NDJSON lines, JSON array elements, PostgreSQL rows (in read order, from 1). */

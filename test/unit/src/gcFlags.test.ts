@@ -1,4 +1,4 @@
-// The V8 flags the API (src/server.ts) and the indexer (bin/ppa-indexer.js) set at start with
+// The V8 flags the API (src/server.ts) and the indexer (indexer/gcTuning.ts) set at start with
 // v8.setFlagsFromString: that call ignores a flag V8 does not know, so a Node upgrade that drops one would turn the
 // tuning off without a word. On the command line an unknown flag stops node (exit 9): each flag is tried there,
 // on the node running the tests (CI runs them on the machine's Node and on Node 24).
@@ -15,7 +15,7 @@ function flagsSetIn(file: string): string[] {
 }
 
 describe(`GC flags: every flag set at start is known to this node (${process.version})`, () => {
-  for (const file of ['src/server.ts', 'bin/ppa-indexer.js']) {
+  for (const file of ['src/server.ts', 'indexer/gcTuning.ts']) {
     it(`${file}`, () => {
       const flags = flagsSetIn(file);
       expect(flags, `setFlagsFromString calls in ${file}`).to.have.length.above(0);
