@@ -12,6 +12,7 @@ import { buildDocument } from '../../indexer/elasticsearch/buildDocument.js';
 import { indexDefinition, LIVE_SETTINGS } from '../../indexer/elasticsearch/indexMapping.js';
 import type { PpaRecord } from '../../indexContract/record.js';
 import { reindex } from '../../indexer/reindex/reindex.js';
+import type { IndexerLogger } from '../../indexer/indexerLog.js';
 import { readSource } from '../../indexer/sources/source.js';
 import { esRequest, type EsTarget } from './elasticsearch.js';
 
@@ -103,8 +104,16 @@ export interface ReindexTiming extends IndexingTiming {
     prepare: number;
     /** Pass 2: building and bulk-loading the documents. */
     load: number;
-    /** Live settings, refresh, count check, alias swap, retention, lock release. */
+    /**
+     * Live settings, refresh, count check, the comparison with the live generation and its change-log event, alias
+     * swap, retention, lock release.
+     */
     finish: number;
+    /**
+     * Of `finish`: comparing with the generation it replaces and logging the change (0 when there was none;
+     * absent from results files made before it was measured).
+     */
+    compare?: number;
   };
 }
 
@@ -121,11 +130,13 @@ export async function timeReindex(
   let firstBatch: number | undefined;
   let lastBatch: number | undefined;
   let firstBatchDocs = 0;
+  let compareSeconds = 0;
   const summary = await reindex({
     client,
     alias,
     source,
     batchSize: BATCH_SIZE,
+    logger: changesLogged((seconds) => (compareSeconds = seconds)),
     onProgress: (event) => {
       const now = performance.now();
       if (event.phase === 'validate') validated = now;
@@ -163,8 +174,22 @@ export async function timeReindex(
       prepare: Math.max(0, loadStart - validated) / 1000,
       load: (loadEnd - Math.max(loadStart, validated)) / 1000,
       finish: (ended - loadEnd) / 1000,
+      compare: compareSeconds,
     },
   };
+}
+
+/**
+ * A silent indexer logger that hears only the swap phase's entry on the change log (reindex.ts): how long the
+ * comparison with the replaced generation and the event's write took.
+ */
+function changesLogged(onCompared: (seconds: number) => void): IndexerLogger {
+  const quiet = () => undefined;
+  const info = (fields: unknown) => {
+    const { compareSeconds, logSeconds } = (fields ?? {}) as { compareSeconds?: number; logSeconds?: number };
+    if (typeof compareSeconds === 'number') onCompared(compareSeconds + (logSeconds ?? 0));
+  };
+  return { info, warn: quiet, error: quiet } as unknown as IndexerLogger;
 }
 
 interface PreparedBulk {

@@ -217,7 +217,7 @@ export function resultTables(all: CountFigures[], settings: RunSettings): string
       }),
     ),
     '',
-    'Indexer: the real `reindex` (validate, build, bulk, refresh, count check, alias swap), wall time. Own _bulk: ' +
+    'Indexer: the real `reindex` (validate, build, bulk, refresh, count check, comparison with the generation it replaces, alias swap), wall time. Own _bulk: ' +
       "the indexer's documents as prepared NDJSON, same batch size and requests in flight, same mapping and " +
       "settings, plus refresh (the pipeline's floor; the mean of the loads right before and right after the indexer, once Elasticsearch is warm). Plain mapping: the published records as they are into " +
       "Elasticsearch's dynamic mapping (each string a text field with a keyword sub-field), same loading settings. " +
@@ -230,21 +230,26 @@ export function resultTables(all: CountFigures[], settings: RunSettings): string
         'lock + create index',
         'build + bulk',
         'settle + swap',
+        'of which comparison + change log',
         'own _bulk total',
       ],
-      ['---:', '---:', '---:', '---:', '---:', '---:'],
+      ['---:', '---:', '---:', '---:', '---:', '---:', '---:'],
       all.map((f) => [
         records(f.count),
         `${ms2(f.indexing.indexer.phases.validate)} s`,
         `${ms2(f.indexing.indexer.phases.prepare)} s`,
         `${ms2(f.indexing.indexer.phases.load)} s`,
         `${ms2(f.indexing.indexer.phases.finish)} s`,
+        // Runs before 2026-11-26 20:00 UTC reindexed into a new alias: nothing to compare with.
+        f.indexing.indexer.phases.compare === undefined ? '–' : `${ms2(f.indexing.indexer.phases.compare)} s`,
         `${ms2(f.indexing.raw.seconds)} s`,
       ]),
     ),
     '',
     'Where the indexer\'s wall time went (from its progress events); "settle + swap" is live settings, refresh, ' +
-      'count check, alias swap, retention and lock release.',
+      "count check, the comparison with the generation it replaces and the change log's event (the indexer " +
+      "replaces a live generation, as an operator's reindex does; untimed, a first one is built before), alias " +
+      'swap, retention and lock release.',
     '',
     ...esLoadWorkLines(all),
     '### CPU per answered request in the load rounds (ms, user + system)',

@@ -1,6 +1,6 @@
 // reindex --plan: what a reindex from this source would change for clients, building nothing. The source is
-// validated as a reindex validates it, its published records are built into documents (kept only as slug,
-// content hash and active), and the result is compared with the live generation as the swap would compare them.
+// validated as a reindex validates it, its published records are built into documents (kept only as slug and
+// content hash), and the result is compared with the live generation as the swap would compare them.
 import type { Client } from '@elastic/elasticsearch';
 import { aliasTarget } from '../elasticsearch/aliases.js';
 import {
@@ -10,8 +10,8 @@ import {
   parseRemovalLimit,
 } from '../changes/removalGuard.js';
 import {
+  BuiltEntries,
   diffServed,
-  inByteOrder,
   servedEntries,
   type DiffKind,
   type ServedEntry,
@@ -52,15 +52,15 @@ export async function planReindex(
   });
   try {
     const report = await validatePhase(source, options);
-    const incoming: ServedEntry[] = [];
+    const incoming = new BuiltEntries();
     const unpublished = new Set<string>();
     for await (const { document } of publishedDocuments(source, report, options, unpublished)) {
-      incoming.push({ slug: document.slug, hash: document.content_hash });
+      incoming.add(document.slug, document.content_hash);
     }
     const live = await aliasTarget(client as Client, alias);
     const diff = await diffServed(
-      live === null ? emptyEntries() : servedEntries(client, live),
-      inByteOrder(incoming),
+      live === null ? emptyEntries() : servedEntries(client, live, { bounds: incoming.bounds() }),
+      incoming.inByteOrder(),
       unpublished,
     );
     const examples: Record<DiffKind, string[]> = { added: [], updated: [], removed: [] };

@@ -25,7 +25,12 @@ import type { SourceFormat } from '../sources/source.js';
 import type { InvalidRecord, SourceReport } from '../sources/validateSource.js';
 import { ChangeLog, type ChangeLogOptions } from '../changes/changeLog.js';
 import { appendGenerationChange } from '../changes/generationChange.js';
-import { compareGenerations, type GenerationDiff } from '../changes/generationDiff.js';
+import {
+  BuiltEntries,
+  compareGenerations,
+  compareWithBuilt,
+  type GenerationDiff,
+} from '../changes/generationDiff.js';
 import {
   checkRemovals,
   DEFAULT_MAX_REMOVED,
@@ -247,7 +252,9 @@ async function buildGeneration(
     const builtAt = new Date();
     newIndex = indexNameFor(alias, builtAt);
     const unpublished = new Set<string>();
-    const indexed = await loadPhase(source, report, newIndex, builtAt, lock, options, unpublished);
+    // What is written, noted for the comparison with the generation it replaces (generationDiff.ts).
+    const built = previousIndex !== null ? new BuiltEntries() : undefined;
+    const indexed = await loadPhase(source, report, newIndex, builtAt, lock, options, unpublished, built);
     throwIfAborted(signal);
     await verifyPhase(client, source, report, newIndex, indexed, logger);
     throwIfAborted(signal);
@@ -256,12 +263,14 @@ async function buildGeneration(
     await goLivePhase(client, newIndex, options);
 
     throwIfAborted(signal);
-    const incoming = newIndex;
     const changes = await swapPhase(
       client,
       alias,
       previousIndex,
-      incoming,
+      newIndex,
+      // Catch-up (PostgreSQL) changes the new index after the build: then it is read as it ends up, cut where
+      // the build's slugs say.
+      built && !source.catchUp ? built : { index: newIndex, bounds: built?.bounds() ?? [] },
       unpublished,
       lock,
       options,
@@ -298,6 +307,7 @@ async function loadPhase(
   lock: ReindexLock,
   options: ReindexOptions,
   unpublished: Set<string>,
+  built: BuiltEntries | undefined,
 ): Promise<number> {
   const { client, signal } = options;
   await client.indices.create({
@@ -305,12 +315,23 @@ async function loadPhase(
     ...indexDefinition({ built_at: builtAt.toISOString(), records: report.published, ...source.meta() }),
   });
   (options.logger ?? silentLogger).info({ index }, 'loading new index');
-  return bulkLoad(client, index, publishedDocuments(source, report, options, unpublished), {
+  const documents = publishedDocuments(source, report, options, unpublished);
+  return bulkLoad(client, index, built ? noted(documents, built) : documents, {
     ...(options.batchSize ? { batchSize: options.batchSize } : {}),
     ...(signal ? { signal } : {}),
     checkpoint: () => lock.assertHeld(),
     onBatch: (done) => options.onProgress?.({ phase: 'load', indexed: done, total: report.published }),
   });
+}
+
+async function* noted<T extends { document: IndexDocument }>(
+  documents: AsyncIterable<T>,
+  built: BuiltEntries,
+): AsyncGenerator<T> {
+  for await (const item of documents) {
+    built.add(item.document.slug, item.document.content_hash);
+    yield item;
+  }
 }
 
 /** Phase 3: the source is what was validated, the index is durable and holds exactly the published records. */
@@ -398,6 +419,8 @@ async function swapPhase(
   alias: string,
   previousIndex: string | null,
   newIndex: string,
+  /** The incoming side: what the load noted as it wrote it, or else the new index to read it from. */
+  incoming: BuiltEntries | { index: string; bounds: readonly string[] },
   unpublished: ReadonlySet<string>,
   lock: ReindexLock,
   options: ReindexOptions,
@@ -420,7 +443,10 @@ async function swapPhase(
   }
   return changeLog.write(async (session) => {
     const started = performance.now();
-    const diff = await compareGenerations(client, previousIndex, newIndex, unpublished);
+    const diff =
+      incoming instanceof BuiltEntries
+        ? await compareWithBuilt(client, previousIndex, incoming, unpublished)
+        : await compareGenerations(client, previousIndex, incoming.index, unpublished, incoming.bounds);
     checkRemovals(
       'reindex',
       diff.removed,

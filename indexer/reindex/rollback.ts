@@ -6,7 +6,7 @@ import { NothingToRollBackError } from '../errors.js';
 import { ReindexLock } from '../elasticsearch/lock.js';
 import { ChangeLog, type ChangeLogOptions } from '../changes/changeLog.js';
 import { appendGenerationChange } from '../changes/generationChange.js';
-import { compareGenerations, type GenerationDiff } from '../changes/generationDiff.js';
+import { compareGenerations, slugBounds, type GenerationDiff } from '../changes/generationDiff.js';
 
 export { NothingToRollBackError };
 
@@ -31,7 +31,9 @@ export async function rollback(
     if (!previous)
       throw new NothingToRollBackError(`alias "${alias}" is on ${live} and no earlier index is kept`);
     const changes = await new ChangeLog(client, alias, changeLogOptions).write(async (session) => {
-      const diff = await compareGenerations(client, live, previous.index);
+      // Both generations cut where the live one's slugs are (they hold about the same slugs).
+      const bounds = await slugBounds(client, live);
+      const diff = await compareGenerations(client, live, previous.index, new Set(), bounds);
       await appendGenerationChange(client, session, diff, { from: live, to: previous.index });
       await lock.extend();
       await swapAlias(client, alias, live, previous.index);

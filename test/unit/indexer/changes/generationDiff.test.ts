@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import {
+  BuiltEntries,
   diffServed,
   inByteOrder,
   upsertReason,
@@ -8,6 +9,7 @@ import {
 import { loggedChanges } from '../../../../indexer/changes/loggedWrites.js';
 import { buildDocument } from '../../../../indexer/elasticsearch/buildDocument.js';
 import type { PpaRecord } from '../../../../indexContract/record.js';
+import { compareBytes } from '../../../../indexer/sync/reconcile.js';
 
 const entry = (slug: string, hash: string | null): ServedEntry => ({ slug, hash });
 
@@ -26,6 +28,47 @@ describe('indexer changes: comparing two served sets', () => {
     ]);
     const gone = await diffServed(inByteOrder([entry('x', 'h')]), inByteOrder([]));
     expect(gone.entries).to.deep.equal([{ slug: 'x', kind: 'removed', reason: 'deleted' }]);
+  });
+
+  it('gives back what a reindex noted, in byte order of the slug, a slug before the slugs it starts', async () => {
+    const slugs = ['a-b-c', 'ab', 'a', 'a-b', 'a0', 'z-9', '0-a', 'a-b-c-d', 'b'];
+    const built = new BuiltEntries();
+    for (const slug of slugs) built.add(slug, `h-${slug}_x`);
+    expect(built.size).to.equal(slugs.length);
+    const entries = await all(built.inByteOrder());
+    expect(entries.map((e) => e.slug)).to.deep.equal([...slugs].sort(compareBytes));
+    for (const { slug, hash } of entries) expect(hash).to.equal(`h-${slug}_x`);
+  });
+
+  it('sorts slugs outside ASCII by their UTF-8 bytes too', async () => {
+    const slugs = ['é', 'z', 'ﬁ', 'e', '😀', 'e-é'];
+    const built = new BuiltEntries();
+    for (const slug of slugs) built.add(slug, 'h');
+    const order = (await all(built.inByteOrder())).map((e) => e.slug);
+    expect(order).to.deep.equal([...slugs].sort(compareBytes));
+    expect(order).to.not.deep.equal([...slugs].sort());
+  });
+
+  it('makes the same diff from noted entries as from the index read in order', async () => {
+    let seed = 7;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const slugOf = (i: number) => `plant-${i.toString(36)}${i % 3 === 0 ? '-hydro' : ''}`;
+    const before: ServedEntry[] = [];
+    const built = new BuiltEntries();
+    const after: ServedEntry[] = [];
+    for (let i = 0; i < 2000; i++) {
+      const roll = random();
+      if (roll > 0.1) before.push(entry(slugOf(i), `h${i}`));
+      if (roll < 0.05 || roll > 0.9) continue; // only before, or in neither
+      const hash = roll > 0.8 ? `h${i}x` : `h${i}`;
+      after.push(entry(slugOf(i), hash));
+    }
+    // The load notes documents in source order, not in slug order.
+    for (const { slug, hash } of [...after].sort(() => random() - 0.5)) built.add(slug, hash!);
+    const fromIndex = await diffServed(inByteOrder([...before]), inByteOrder([...after]), new Set());
+    const fromBuilt = await diffServed(inByteOrder([...before]), built.inByteOrder(), new Set());
+    expect(fromBuilt).to.deep.equal(fromIndex);
+    expect(fromIndex.added + fromIndex.updated + fromIndex.removed).to.be.greaterThan(100);
   });
 
   it('names an upsert by what a client saw before', () => {
@@ -80,3 +123,9 @@ describe('indexer changes: what a sync batch logs', () => {
     );
   });
 });
+
+async function all<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const collected: T[] = [];
+  for await (const item of items) collected.push(item);
+  return collected;
+}
