@@ -110,7 +110,8 @@ export interface ReindexTiming extends IndexingTiming {
      */
     finish: number;
     /**
-     * Of `finish`: comparing with the generation it replaces and logging the change (0 when there was none;
+     * Of `finish`: comparing with the generation it replaces, logging the change and swapping (the indexer's
+     * `compareSeconds` + `logSeconds`; 0 when there was nothing to compare;
      * absent from results files made before it was measured).
      */
     compare?: number;

@@ -230,7 +230,7 @@ export function resultTables(all: CountFigures[], settings: RunSettings): string
         'lock + create index',
         'build + bulk',
         'settle + swap',
-        'of which comparison + change log',
+        'of which comparison, log and swap',
         'own _bulk total',
       ],
       ['---:', '---:', '---:', '---:', '---:', '---:', '---:'],

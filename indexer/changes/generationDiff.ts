@@ -1,7 +1,8 @@
 // What changes for a client between two states of the served set: the outgoing and the incoming generation of a
 // reindex or rollback, or the live index and a source (reindex --plan). Both sides are read as (slug, content
-// hash, active) in byte order of the slug and merged, so neither side's documents are held in memory; only the
-// changed slugs are kept (their documents are fetched afterwards, a batch at a time).
+// hash) in byte order of the slug and merged. A generation is read from Elasticsearch a range of slugs at a time,
+// so nothing of it is held; what a reindex wrote is noted as it writes it (BuiltEntries, a flat string a document)
+// and sorted once. Only the changed slugs are kept (their documents are fetched afterwards, a batch at a time).
 import type { Client, estypes } from '@elastic/elasticsearch';
 import type { ChangeReason } from '../../indexContract/changeLog.js';
 import { compareBytes } from '../sync/reconcile.js';
@@ -157,6 +158,7 @@ export async function* servedEntries(
   let current = 0;
   let pending: ReturnType<typeof page> | undefined = page(ranges[0]!);
   while (pending) {
+    const range = ranges[current]!;
     const served = (await pending).aggregations?.served as estypes.AggregationsCompositeAggregate | undefined;
     const buckets = (served?.buckets ?? []) as estypes.AggregationsCompositeBucket[];
     const more = Boolean(served?.after_key) && buckets.length === pageSize;
@@ -165,6 +167,9 @@ export async function* servedEntries(
     // Asked for ahead: if the merge stops early (a failure on the other side), its failure is not unhandled.
     pending?.catch(() => undefined);
     for (const { key } of buckets) {
+      // A document with several slugs (written by other means: the indexer writes one) matches every range that
+      // holds one of them and gives a bucket for each in each: only the range's own are this range's.
+      if (!inRange(String(key.slug), range)) continue;
       yield {
         slug: String(key.slug),
         hash: key.hash === null || key.hash === undefined ? null : String(key.hash),
@@ -254,6 +259,12 @@ function between(range: SlugRange, cuts: readonly string[]): SlugRange[] {
 interface SlugRange {
   gte?: string;
   lt?: string;
+}
+
+function inRange(slug: string, { gte, lt }: SlugRange): boolean {
+  return (
+    (gte === undefined || compareBytes(slug, gte) >= 0) && (lt === undefined || compareBytes(slug, lt) < 0)
+  );
 }
 
 /** The ranges between ascending bounds: below the first, between each two, from the last on. */

@@ -252,9 +252,13 @@ async function buildGeneration(
     const builtAt = new Date();
     newIndex = indexNameFor(alias, builtAt);
     const unpublished = new Set<string>();
-    // What is written, noted for the comparison with the generation it replaces (generationDiff.ts).
+    // What is written, noted for the comparison with the generation it replaces (generationDiff.ts). Catch-up
+    // (PostgreSQL) changes the new index after the build: then the index is read as it ends up, cut where the
+    // noted slugs say, and only those cuts are kept.
     const built = previousIndex !== null ? new BuiltEntries() : undefined;
     const indexed = await loadPhase(source, report, newIndex, builtAt, lock, options, unpublished, built);
+    const incoming: BuiltEntries | { index: string; bounds: readonly string[] } =
+      built && !source.catchUp ? built : { index: newIndex, bounds: built?.bounds() ?? [] };
     throwIfAborted(signal);
     await verifyPhase(client, source, report, newIndex, indexed, logger);
     throwIfAborted(signal);
@@ -268,9 +272,7 @@ async function buildGeneration(
       alias,
       previousIndex,
       newIndex,
-      // Catch-up (PostgreSQL) changes the new index after the build: then it is read as it ends up, cut where
-      // the build's slugs say.
-      built && !source.catchUp ? built : { index: newIndex, bounds: built?.bounds() ?? [] },
+      incoming,
       unpublished,
       lock,
       options,

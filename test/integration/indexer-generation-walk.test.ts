@@ -123,6 +123,16 @@ describe('indexer: walking a generation in ranges of slugs', function () {
     const bounds = await slugBounds(client, odd, 3);
     expect(bounds.length).to.be.greaterThan(3);
     expect(await all(servedEntries(client, odd, { bounds, pageSize: 2 }))).to.deep.equal(expected);
+    // A document with two slugs (written by other means) comes back once per slug, in order, as unbounded.
+    await client.index({
+      index: odd,
+      id: 'two',
+      document: { slug: ['a-0', 'zzz'], content_hash: 'two' },
+      refresh: true,
+    });
+    const unbounded = await all(servedEntries(client, odd));
+    expect(unbounded).to.have.length(entries.length + 2);
+    expect(await all(servedEntries(client, odd, { bounds, pageSize: 2 }))).to.deep.equal(unbounded);
   });
 
   it('compares with what a reindex noted as it compares two indices', async () => {
