@@ -2,7 +2,6 @@ import { expect } from 'chai';
 import {
   BuiltEntries,
   diffServed,
-  inByteOrder,
   upsertReason,
   type ServedEntry,
 } from '../../../../indexer/changes/generationDiff.js';
@@ -128,4 +127,10 @@ async function all<T>(items: AsyncIterable<T>): Promise<T[]> {
   const collected: T[] = [];
   for await (const item of items) collected.push(item);
   return collected;
+}
+
+/** A side of a comparison held in memory, in byte order of the slug. */
+async function* inByteOrder(entries: ServedEntry[]): AsyncGenerator<ServedEntry> {
+  entries.sort((a, b) => compareBytes(a.slug, b.slug));
+  yield* entries;
 }
