@@ -182,7 +182,7 @@ export async function timeReindex(
 
 /**
  * A silent indexer logger that hears only the swap phase's entry on the change log (reindex.ts): how long the
- * comparison with the replaced generation and the event's write took.
+ * comparison with the replaced generation took, and the event's write, the alias swap and the publishing after it.
  */
 function changesLogged(onCompared: (seconds: number) => void): IndexerLogger {
   const quiet = () => undefined;

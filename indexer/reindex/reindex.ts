@@ -257,7 +257,7 @@ async function buildGeneration(
     // noted slugs say, and only those cuts are kept.
     const built = previousIndex !== null ? new BuiltEntries() : undefined;
     const indexed = await loadPhase(source, report, newIndex, builtAt, lock, options, unpublished, built);
-    const incoming: BuiltEntries | { index: string; bounds: readonly string[] } =
+    const incoming: IncomingSide =
       built && !source.catchUp ? built : { index: newIndex, bounds: built?.bounds() ?? [] };
     throwIfAborted(signal);
     await verifyPhase(client, source, report, newIndex, indexed, logger);
@@ -325,6 +325,9 @@ async function loadPhase(
     onBatch: (done) => options.onProgress?.({ phase: 'load', indexed: done, total: report.published }),
   });
 }
+
+/** The incoming side of the swap's comparison: what the load noted as it wrote it, or the new index to read. */
+type IncomingSide = BuiltEntries | { index: string; bounds: readonly string[] };
 
 async function* noted<T extends { document: IndexDocument }>(
   documents: AsyncIterable<T>,
@@ -421,8 +424,7 @@ async function swapPhase(
   alias: string,
   previousIndex: string | null,
   newIndex: string,
-  /** The incoming side: what the load noted as it wrote it, or else the new index to read it from. */
-  incoming: BuiltEntries | { index: string; bounds: readonly string[] },
+  incoming: IncomingSide,
   unpublished: ReadonlySet<string>,
   lock: ReindexLock,
   options: ReindexOptions,
