@@ -80,8 +80,8 @@ export default tseslint.config(
     files: ['src/http/**/*.ts'],
     rules: forbid(
       ['indexer', 'search', 'rateLimit', 'routes'],
-      'http/ turns errors into problems and holds the middleware: the gateway, the limiter and the routes depend on it, not it on them (it knows only the gateway’s error types)',
-      ['search/errors.js'],
+      'http/ turns errors into problems and holds the middleware: the gateway, the limiter and the routes depend on it, not it on them (it knows only the gateway’s error types and the request signal its searches are cancelled by)',
+      ['search/errors.js', 'search/requestSignal.js'],
     ),
   },
   {

@@ -6,8 +6,10 @@
 //   → /health/* routes and the pages with their assets (before the limiter: never counted)
 //   → rateLimit (only /api/v1/*, any case; sets its headers before anything below can throw)
 //   → boundedQueryString (414 past 2,048 bytes; after the limiter, so refusals count)
-//   → onlyReadMethods (405 on known paths) → /api/v1 routes, which answer through src/wire/answers.ts (the
-//   response cache, ETag, 304, encodings; after the limiter, so every cache hit is counted)
+//   → onlyReadMethods (405 on known paths) → abandonedSearchesCancelled (a client gone cancels its searches)
+//   → /api/v1 routes, which answer through src/wire/answers.ts (the response cache, ETag, 304, encodings; after
+//   the limiter, so every cache hit is counted). Their searches pass the gateway's admission control: a cached
+//   answer never waits for it, and what is not admitted is refused at once (503 overloaded, counted, not logged).
 import Koa, { type Middleware } from 'koa';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
@@ -36,12 +38,17 @@ import { ppasRouter } from './routes/ppas.js';
 import { changesRouter } from './routes/changes.js';
 import { ServedStateWatcher } from './search/servedStateWatcher.js';
 import type { SearchGateway } from './search/gateway.js';
+import type { Admission } from './search/admission.js';
+import { abandonedSearchesCancelled } from './http/abandon.js';
+import { RefusalLog } from './http/refusalLog.js';
 import { answers } from './wire/answers.js';
 import type { ResponseCache } from './wire/responseCache.js';
 
 export interface AppDeps {
   config: Config;
   search: SearchGateway;
+  /** The gateway's admission control: readiness says when it sheds, metrics report it. */
+  admission?: Admission;
   limiter: ClientRateLimiter;
   logger: Logger;
   /** Prometheus metrics (METRICS_PORT): every answer counted and timed, searches and refusals too. */
@@ -51,8 +58,9 @@ export interface AppDeps {
 }
 
 export function createApp(deps: AppDeps): Koa {
-  const { config, logger, metrics, responseCache } = deps;
+  const { config, logger, metrics, responseCache, admission } = deps;
   if (metrics && responseCache) metrics.observeCache(responseCache);
+  if (metrics && admission) metrics.observeAdmission(admission);
   const search = metrics ? metrics.instrumentSearch(deps.search) : deps.search;
   const limiter = metrics ? metrics.instrumentLimiter(deps.limiter) : deps.limiter;
   const app = new Koa();
@@ -64,7 +72,7 @@ export function createApp(deps: AppDeps): Koa {
   const servedState = new ServedStateWatcher({ read: () => search.servedState() });
   responseCache?.onGenerationChange(() => servedState.invalidate());
   if (metrics) metrics.observeServedState(servedState);
-  const health = healthRouter({ search, limiter, servedState });
+  const health = healthRouter({ search, limiter, servedState, ...(admission ? { admission } : {}) });
   const pages = pagesRouter(loadPages());
   const answer = answers({
     ...(responseCache ? { cache: responseCache } : {}),
@@ -88,13 +96,14 @@ export function createApp(deps: AppDeps): Koa {
   app.use(requestLog(logger));
   app.use(securityHeaders());
   app.use(cors(RATE_LIMIT_HEADER_NAMES));
-  app.use(problemResponses(logger));
+  app.use(problemResponses(logger, new RefusalLog(logger)));
   app.use(compression());
   app.use(health.routes());
   app.use(pages.routes());
   app.use(underApi(rateLimit(limiter)));
   app.use(boundedQueryString());
   app.use(onlyReadMethods([health, pages, ...api]));
+  app.use(abandonedSearchesCancelled());
   for (const router of api) app.use(router.routes());
   return app;
 }

@@ -33,6 +33,8 @@ export interface Config {
   exportConcurrency: number;
   /** Prometheus metrics on this port (GET /metrics); unset: no metrics server. */
   metricsPort?: number;
+  /** Admission control in front of Elasticsearch (src/search/admission.ts). */
+  admission: { maxInFlight: number; maxWaitMs: number };
   logLevel: LogLevel;
 }
 
@@ -99,6 +101,19 @@ const SPEC = {
     meaning: 'exports (GET /api/v1/ppas/export) running at once per instance; beyond it 429',
     schema: { type: 'integer', minimum: 1, maximum: 64 },
   },
+  ADMISSION_MAX_IN_FLIGHT: {
+    default: '64',
+    meaning:
+      "the most searches this instance has in flight in Elasticsearch; below it the limit adapts to Elasticsearch's latency by itself (beyond it: a short wait, then 503 overloaded)",
+    schema: { type: 'integer', minimum: 1, maximum: 1024 },
+  },
+  ADMISSION_MAX_WAIT_MS: {
+    unit: 'milliseconds',
+    default: '20',
+    meaning:
+      'the longest a search waits for a free slot before its request is refused (503 overloaded, not run); 0: refused at once',
+    schema: { type: 'integer', minimum: 0, maximum: 1000 },
+  },
   METRICS_PORT: {
     unit: 'another port than PORT',
     meaning: 'Prometheus metrics (GET /metrics) on this port of HOST, apart from the API; unset: none',
@@ -134,6 +149,8 @@ interface ValidatedEnvironment {
   RESPONSE_CACHE_MB: number;
   EXPORT_CONCURRENCY: number;
   METRICS_PORT?: number;
+  ADMISSION_MAX_IN_FLIGHT: number;
+  ADMISSION_MAX_WAIT_MS: number;
   LOG_LEVEL: LogLevel;
 }
 
@@ -158,6 +175,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     responseCacheBytes: value.RESPONSE_CACHE_MB * 1024 * 1024,
     exportConcurrency: value.EXPORT_CONCURRENCY,
     ...(value.METRICS_PORT !== undefined ? { metricsPort: value.METRICS_PORT } : {}),
+    admission: { maxInFlight: value.ADMISSION_MAX_IN_FLIGHT, maxWaitMs: value.ADMISSION_MAX_WAIT_MS },
     logLevel: value.LOG_LEVEL,
   };
 }

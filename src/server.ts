@@ -48,10 +48,11 @@ async function main(): Promise<void> {
     process.exit(1);
   });
 
-  const { search, limiter, metrics, responseCache } = createServices(config, logger);
+  const { search, admission, limiter, metrics, responseCache } = createServices(config, logger);
   const app = createApp({
     config,
     search,
+    admission,
     limiter,
     logger,
     ...(metrics ? { metrics } : {}),

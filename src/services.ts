@@ -1,23 +1,28 @@
-// The services the API process runs on, from its configuration: the search gateway, the shared rate limiter, the
-// metrics (METRICS_PORT) and the response cache. src/server.ts wires them into the app; bench/perf/replayApi.ts
+// The services the API process runs on, from its configuration: the search gateway and its admission control, the
+// shared rate limiter, the metrics (METRICS_PORT) and the response cache. src/server.ts wires them into the app; bench/perf/replayApi.ts
 // wires the same ones, its searches replayed.
 import { createResponseCache, type ResponseCache } from './wire/responseCache.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
 import { createMetrics, type Metrics } from './metrics/metrics.js';
 import { createRateLimiter, type ClientRateLimiter } from './rateLimit/index.js';
-import { createSearchGateway, type SearchGateway } from './search/gateway.js';
+import { Admission } from './search/admission.js';
+import { admissionOutcome, createSearchGateway, type SearchGateway } from './search/gateway.js';
 import { createEsClient } from '../settings/esClient.js';
 
 export interface Services {
   search: SearchGateway;
+  /** Admission control of the gateway's searches (readiness and metrics report it). */
+  admission: Admission;
   limiter: ClientRateLimiter;
   metrics?: Metrics;
   responseCache?: ResponseCache;
 }
 
 export function createServices(config: Config, logger: Logger): Services {
+  const admission = createAdmission(config);
   const search = createSearchGateway({
+    admission,
     // The client's own retries are off: the gateway tries a failed search again on another node, within the one
     // deadline of the request (ES_REQUEST_TIMEOUT_MS), which the client's retries would not respect.
     client: createEsClient(config.es, { maxRetries: 0 }),
@@ -38,8 +43,18 @@ export function createServices(config: Config, logger: Logger): Services {
   });
   return {
     search,
+    admission,
     limiter,
     ...(metrics ? { metrics } : {}),
     ...(responseCache ? { responseCache } : {}),
   };
+}
+
+/** Admission control from ADMISSION_MAX_IN_FLIGHT and ADMISSION_MAX_WAIT_MS. */
+export function createAdmission(config: Pick<Config, 'admission'>): Admission {
+  return new Admission({
+    maxLimit: config.admission.maxInFlight,
+    maxWaitMs: config.admission.maxWaitMs,
+    outcomeOf: admissionOutcome,
+  });
 }

@@ -47,10 +47,12 @@ function renderBatch(
 ): { text: string; next: Promise<estypes.SearchResponse<ListSource>> | undefined } {
   const hits = response.hits.hits;
   const last = hits[hits.length - 1];
-  // The next batch is asked for before this one is written: Elasticsearch works while the socket drains.
+  // The next batch is asked for before this one is written: Elasticsearch works while the socket drains. An
+  // export that has started holds an export slot: its later batches are not queued or refused by admission
+  // (an export cut mid-stream under load would be worse than one refused before its first byte).
   const next =
     hits.length === EXPORT_BATCH_SIZE && last?.sort
-      ? search.search<ListSource>(buildExportBatch(query, last.sort))
+      ? search.search<ListSource>(buildExportBatch(query, last.sort), { unqueued: true })
       : undefined;
   next?.catch(() => undefined); // if the client leaves, the prefetch is dropped unread
   const items = hits.flatMap((hit) => (hit._source ? [listItem(hit._source, base, query.fields)] : []));

@@ -82,6 +82,26 @@ export class ServiceUnavailableError extends ProblemError {
   }
 }
 
+/** RFC 9457 type of the overload refusal: distinct from the outage 503, so clients and dashboards tell them apart. */
+export const OVERLOADED_PROBLEM_TYPE = 'urn:ppa-search:problem:overloaded';
+
+/** Seconds an overloaded instance asks a client to wait before it tries again. */
+export const OVERLOADED_RETRY_AFTER_SECONDS = 2;
+
+/** The request needed a search and was refused at once, without running it: the instance is at capacity. */
+export class OverloadedError extends ProblemError {
+  constructor() {
+    super(
+      503,
+      'Service overloaded',
+      'The service is answering as many searches as it can; this request was not run. Retry after the time given in Retry-After.',
+      { 'Retry-After': String(OVERLOADED_RETRY_AFTER_SECONDS) },
+      undefined,
+      OVERLOADED_PROBLEM_TYPE,
+    );
+  }
+}
+
 /** The only methods this read-only API answers (OPTIONS for CORS preflight). */
 export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
 

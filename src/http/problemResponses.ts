@@ -1,11 +1,24 @@
 // The one place where errors become answers: RFC 9457 problem+json, with the error's own headers, for typed
-// ProblemErrors, the search gateway's errors (an outage: 503 with Retry-After; a query too large: 400 naming q),
+// ProblemErrors, the search gateway's errors (an outage: 503 with Retry-After; overloaded: 503 with its own type,
+// counted, not logged; a query too large: 400 naming q; a client gone: 499, no body),
 // Koa/HTTP errors, unknown paths (404) and anything else (500, without a word about what went wrong inside).
 import type { Context, Middleware } from 'koa';
 import { STATUS_CODES } from 'node:http';
 import type { Logger } from 'pino';
-import { SearchTooLargeError, SearchUnavailableError } from '../search/errors.js';
-import { BadRequestError, InternalServerError, ProblemError, ServiceUnavailableError } from './problem.js';
+import {
+  SearchAbandonedError,
+  SearchOverloadedError,
+  SearchTooLargeError,
+  SearchUnavailableError,
+} from '../search/errors.js';
+import {
+  BadRequestError,
+  InternalServerError,
+  OverloadedError,
+  ProblemError,
+  ServiceUnavailableError,
+} from './problem.js';
+import { markOverloaded, routeOf, type RefusalLog } from './refusalLog.js';
 import { requestIdOf } from './requestId.js';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
@@ -26,7 +39,10 @@ export interface ProblemBody {
 /** Headers a successful answer may carry that make no sense on an error. */
 const SUCCESS_ONLY_HEADERS = ['ETag', 'Last-Modified', 'Link', 'Content-Disposition'];
 
-export function problemResponses(logger: Logger): Middleware {
+/** nginx's status for a request whose client closed the connection before the answer (never seen by the client). */
+export const CLIENT_CLOSED_REQUEST = 499;
+
+export function problemResponses(logger: Logger, refusals?: RefusalLog): Middleware {
   return async (ctx, next) => {
     try {
       await next();
@@ -34,6 +50,19 @@ export function problemResponses(logger: Logger): Middleware {
         throw new ProblemError(404, 'Not Found', 'Nothing is served at this path.');
       }
     } catch (error) {
+      if (error instanceof SearchAbandonedError) {
+        // Nobody is there to read an answer: the request line (499) is all that is left of it.
+        ctx.body = null; // (before the status: an empty body would make it 204)
+        ctx.status = CLIENT_CLOSED_REQUEST;
+        return;
+      }
+      if (error instanceof SearchOverloadedError) {
+        // Counted, not logged one by one (refusalLog.ts): a refusal must cost next to nothing.
+        markOverloaded(ctx);
+        refusals?.count(routeOf(ctx));
+        writeProblem(ctx, new OverloadedError());
+        return;
+      }
       const problem = toProblem(error);
       logProblem(logger, ctx, problem, error);
       writeProblem(ctx, problem);
@@ -43,6 +72,7 @@ export function problemResponses(logger: Logger): Middleware {
 
 export function toProblem(error: unknown): ProblemError {
   if (error instanceof ProblemError) return error;
+  if (error instanceof SearchOverloadedError) return new OverloadedError();
   if (error instanceof SearchUnavailableError) {
     const problem = new ServiceUnavailableError(
       'The search service is temporarily unavailable; retry later.',

@@ -1,6 +1,7 @@
-// One log line per request, written when the answer (error or not) is settled.
-import type { Middleware } from 'koa';
+// One log line per request, written when the answer (error or not) is settled; overload refusals are counted instead.
+import type { Context, Middleware } from 'koa';
 import type { Logger } from 'pino';
+import { wasOverloaded } from './refusalLog.js';
 import { requestIdOf } from './requestId.js';
 
 export function requestLog(logger: Logger): Middleware {
@@ -9,17 +10,22 @@ export function requestLog(logger: Logger): Middleware {
     try {
       await next();
     } finally {
-      const ms = Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100;
-      const line = {
-        request_id: requestIdOf(ctx),
-        method: ctx.method,
-        path: ctx.path,
-        status: ctx.status,
-        ms,
-        ip: ctx.ip,
-      };
-      if (ctx.status >= 500) logger.warn(line, 'request');
-      else logger.info(line, 'request');
+      // Refused for overload: counted by refusalLog.ts, one line an interval, not one a request.
+      if (!wasOverloaded(ctx)) logRequest(logger, ctx, started);
     }
   };
+}
+
+function logRequest(logger: Logger, ctx: Context, started: bigint): void {
+  const ms = Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100;
+  const line = {
+    request_id: requestIdOf(ctx),
+    method: ctx.method,
+    path: ctx.path,
+    status: ctx.status,
+    ms,
+    ip: ctx.ip,
+  };
+  if (ctx.status >= 500) logger.warn(line, 'request');
+  else logger.info(line, 'request');
 }

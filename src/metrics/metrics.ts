@@ -1,6 +1,7 @@
 // Prometheus metrics for operators (prom-client), served on a port of their own (METRICS_PORT) that the public
 // never reaches: requests by route and status, latencies, Elasticsearch search latency, rate-limit refusals and
-// the limiter's fallback state, and the age of the index generation being served.
+// the limiter's fallback state, admission control (limit, in flight, queue wait, overload refusals by route), and
+// the age of the index generation being served.
 import type { Middleware } from 'koa';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { parseIndexBuiltAt } from '../../indexContract/indexName.js';
@@ -8,6 +9,8 @@ import type { ResponseCache } from '../wire/responseCache.js';
 import type { ClientRateLimiter } from '../rateLimit/index.js';
 import type { SearchGateway, ServedState } from '../search/gateway.js';
 import type { ServedStateWatcher } from '../search/servedStateWatcher.js';
+import type { Admission } from '../search/admission.js';
+import { routeOf, wasOverloaded } from '../http/refusalLog.js';
 
 const LATENCY_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
@@ -23,6 +26,8 @@ export interface Metrics {
   observeCache(cache: ResponseCache): void;
   /** Reports sync's removal guard, sync's lag and the change log's lag. */
   observeServedState(state: ServedStateWatcher): void;
+  /** Reports admission control: the limit, searches in flight and queued, the wait for a slot. */
+  observeAdmission(admission: Admission): void;
 }
 
 export function createMetrics(options: { liveIndex: () => Promise<string | null> }): Metrics {
@@ -53,6 +58,49 @@ export function createMetrics(options: { liveIndex: () => Promise<string | null>
     help: 'Requests refused by the rate limit (429)',
     registers: [registry],
   });
+  const overloadRefusals = new Counter({
+    name: 'ppa_overload_refusals_total',
+    help: 'Requests refused for overload (503 overloaded, not run), by route template',
+    labelNames: ['route'] as const,
+    registers: [registry],
+  });
+  const queueWait = new Histogram({
+    name: 'ppa_admission_queue_wait_seconds',
+    help: 'Time an admitted search waited for a slot (0 when one was free)',
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1],
+    registers: [registry],
+  });
+  let admissionState: (() => ReturnType<Admission['state']>) | undefined;
+  const admissionGauge = (
+    name: string,
+    help: string,
+    read: (state: ReturnType<Admission['state']>) => number,
+  ) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.reset();
+        if (admissionState) this.set(read(admissionState()));
+      },
+    });
+  admissionGauge(
+    'ppa_admission_limit',
+    'Searches this instance lets run in Elasticsearch at once now',
+    (s) => s.limit,
+  );
+  admissionGauge(
+    'ppa_admission_in_flight',
+    'Searches admitted and running in Elasticsearch',
+    (s) => s.inFlight,
+  );
+  admissionGauge('ppa_admission_queued', 'Searches waiting for a slot', (s) => s.queued);
+  admissionGauge(
+    'ppa_admission_shedding',
+    '1 while the instance refuses searches for overload (a refusal in the last 10 s), else 0',
+    (s) => (s.shedding ? 1 : 0),
+  );
   let limiterHealth: (() => { status: string }) | undefined;
   new Gauge({
     name: 'ppa_rate_limit_degraded',
@@ -165,6 +213,10 @@ export function createMetrics(options: { liveIndex: () => Promise<string | null>
     observeServedState(state) {
       servedState = () => state.fresh();
     },
+    observeAdmission(admission) {
+      admissionState = () => admission.state();
+      admission.onAdmitted((seconds) => queueWait.observe(seconds));
+    },
     httpMiddleware() {
       return async (ctx, next) => {
         const started = process.hrtime.bigint();
@@ -172,9 +224,10 @@ export function createMetrics(options: { liveIndex: () => Promise<string | null>
           await next();
         } finally {
           // The matched route template (e.g. /api/v1/ppas/:slug), never the raw path.
-          const route = String((ctx as { _matchedRoute?: unknown })._matchedRoute ?? 'unmatched');
+          const route = routeOf(ctx);
           const seconds = Number(process.hrtime.bigint() - started) / 1e9;
           requests.inc({ route, method: ctx.method, status: String(ctx.status) });
+          if (wasOverloaded(ctx)) overloadRefusals.inc({ route });
           duration.observe({ route }, seconds);
         }
       };
@@ -194,7 +247,7 @@ export function createMetrics(options: { liveIndex: () => Promise<string | null>
       };
       return {
         ...search,
-        search: (request) => timed(() => search.search(request)),
+        search: (request, options) => timed(() => search.search(request, options)),
         msearch: (requests) => timed(() => search.msearch(requests)),
         getDocument: (lookup) => timed(() => search.getDocument(lookup)),
       } as SearchGateway;

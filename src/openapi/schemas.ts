@@ -378,22 +378,45 @@ export const responseSchemas: Record<string, Schema> = {
     },
   },
 
+  LoadCheck: {
+    type: 'object',
+    required: ['status', 'detail'],
+    description:
+      'Admission control in front of Elasticsearch. "shedding": searches beyond what Elasticsearch can take now ' +
+      'were refused in the last 10 s (503 overloaded); cached answers are served as usual. Never a reason to be ' +
+      'unready: a busy instance is not broken. "unknown": no admission control in this instance.',
+    properties: {
+      status: { type: 'string', enum: ['ok', 'shedding', 'unknown'] },
+      detail: { type: ['string', 'null'] },
+      limit: { type: 'integer', minimum: 1, description: 'Searches this instance lets run at once now.' },
+      in_flight: { type: 'integer', minimum: 0 },
+      queued: { type: 'integer', minimum: 0 },
+      refused_total: {
+        type: 'integer',
+        minimum: 0,
+        description: 'Searches refused for overload since start.',
+      },
+    },
+  },
+
   Readiness: record({
     status: { const: 'ready' },
     elasticsearch: ref('ElasticsearchCheck'),
     rate_limit: ref('RateLimitCheck'),
     sync: ref('SyncCheck'),
+    load: ref('LoadCheck'),
   }),
 
   NotReady: {
     allOf: [ref('Problem')],
     type: 'object',
-    required: ['elasticsearch', 'rate_limit', 'sync'],
+    required: ['elasticsearch', 'rate_limit', 'sync', 'load'],
     properties: {
       status: { const: 503 },
       elasticsearch: ref('ElasticsearchCheck'),
       rate_limit: ref('RateLimitCheck'),
       sync: ref('SyncCheck'),
+      load: ref('LoadCheck'),
     },
   },
 

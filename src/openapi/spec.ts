@@ -6,7 +6,7 @@ import { statisticsParameters } from '../params/statistics.js';
 import { changesParameters, feedParameters } from '../params/changes.js';
 import { suggestParameters } from '../params/suggest.js';
 import { exportParameters } from '../params/export.js';
-import { ALLOWED_METHODS } from '../http/problem.js';
+import { ALLOWED_METHODS, OVERLOADED_PROBLEM_TYPE } from '../http/problem.js';
 import { responseSchemas } from './schemas.js';
 import { apiPath } from '../http/apiPath.js';
 
@@ -133,7 +133,12 @@ function apiResponses(
     '414': problem('The query string is longer than 2,048 bytes.'),
     '429': problem('Rate limit exceeded.', ['Retry-After']),
     '500': problem('Unexpected error (no internal detail is given).'),
-    '503': problem('The search cluster is unreachable or timed out.', ['Retry-After']),
+    '503': problem(
+      'The search cluster is unreachable or timed out (type about:blank, title "Service Unavailable"), or this ' +
+        `instance is at capacity and refused the request at once without running it (type ${OVERLOADED_PROBLEM_TYPE}, ` +
+        'title "Service overloaded"). Either way: retry after Retry-After seconds.',
+      ['Retry-After'],
+    ),
   };
 }
 
@@ -411,7 +416,8 @@ export function buildOpenApiSpec(options: OpenApiOptions = {}): OpenApiSpec {
         parameters: [requestIdHeader],
         description:
           'The rate limiter is reported but never makes the instance unready: degraded means Redis is away and ' +
-          'this instance limits in memory.',
+          'this instance limits in memory. Load is reported too, never a reason to be unready: shedding means ' +
+          'searches beyond capacity are being refused (503 overloaded).',
         responses: {
           '200': { description: 'Ready.', headers: headerRefs(EVERY_ANSWER), content: json('Readiness') },
           '405': problem('Method not allowed.', ['Allow'], false),

@@ -2,6 +2,7 @@
 import { Router } from '@koa/router';
 import { ServiceUnavailableError } from '../http/problem.js';
 import type { ClientRateLimiter } from '../rateLimit/index.js';
+import type { Admission } from '../search/admission.js';
 import type { SearchGateway } from '../search/gateway.js';
 import type { ServedStateWatcher } from '../search/servedStateWatcher.js';
 
@@ -10,6 +11,8 @@ export interface HealthRouterDeps {
   limiter: ClientRateLimiter;
   /** The change log's head and sync's state: a held-back sync is reported (the index is still served whole). */
   servedState?: ServedStateWatcher;
+  /** Admission control: shedding load is reported, never a reason to be unready. */
+  admission?: Admission;
 }
 
 /** Seconds a balancer is asked to wait before checking an unready instance again. */
@@ -46,7 +49,24 @@ async function syncCheck(servedState: ServedStateWatcher | undefined): Promise<R
   }
 }
 
-export function healthRouter({ search, limiter, servedState }: HealthRouterDeps): Router {
+/** What readiness says of load: "shedding" while searches are being refused for overload (still ready). */
+function loadCheck(admission: Admission | undefined): Record<string, unknown> {
+  if (!admission) return { status: 'unknown', detail: null };
+  const state = admission.state();
+  return {
+    status: state.shedding ? 'shedding' : 'ok',
+    limit: state.limit,
+    in_flight: state.inFlight,
+    queued: state.queued,
+    refused_total: state.refused,
+    detail: state.shedding
+      ? 'at capacity: searches beyond what Elasticsearch can take now are refused at once (503 overloaded); ' +
+        'cached answers are served as usual'
+      : null,
+  };
+}
+
+export function healthRouter({ search, limiter, servedState, admission }: HealthRouterDeps): Router {
   const router = new Router({ prefix: '/health' });
 
   router.use(async (ctx, next) => {
@@ -74,6 +94,9 @@ export function healthRouter({ search, limiter, servedState }: HealthRouterDeps)
       // Held back (a mass removal refused) still serves: reported, not a reason to be unready, since an unready
       // fleet would take down the very index the guard keeps whole.
       sync,
+      // Shedding (refusing searches beyond capacity) still serves: reported, not a reason to be unready, since
+      // taking a busy instance out of rotation moves its load onto the others.
+      load: loadCheck(admission),
     };
     if (!ready) throw new NotReadyError(checks, `Elasticsearch: ${readiness.detail ?? 'not ready'}.`);
     ctx.body = { status: 'ready', ...checks };

@@ -20,3 +20,26 @@ export class SearchTooLargeError extends Error {
     this.name = 'SearchTooLargeError';
   }
 }
+
+/**
+ * The search was not run: this instance already has as many searches in flight as Elasticsearch can take now, and
+ * no slot came free within the short wait (or Elasticsearch itself rejected it, 429). Refused at once.
+ */
+export class SearchOverloadedError extends Error {
+  constructor(
+    /** Why, for the counted log: "queue full", "no slot in time", "rejected by Elasticsearch". */
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`search not run: ${reason}`, options);
+    this.name = 'SearchOverloadedError';
+  }
+}
+
+/** The client went away before the search ended: it was cancelled (in Elasticsearch too), nobody reads its answer. */
+export class SearchAbandonedError extends Error {
+  constructor(options?: { cause?: unknown }) {
+    super('the client went away: search cancelled', options);
+    this.name = 'SearchAbandonedError';
+  }
+}

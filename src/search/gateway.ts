@@ -1,13 +1,23 @@
-// The API's only door to Elasticsearch: it pins every search to the alias and the request's deadline, tries a
-// search again on another node when one fails (within that deadline), and turns the client's errors into its own
-// (search/errors.ts): an unavailable cluster, a query too large. What a client is told is src/http/'s business.
-import { errors, type Client, type estypes } from '@elastic/elasticsearch';
+// The API's only door to Elasticsearch: it admits a request's searches (admission.ts: a bounded number in flight,
+// the rest refused at once), pins every search to the alias and the request's deadline, tries a search again on
+// another node when the node failed (within that deadline and a retry budget; a node that is only slow is not
+// failed), cancels a search whose client went away, and turns the client's errors into its own (search/errors.ts):
+// overloaded, unavailable, too large, abandoned. What a client is told is src/http/'s business.
+import { errors, type BaseConnection as Connection, type Client, type estypes } from '@elastic/elasticsearch';
+import type { Admission, Outcome } from './admission.js';
+import { currentRequestSignal } from './requestSignal.js';
+import { DEFAULT_RETRY_BUDGET, RetryBudget } from './retryBudget.js';
 import { DATA_VERSION_FIELD, generationName } from '../../indexContract/dataVersion.js';
 import { changeLogIndexName, HEAD_ID, type ChangeLogHead } from '../../indexContract/changeLog.js';
 import type { DocumentLookup } from './detailSearch.js';
 import { SYNC_GUARD_FIELD, type SyncGuardState } from '../../indexContract/syncGuard.js';
 import { afterFailure, attemptTimeoutMs, startBudget, type AttemptFailure } from './attempts.js';
-import { SearchTooLargeError, SearchUnavailableError } from './errors.js';
+import {
+  SearchAbandonedError,
+  SearchOverloadedError,
+  SearchTooLargeError,
+  SearchUnavailableError,
+} from './errors.js';
 
 /** A search request without its index: the gateway pins every search to the alias. */
 export type SearchRequestBody = Omit<estypes.SearchRequest, 'index'>;
@@ -38,6 +48,7 @@ export interface SearchGateway {
    */
   search<TDoc, TAggregations = Record<string, estypes.AggregationsAggregate>>(
     request: Omit<estypes.SearchRequest, 'index'>,
+    options?: SearchOptions,
   ): Promise<estypes.SearchResponse<TDoc, TAggregations>>;
   /**
    * Several searches on the alias in one round trip (_msearch), answered in order; one that fails fails them all,
@@ -64,13 +75,33 @@ export interface SearchGateway {
   close(): Promise<void>;
 }
 
+export interface SearchOptions {
+  /**
+   * The request already holds a slot of its own (the batches after an export's first, bounded by the export
+   * slots): not queued or refused by admission.
+   */
+  unqueued?: boolean;
+}
+
 export interface SearchGatewayOptions {
   client: Client;
   alias: string;
   requestTimeoutMs: number;
+  /** Admission control for the searches made for client requests; absent: every search is sent at once. */
+  admission?: Admission;
 }
 
+/** The longest a node is given to answer a ping after a search on it timed out: busy, or gone? */
+export const PROBE_TIMEOUT_MS = 250;
+
 const UNAVAILABLE_STATUSES = new Set([408, 429, 502, 503, 504]);
+
+/** The options of one attempt: its share of the deadline, no retry by the client, the request's abort signal. */
+interface AttemptOptions {
+  requestTimeout: number;
+  maxRetries: 0;
+  signal?: AbortSignal;
+}
 
 /**
  * Says why an error from the Elasticsearch client means "the search cluster is unavailable" (unreachable, timing
@@ -105,6 +136,18 @@ export function isQueryTooLarge(error: unknown): boolean {
 }
 const QUERY_TOO_LARGE = /too_many_(?:nested_)?clauses|maxClauseCount|max_clause_count|too many clauses/i;
 
+/** Elasticsearch rejected the search for load (429, es_rejected_execution_exception): overload, not a failure. */
+export function isRejectedForLoad(error: unknown): boolean {
+  return error instanceof errors.ResponseError && error.statusCode === 429;
+}
+
+/** What an ended search tells admission control: a timeout or a rejection is overload; a cancellation nothing. */
+export function admissionOutcome(error: unknown): Outcome {
+  if (error instanceof SearchAbandonedError || error instanceof errors.RequestAbortedError) return 'skip';
+  if (error instanceof errors.TimeoutError || isRejectedForLoad(error)) return 'dropped';
+  return 'sample';
+}
+
 /** What a failed attempt says about the node it went to: whether another node may answer. */
 export function attemptFailure(error: unknown): AttemptFailure {
   if (error instanceof errors.TimeoutError) return 'timeout';
@@ -117,41 +160,98 @@ export function createSearchGateway({
   client,
   alias,
   requestTimeoutMs,
+  admission,
 }: SearchGatewayOptions): SearchGateway {
   const requestOptions = { requestTimeout: requestTimeoutMs, maxRetries: 0 };
   const changeLog = changeLogIndexName(alias);
+  const retries = new RetryBudget(DEFAULT_RETRY_BUDGET, performance.now());
   /** The client's error as the gateway's own, when it is one of those; anything else as it is (a bug: a 500). */
   const searchError = (error: unknown): unknown => {
+    if (error instanceof SearchOverloadedError || error instanceof SearchAbandonedError) return error;
+    if (error instanceof errors.RequestAbortedError && currentRequestSignal()?.aborted) {
+      return new SearchAbandonedError({ cause: error });
+    }
+    if (isRejectedForLoad(error)) {
+      admission?.noteRefusal();
+      return new SearchOverloadedError('rejected by Elasticsearch', { cause: error });
+    }
     const reason = searchOutageReason(error);
     if (reason) return new SearchUnavailableError(reason, { cause: error });
     if (isQueryTooLarge(error)) return new SearchTooLargeError({ cause: error });
     return error;
   };
+  /** Pings checking whether a node whose search timed out still answers, one at a time per node. */
+  const probes = new Map<string, Promise<boolean>>();
   /**
-   * Runs one read, tried again on another node when a node fails, all within the request's one deadline. The
-   * client's own retry is off (maxRetries 0): it would give each attempt the full timeout again.
+   * Whether the node an attempt timed out on answers a ping at once. A node that does is busy (its search pool
+   * full), not gone: sending the search to another node would only add load. Any HTTP answer counts.
+   */
+  const nodeAnswers = (connection: Connection, timeoutMs: number): Promise<boolean> => {
+    const running = probes.get(connection.id);
+    if (running) return running;
+    const probe = connection
+      .request(
+        { method: 'HEAD', path: '/' },
+        { requestId: 'probe', name: 'ppa-search-api', context: null, timeout: timeoutMs },
+      )
+      .then(
+        () => true,
+        () => false,
+      )
+      .finally(() => probes.delete(connection.id));
+    probes.set(connection.id, probe);
+    return probe;
+  };
+  /**
+   * Runs one read, tried again on another node when its node failed, all within the request's one deadline
+   * (counted from `started`, so the wait for admission is in it). The client's own retry is off (maxRetries 0): it
+   * would give each attempt the full timeout again.
    */
   const withRetries = async <T>(
-    attempt: (options: { requestTimeout: number; maxRetries: 0 }) => Promise<T>,
+    attempt: (options: AttemptOptions) => Promise<T>,
+    started: number,
+    signal: AbortSignal | undefined,
   ): Promise<T> => {
-    let budget = startBudget(performance.now(), requestTimeoutMs);
+    let budget = startBudget(started, requestTimeoutMs);
     for (;;) {
+      const options: AttemptOptions = {
+        requestTimeout: attemptTimeoutMs(budget, performance.now()),
+        maxRetries: 0,
+        ...(signal ? { signal } : {}),
+      };
       try {
-        return await attempt({ requestTimeout: attemptTimeoutMs(budget, performance.now()), maxRetries: 0 });
+        return await attempt(options);
       } catch (error) {
+        if (signal?.aborted) throw new SearchAbandonedError({ cause: error });
         const failure = attemptFailure(error);
-        // The pool leaves a node that refused or reset out of its round robin; one that let an attempt time
-        // out goes out too (the client does not do that itself), so that later searches do not wait for it
-        // until a ping finds it answering again.
-        // (The error carries a copy of the connection: mark the pool's own.)
+        if (failure === 'other') throw error;
+        // (The error carries a copy of the connection: the pool's own is found by id.)
         const id = (error as errors.TimeoutError).meta?.meta?.connection?.id;
         const connection = client.connectionPool.connections.find((candidate) => candidate.id === id);
-        if (failure === 'timeout' && connection) client.connectionPool.markDead(connection);
+        if (failure === 'timeout' && connection) {
+          // A node that hangs goes out of the round robin (the client does not do that itself), so later searches
+          // do not wait for it until a ping finds it answering again; a node that is only busy stays, and the
+          // search is not sent elsewhere (under load that would be more load, not an answer).
+          const left = budget.deadline - performance.now();
+          if (await nodeAnswers(connection, Math.max(1, Math.min(PROBE_TIMEOUT_MS, left / 2)))) throw error;
+          client.connectionPool.markDead(connection);
+        }
         const next = afterFailure(budget, failure, performance.now());
-        if (!next) throw error;
+        if (!next || !retries.tryWithdraw(performance.now())) throw error;
         budget = next;
       }
     }
+  };
+  /** A read made for a client request: admitted first (unless `unqueued`), then tried within its deadline. */
+  const admitted = <T>(
+    attempt: (options: AttemptOptions) => Promise<T>,
+    options?: SearchOptions,
+  ): Promise<T> => {
+    const started = performance.now();
+    retries.deposit(started);
+    const signal = currentRequestSignal();
+    const run = () => withRetries(attempt, started, signal);
+    return admission && !options?.unqueued ? admission.run(run, signal) : run();
   };
   const liveIndex = async (): Promise<string | null> => {
     try {
@@ -165,10 +265,13 @@ export function createSearchGateway({
   return {
     async search<TDoc, TAggregations = Record<string, estypes.AggregationsAggregate>>(
       request: Omit<estypes.SearchRequest, 'index'>,
+      options?: SearchOptions,
     ): Promise<estypes.SearchResponse<TDoc, TAggregations>> {
       try {
-        return await withRetries((attemptOptions) =>
-          client.search<TDoc, TAggregations>({ ...request, index: alias }, attemptOptions),
+        return await admitted(
+          (attemptOptions) =>
+            client.search<TDoc, TAggregations>({ ...request, index: alias }, attemptOptions),
+          options,
         );
       } catch (error) {
         throw searchError(error);
@@ -179,7 +282,7 @@ export function createSearchGateway({
       let answer: estypes.MsearchResponse<TDoc>;
       try {
         const searches = requests.flatMap((request) => [{}, request as estypes.MsearchMultisearchBody]);
-        answer = await withRetries((attemptOptions) =>
+        answer = await admitted((attemptOptions) =>
           client.msearch<TDoc>({ index: alias, searches }, attemptOptions),
         );
       } catch (error) {
@@ -203,7 +306,7 @@ export function createSearchGateway({
       let found: estypes.GetGetResult<TDoc> | { error?: unknown };
       try {
         // 404 is an answer here (no such document), not an error; a missing index is told by its error body.
-        found = (await withRetries((attemptOptions) =>
+        found = (await admitted((attemptOptions) =>
           client.get<TDoc>({ ...lookup, index: alias }, { ...attemptOptions, ignore: [404] }),
         )) as estypes.GetGetResult<TDoc> | { error?: unknown };
       } catch (error) {
@@ -216,7 +319,7 @@ export function createSearchGateway({
 
     async searchChangeLog<TDoc>(request: SearchRequestBody): Promise<estypes.SearchResponse<TDoc>> {
       try {
-        return await withRetries((attemptOptions) =>
+        return await admitted((attemptOptions) =>
           client.search<TDoc>({ ...request, index: changeLog }, attemptOptions),
         );
       } catch (error) {

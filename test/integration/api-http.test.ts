@@ -454,6 +454,15 @@ describe('api http: the app shell on a real Elasticsearch', function () {
         rate_limit: { status: 'ok', store: 'memory', detail: null },
         // Built from a file: no sync mark; the reindex started an empty change log.
         sync: { status: 'ok', high_water_mark: null, changes_head: 0, detail: null },
+        // Nothing refused: not shedding; the limit as admission control has it now.
+        load: {
+          status: 'ok',
+          limit: api.admission.state().limit,
+          in_flight: 0,
+          queued: 0,
+          refused_total: 0,
+          detail: null,
+        },
       });
     });
 

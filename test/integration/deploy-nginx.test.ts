@@ -17,6 +17,7 @@ import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CONFIG_VARIABLES } from '../../src/config.js';
+import { OVERLOADED_PROBLEM_TYPE } from '../../src/http/problem.js';
 import {
   type Answer,
   get,
@@ -375,6 +376,14 @@ describe('deploy: the shipped nginx config keeps replicas in rotation whatever a
     for (const index of [0, 1]) {
       const server = createHttpServer((req, res) => {
         hits[index] = (hits[index] ?? 0) + 1;
+        if (req.url?.includes('overloaded')) {
+          // What an API instance at capacity answers (src/http/problem.ts, OverloadedError).
+          res.writeHead(503, { 'Content-Type': 'application/problem+json', 'Retry-After': '2' });
+          res.end(
+            JSON.stringify({ type: OVERLOADED_PROBLEM_TYPE, title: 'Service overloaded', status: 503 }),
+          );
+          return;
+        }
         if (req.url?.includes('oversized')) res.setHeader('X-Filler', 'x'.repeat(20_000));
         res.end('ok');
       });
@@ -397,6 +406,35 @@ describe('deploy: the shipped nginx config keeps replicas in rotation whatever a
     await stop(nginx, 'SIGQUIT');
     for (const server of servers) server.close();
     if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('passes an overloaded 503 and its Retry-After through, and never tries the other replica with it', async () => {
+    hits[0] = 0;
+    hits[1] = 0;
+    for (let i = 0; i < 8; i++) {
+      const answer = await get(proxyPort, `/api/v1/ppas?overloaded=${i}`);
+      expect(answer.status).to.equal(503);
+      expect(answer.headers['retry-after']).to.equal('2');
+      expect(JSON.parse(answer.body)).to.include({
+        type: OVERLOADED_PROBLEM_TYPE,
+        title: 'Service overloaded',
+      });
+    }
+    // Each request reached one replica once: no retry of a 503 elsewhere.
+    expect((hits[0] ?? 0) + (hits[1] ?? 0)).to.equal(8);
+    // Both replicas are still in rotation after answering 503s.
+    expect(hits[0]).to.be.greaterThan(0);
+    expect(hits[1]).to.be.greaterThan(0);
+  });
+
+  it('retries on the other replica only when a connection fails: never a timeout or a 5xx answer', () => {
+    const conf = readFileSync(join(root, 'deploy/nginx/nginx.conf'), 'utf8');
+    const directives = [...conf.matchAll(/^\s*proxy_next_upstream\s+([^;]+);/gm)].map((match) =>
+      match[1]!.trim(),
+    );
+    // (A slow answer is not sent again: the read timeout is 15 s, too long to wait for in this suite, so it is
+    // checked here on the directive that would send it.)
+    expect(directives).to.deep.equal(['error']);
   });
 
   it('six oversized answers (502) take no replica out: the next requests reach both', async () => {

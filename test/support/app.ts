@@ -9,6 +9,8 @@ import { createApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createRateLimiter, type ClientRateLimiter } from '../../src/rateLimit/index.js';
 import { createSearchGateway, type SearchGateway } from '../../src/search/gateway.js';
+import type { Admission } from '../../src/search/admission.js';
+import { createAdmission } from '../../src/services.js';
 import { createResponseCache, type ResponseCache } from '../../src/wire/responseCache.js';
 import { createMetrics, type Metrics } from '../../src/metrics/metrics.js';
 import { createEsClient } from '../../settings/esClient.js';
@@ -50,6 +52,8 @@ export interface TestApp {
   url: string;
   config: Config;
   search: SearchGateway;
+  /** The gateway's admission control, as the server wires it (config.admission). */
+  admission: Admission;
   limiter: ClientRateLimiter;
   /** When responseCacheBytes > 0. */
   responseCache?: ResponseCache;
@@ -81,7 +85,9 @@ export async function buildTestApp(options: TestAppOptions): Promise<TestApp> {
       { level: config.logLevel },
       { write: (line: string) => void logs.push(JSON.parse(line) as LogLine) },
     );
+  const admission = createAdmission(config);
   const gateway = createSearchGateway({
+    admission,
     client: createEsClient(config.es, { maxRetries: 0 }),
     alias: config.es.alias,
     requestTimeoutMs: config.es.requestTimeoutMs,
@@ -102,6 +108,7 @@ export async function buildTestApp(options: TestAppOptions): Promise<TestApp> {
   const app = createApp({
     config,
     search,
+    admission,
     limiter,
     logger,
     ...(responseCache ? { responseCache } : {}),
@@ -116,6 +123,7 @@ export async function buildTestApp(options: TestAppOptions): Promise<TestApp> {
     url: `http://127.0.0.1:${port}`,
     config,
     search,
+    admission,
     limiter,
     ...(responseCache ? { responseCache } : {}),
     ...(metrics ? { metrics } : {}),

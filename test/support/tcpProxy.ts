@@ -1,5 +1,7 @@
-// A TCP proxy between the app and a real server, to make that server disappear, hang or come back on cue
-// (on the same port, so the app under test keeps its configuration and must recover by itself).
+// A TCP proxy between the app and a real server, to make that server disappear, hang, slow down or come back on
+// cue (on the same port, so the app under test keeps its configuration and must recover by itself). Towards an
+// Elasticsearch it also counts the searches (_search, _msearch) it passes and how many were in flight at once, and
+// can slow down those alone: a cluster whose search pool is full still answers a ping at once.
 import { once } from 'node:events';
 import { createConnection, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 
@@ -16,11 +18,26 @@ export interface TcpProxy {
   mode: ProxyMode;
   /** Delay of every chunk sent towards the target (forward mode): a slow server, request after request. */
   delayMs: number;
+  /** Delay of the searches alone (their requests, towards the target), on top of delayMs. */
+  searchDelayMs: number;
+  /** Searches passed towards the target so far. */
+  readonly searchesSent: number;
+  /** Searches sent whose answer has not begun to come back. */
+  readonly searchesInFlight: number;
+  /** The most searches in flight at once so far. */
+  readonly maxSearchesInFlight: number;
+  /** Sets the three counts back to 0. */
+  resetCounts(): void;
   /** Stops listening and cuts every open connection: the target looks down. */
   close(): Promise<void>;
   /** Listens again on the same port. */
   open(): Promise<void>;
 }
+
+/** The request line of a search: _search or _msearch, on any index. */
+const SEARCH_REQUEST = /^(?:GET|POST) \/[^ ]*_m?search[/? ]/;
+const settled = Promise.resolve();
+const sleep = (ms: number) => (ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : settled);
 
 export async function startTcpProxy(
   target: { host: string; port: number },
@@ -29,6 +46,9 @@ export async function startTcpProxy(
   const sockets = new Set<Socket>();
   let server: Server | undefined;
   let port = 0;
+  let searchesSent = 0;
+  let searchesInFlight = 0;
+  let maxSearchesInFlight = 0;
 
   const handle = (client: Socket) => {
     sockets.add(client);
@@ -45,12 +65,44 @@ export async function startTcpProxy(
       client.destroy();
     });
     upstream.on('error', () => client.destroy());
-    client.on('close', () => upstream.destroy());
-    // Same delay for every chunk, so timers keep their order.
-    client.on('data', (chunk: Buffer) => {
-      if (proxy.delayMs > 0) setTimeout(() => upstream.write(chunk), proxy.delayMs);
-      else upstream.write(chunk);
+    // One request at a time on a connection (the client does not pipeline): is a search awaiting its answer?
+    let searchAwaitingAnswer = false;
+    const answered = () => {
+      if (!searchAwaitingAnswer) return;
+      searchAwaitingAnswer = false;
+      searchesInFlight--;
+    };
+    client.on('close', () => {
+      answered();
+      upstream.destroy();
     });
+    // Chunks go on in order, each no sooner than its own delay after it came (a search's first chunk may wait
+    // longer than those before it; those after it wait for it).
+    let sent = Promise.resolve();
+    client.on('data', (chunk: Buffer) => {
+      const search = SEARCH_REQUEST.test(chunk.toString('latin1', 0, 256));
+      if (search) {
+        searchesSent++;
+        searchAwaitingAnswer = true;
+        maxSearchesInFlight = Math.max(maxSearchesInFlight, ++searchesInFlight);
+      }
+      const delay = proxy.delayMs + (search ? proxy.searchDelayMs : 0);
+      if (delay === 0 && sent === settled) {
+        upstream.write(chunk);
+        return;
+      }
+      const due = performance.now() + delay;
+      const mine = sent
+        .then(() => sleep(due - performance.now()))
+        .then(() => {
+          if (!upstream.destroyed) upstream.write(chunk);
+        });
+      sent = mine;
+      void mine.then(() => {
+        if (sent === mine) sent = settled;
+      });
+    });
+    upstream.on('data', answered);
     upstream.pipe(client);
   };
 
@@ -70,6 +122,20 @@ export async function startTcpProxy(
     },
     mode,
     delayMs: 0,
+    searchDelayMs: 0,
+    get searchesSent() {
+      return searchesSent;
+    },
+    get searchesInFlight() {
+      return searchesInFlight;
+    },
+    get maxSearchesInFlight() {
+      return maxSearchesInFlight;
+    },
+    resetCounts() {
+      searchesSent = 0;
+      maxSearchesInFlight = searchesInFlight;
+    },
     async close() {
       const current = server;
       server = undefined;

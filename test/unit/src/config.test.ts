@@ -45,6 +45,8 @@ describe('app config: loadConfig', () => {
         'EXPORT_CONCURRENCY',
         'RESPONSE_CACHE_MB',
         'METRICS_PORT',
+        'ADMISSION_MAX_IN_FLIGHT',
+        'ADMISSION_MAX_WAIT_MS',
         'LOG_LEVEL',
       ].sort(),
     );
@@ -64,6 +66,7 @@ describe('app config: loadConfig', () => {
       publicBaseUrl: undefined,
       exportConcurrency: 4,
       cacheMaxAgeSeconds: 60,
+      admission: { maxInFlight: 64, maxWaitMs: 20 },
       logLevel: 'info',
     };
     expect(loadConfig({})).to.deep.equal(expected);
