@@ -3,6 +3,7 @@
 //   scale      public traffic: no-repeat and Zipf mixes, statistics (--trickle S: changes in place meanwhile)
 //   floor      the API against the floor under it (--replay: Elasticsearch's answers recorded and replayed)
 //   postgres   the PostgreSQL source: reindex and sync
+//   overload   past capacity: open-loop arrivals at 1×, 2×, 5× and 10× capacity, one and two instances
 //   relevance  search quality per query class
 // Each suite's own options follow its name (`npm run bench -- scale --only zipf --help`).
 import { fileURLToPath } from 'node:url';
@@ -12,6 +13,7 @@ const SUITES = {
   scale: './scale.ts',
   floor: './floor.ts',
   postgres: './postgres.ts',
+  overload: './overload.ts',
   relevance: './relevance.ts',
 } as const;
 

@@ -109,9 +109,9 @@ const SPEC = {
   },
   ADMISSION_MAX_WAIT_MS: {
     unit: 'milliseconds',
-    default: '20',
+    default: '100',
     meaning:
-      'the longest a search waits for a free slot before its request is refused (503 overloaded, not run); 0: refused at once',
+      'the longest a search waits for a free slot; one that would wait longer (by the recent pace of searches) is refused at once (503 overloaded, not run); 0: no wait',
     schema: { type: 'integer', minimum: 0, maximum: 1000 },
   },
   METRICS_PORT: {

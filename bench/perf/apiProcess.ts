@@ -21,14 +21,18 @@ export interface ApiBuild {
   cleanup(): Promise<void>;
 }
 
-/** `tsc -p tsconfig.build.json` into a temp directory (the shared checkout's dist/ is left alone). */
-export async function buildApi(mode: ApiMode): Promise<ApiBuild> {
+/**
+ * `tsc -p tsconfig.build.json` into a temp directory (the shared checkout's dist/ is left alone). `source`: another
+ * checkout to build instead of this one (e.g. the release before a change, for a before/after run); it uses this
+ * checkout's node_modules.
+ */
+export async function buildApi(mode: ApiMode, source = REPO_ROOT): Promise<ApiBuild> {
   if (mode === 'tsx') {
-    return { mode, entry: join(REPO_ROOT, 'src/server.ts'), cleanup: async () => undefined };
+    return { mode, entry: join(source, 'src/server.ts'), cleanup: async () => undefined };
   }
   const root = await mkdtemp(join(tmpdir(), 'bench-api-'));
   const outDir = join(root, 'dist');
-  const code = await runTsc(['-p', 'tsconfig.build.json', '--outDir', outDir]);
+  const code = await runTsc(['-p', join(source, 'tsconfig.build.json'), '--outDir', outDir], source);
   if (code !== 0) {
     await rm(root, { recursive: true, force: true });
     throw new Error(`tsc -p tsconfig.build.json failed (exit ${code})`);
@@ -37,8 +41,8 @@ export async function buildApi(mode: ApiMode): Promise<ApiBuild> {
   await writeFile(join(root, 'package.json'), '{ "type": "module" }\n');
   await symlink(join(REPO_ROOT, 'node_modules'), join(root, 'node_modules'), 'dir');
   await mkdir(outDir, { recursive: true });
-  await symlink(join(REPO_ROOT, 'mappings'), join(outDir, 'mappings'), 'dir');
-  await symlink(join(REPO_ROOT, 'public'), join(outDir, 'public'), 'dir');
+  await symlink(join(source, 'mappings'), join(outDir, 'mappings'), 'dir');
+  await symlink(join(source, 'public'), join(outDir, 'public'), 'dir');
   return {
     mode,
     entry: join(outDir, 'src/server.js'),
@@ -46,10 +50,10 @@ export async function buildApi(mode: ApiMode): Promise<ApiBuild> {
   };
 }
 
-/** The project's tsc, from the repository root; resolves with its exit code. */
-async function runTsc(args: string[]): Promise<number | null> {
+/** The project's tsc, run in `cwd` (the repository root by default); resolves with its exit code. */
+async function runTsc(args: string[], cwd = REPO_ROOT): Promise<number | null> {
   const tsc = spawn(process.execPath, [join(REPO_ROOT, 'node_modules/typescript/bin/tsc'), ...args], {
-    cwd: REPO_ROOT,
+    cwd,
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const [code] = (await once(tsc, 'exit')) as [number | null];

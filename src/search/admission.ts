@@ -50,6 +50,7 @@ export class Admission {
   private readonly control: ConcurrencyLimit;
   private readonly now: () => number;
   private refusedCount = 0;
+  private meanLatencyMs = 0;
   private lastRefusalAt = -Infinity;
   private readonly waitListeners: ((waitSeconds: number) => void)[] = [];
 
@@ -75,8 +76,10 @@ export class Admission {
     if (queue.size === 0 && queue.pending < queue.concurrency) {
       return queue.add(() => this.measure(search, queuedAt));
     }
-    // The queue holds at most as many as may run: a longer one could not start within the wait anyway.
+    // The queue holds at most as many as may run; and a search whose turn would come after the wait (by the
+    // recent pace of completions) is refused now rather than after waiting in vain.
     if (queue.size >= queue.concurrency) throw this.refuse('queue full');
+    if (this.expectedWaitMs(queue.size + 1) > this.options.maxWaitMs) throw this.refuse('no slot in time');
     // The wait's own signal, cut loose once the search starts: p-queue would also give up a running task on it,
     // and a running search ends only when Elasticsearch's answer (or its own cancellation) is in.
     const waiting = new AbortController();
@@ -131,6 +134,14 @@ export class Admission {
     return new SearchOverloadedError(reason);
   }
 
+  /**
+   * How long the `position`-th search in the queue can expect to wait: a slot comes free every `latency / limit`
+   * on average, the latency being the recent mean (0 before anything was measured: then the wait decides).
+   */
+  private expectedWaitMs(position: number): number {
+    return (position * this.meanLatencyMs) / Math.max(1, this.queue.concurrency);
+  }
+
   private async measure<T>(search: () => Promise<T>, queuedAt: number): Promise<T> {
     const started = this.now();
     for (const listener of this.waitListeners) listener((started - queuedAt) / 1000);
@@ -144,6 +155,9 @@ export class Admission {
     } finally {
       if (outcome !== 'skip') {
         const ended = this.now();
+        // The mean latency of recent searches (an exponential average over about the last 20), for the
+        // expected wait of the next that has to queue.
+        this.meanLatencyMs += (ended - started - this.meanLatencyMs) / 20;
         const limit = this.control.record(
           { latencyMs: ended - started, inFlight, dropped: outcome === 'dropped' },
           ended,

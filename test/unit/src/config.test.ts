@@ -66,7 +66,7 @@ describe('app config: loadConfig', () => {
       publicBaseUrl: undefined,
       exportConcurrency: 4,
       cacheMaxAgeSeconds: 60,
-      admission: { maxInFlight: 64, maxWaitMs: 20 },
+      admission: { maxInFlight: 64, maxWaitMs: 100 },
       logLevel: 'info',
     };
     expect(loadConfig({})).to.deep.equal(expected);

@@ -84,6 +84,40 @@ describe('search/admission: searches in flight bounded, the rest refused at once
     expect(second.started()).to.equal(false);
   });
 
+  it('refuses at once a search whose turn would come after the wait, by the recent pace of searches', async () => {
+    let clock = 0;
+    const admission = new Admission({ maxLimit: 1, maxWaitMs: 50, now: () => clock });
+    // One search of 100 ms measured: the mean latency moves towards it.
+    await admission.run(async () => {
+      clock += 100;
+      return 'ok';
+    });
+    const first = held();
+    const running = admission.run(first.search);
+    const second = held();
+    // A slot every ~5 ms (the mean so far is 1/20 of 100 ms): the first in the queue would wait about that: queued.
+    const waiting = admission.run(second.search);
+    expect(admission.state().queued).to.equal(1);
+    first.release();
+    await running;
+    second.release();
+    expect(await waiting).to.equal('answer');
+    // Many slow searches later, the mean is near 100 ms: a search that would wait that long is refused at once.
+    for (let i = 0; i < 60; i++) {
+      await admission.run(async () => {
+        clock += 100;
+        return 'ok';
+      });
+    }
+    const third = held();
+    const busy = admission.run(third.search);
+    const error = await admission.run(async () => 'never').catch((e: unknown) => e);
+    expect(error).to.be.instanceOf(SearchOverloadedError).with.property('reason', 'no slot in time');
+    expect(admission.state().queued).to.equal(0);
+    third.release();
+    await busy;
+  });
+
   it('lowers its limit after searches that were dropped (timeouts), by what outcomeOf says', async () => {
     const admission = new Admission({
       maxLimit: 16,
