@@ -217,7 +217,9 @@ export function createSearchGateway({
       const options: AttemptOptions = {
         requestTimeout: attemptTimeoutMs(budget, performance.now()),
         maxRetries: 0,
-        ...(signal ? { signal } : {}),
+        // A signal of the attempt's own, following the request's: the client ends an attempt that times out by
+        // dispatching 'abort' on the signal it was given, which must not reach the request's other searches.
+        ...(signal ? { signal: AbortSignal.any([signal]) } : {}),
       };
       try {
         return await attempt(options);
