@@ -12,7 +12,9 @@
 //   ES_URL=http://127.0.0.1:9200 npm run bench -- overload                 # writes bench/results/<date>-overload.md
 //   ES_URL=… npm run bench -- overload --api-root /tmp/before --out bench/results/<date>-overload-before
 import { Command } from 'commander';
+import { once } from 'node:events';
 import { existsSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -91,6 +93,47 @@ interface Step {
   load: number;
   /** The first instance's admission limit at the step's end (null: an API without admission control). */
   limit: number | null;
+  /** p50 and p99 of the refusals' server-side time (ms, a histogram bucket's bound), from the APIs' metrics. */
+  serverRefusal: { p50: number; p99: number } | null;
+}
+
+/** A port free now on 127.0.0.1 (for an API's METRICS_PORT). */
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  server.close();
+  return port;
+}
+
+/** The refusal-duration histogram of every instance, summed: upper bound (s) → count. */
+async function refusalBuckets(urls: string[]): Promise<Map<number, number>> {
+  const buckets = new Map<number, number>();
+  for (const url of urls) {
+    const text = await fetch(url)
+      .then((response) => response.text())
+      .catch(() => '');
+    for (const match of text.matchAll(
+      /^ppa_overload_refusal_duration_seconds_bucket\{le="([^"]+)"\} (\d+)/gm,
+    )) {
+      const bound = match[1] === '+Inf' ? Infinity : Number(match[1]);
+      buckets.set(bound, (buckets.get(bound) ?? 0) + Number(match[2]));
+    }
+  }
+  return buckets;
+}
+
+/** p50 and p99 (ms, as the bound of the bucket they fall in) of what the histogram counted between two reads. */
+function bucketQuantiles(
+  before: Map<number, number>,
+  after: Map<number, number>,
+): { p50: number; p99: number } | null {
+  const bounds = [...after.keys()].sort((a, b) => a - b);
+  const counts = bounds.map((bound) => (after.get(bound) ?? 0) - (before.get(bound) ?? 0));
+  const total = counts[counts.length - 1] ?? 0;
+  if (total === 0) return null;
+  const at = (q: number) => bounds[counts.findIndex((count) => count >= q * total)]! * 1000;
+  return { p50: at(0.5), p99: at(0.99) };
 }
 
 interface Run {
@@ -161,7 +204,10 @@ try {
 
   for (const instances of instanceCounts) {
     await stopApis();
+    const metricsUrls: string[] = [];
     for (let i = 0; i < instances; i++) {
+      const metricsPort = await freePort();
+      metricsUrls.push(`http://127.0.0.1:${metricsPort}/metrics`);
       apis.push(
         await startApi({
           build,
@@ -169,7 +215,8 @@ try {
           esUrl: es.url,
           logLevel: 'info',
           // As users run it: the default deadline (startApi's 30 s is for measuring, not judging).
-          env: { ES_REQUEST_TIMEOUT_MS: '2000' },
+          // METRICS_PORT: the refusals' server-side time (ppa_overload_refusal_duration_seconds), read per step.
+          env: { ES_REQUEST_TIMEOUT_MS: '2000', METRICS_PORT: String(metricsPort) },
         }),
       );
     }
@@ -215,6 +262,7 @@ try {
       log(`${instances} instance(s): ${factor}× = ${rate}/s for ${seconds} s (load ${load1()})`);
       const probe = (path: string) =>
         runOpenLoop({ bases, paths: [path], ratePerSecond: PROBE_RATE, seconds, deadlineMs: DEADLINE_MS });
+      const bucketsBefore = await refusalBuckets(metricsUrls);
       const [outcomes, live, cached, ready] = await Promise.all([
         runOpenLoop({ bases, paths, ratePerSecond: rate, seconds, deadlineMs: DEADLINE_MS }),
         probe('/health/live'),
@@ -231,6 +279,7 @@ try {
         probes: { live, cached, ready },
         load: load1(),
         limit: readiness.load?.limit ?? null,
+        serverRefusal: bucketQuantiles(bucketsBefore, await refusalBuckets(metricsUrls)),
       };
       steps.push(step);
       const s = summary(outcomes);
@@ -238,7 +287,8 @@ try {
         `  goodput ${s.goodput.toFixed(0)}/s (${(s.goodput / capacityPerSecond).toFixed(2)} of capacity), ` +
           `refused ${s.refused}, failed ${s.failed}, unanswered ${s.unanswered}, answers p99 ${s.answer_p99.toFixed(0)} ms, ` +
           `refusals p99 ${s.refusal_p99.toFixed(1)} ms; live p99 ${percentile(live.answerMs, 0.99).toFixed(1)} ms, ` +
-          `cached p99 ${percentile(cached.answerMs, 0.99).toFixed(1)} ms, ready ${ready.answered}/${ready.sent}, limit ${step.limit}`,
+          `cached p99 ${percentile(cached.answerMs, 0.99).toFixed(1)} ms, ready ${ready.answered}/${ready.sent}, limit ${step.limit}, ` +
+          `refusals server side p50/p99 ≤ ${step.serverRefusal?.p50 ?? '–'}/${step.serverRefusal?.p99 ?? '–'} ms`,
       );
       // Let what is still queued drain before the next step.
       await sleep(quick ? 500 : 3_000);
@@ -281,6 +331,7 @@ try {
             ready_ok: step.probes.ready.answered,
             ready_sent: step.probes.ready.sent,
             limit: step.limit,
+            server_refusal_ms: step.serverRefusal,
           })),
         })),
         null,
@@ -311,14 +362,15 @@ function render(runs: Run[], machine: Awaited<ReturnType<typeof machineInfo>>, a
         `(refused ${run.capacity.refused}, failed ${run.capacity.failed}); unloaded (1 connection) p50 ` +
         `${ms(run.unloaded.p50)} ms, p99 ${ms(run.unloaded.p99)} ms (not answered: ${run.unloaded.failed}).`,
       '',
-      '| arrivals | rate/s | goodput/s | of capacity | answers p50 / p99 ms | refused | refusals p50 / p99 ms | other errors | unanswered | /health/live p99 | cached p99 | ready | limit | load |',
-      '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+      '| arrivals | rate/s | goodput/s | of capacity | answers p50 / p99 ms | refused | refusals p50 / p99 ms | server side p50 / p99 ≤ ms | other errors | unanswered | /health/live p99 | cached p99 | ready | limit | load |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     );
     for (const step of run.steps) {
       const s = summary(step.outcomes);
       lines.push(
         `| ${step.factor}× | ${step.rate} | ${s.goodput.toFixed(0)} | **${(s.goodput / run.capacityPerSecond).toFixed(2)}** | ` +
           `${ms(s.answer_p50)} / ${ms(s.answer_p99)} | ${s.refused} | ${ms(s.refusal_p50)} / ${ms(s.refusal_p99)} | ` +
+          `${step.serverRefusal ? `${step.serverRefusal.p50} / ${step.serverRefusal.p99}` : '–'} | ` +
           `${s.failed} | ${s.unanswered} | ${ms(percentile(step.probes.live.answerMs, 0.99))} | ` +
           `${ms(percentile(step.probes.cached.answerMs, 0.99))} | ${step.probes.ready.answered}/${step.probes.ready.sent} | ${step.limit ?? '–'} | ${step.load} |`,
       );
@@ -327,6 +379,8 @@ function render(runs: Run[], machine: Awaited<ReturnType<typeof machineInfo>>, a
   }
   lines.push(
     'Latencies are as the load generator saw them (on the same cores): the server side of each is at most that.',
+    "The refusals' server side is the APIs' own histogram (ppa_overload_refusal_duration_seconds): the bound of",
+    'the bucket p50 and p99 fall in.',
     '"other errors" are answers that are neither 2xx nor the overload refusal (the outage 503 after the deadline,',
     'a reset connection); "unanswered": no answer within the client\'s 10 s.',
     '',

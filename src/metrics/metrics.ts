@@ -64,6 +64,12 @@ export function createMetrics(options: { liveIndex: () => Promise<string | null>
     labelNames: ['route'] as const,
     registers: [registry],
   });
+  const refusalDuration = new Histogram({
+    name: 'ppa_overload_refusal_duration_seconds',
+    help: 'Time to answer a request refused for overload (503 overloaded), server side',
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [registry],
+  });
   const queueWait = new Histogram({
     name: 'ppa_admission_queue_wait_seconds',
     help: 'Time an admitted search waited for a slot (0 when one was free)',
@@ -227,7 +233,10 @@ export function createMetrics(options: { liveIndex: () => Promise<string | null>
           const route = routeOf(ctx);
           const seconds = Number(process.hrtime.bigint() - started) / 1e9;
           requests.inc({ route, method: ctx.method, status: String(ctx.status) });
-          if (wasOverloaded(ctx)) overloadRefusals.inc({ route });
+          if (wasOverloaded(ctx)) {
+            overloadRefusals.inc({ route });
+            refusalDuration.observe(seconds);
+          }
           duration.observe({ route }, seconds);
         }
       };
