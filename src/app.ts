@@ -30,18 +30,19 @@ import {
   RATE_LIMIT_HEADER_NAMES,
   type ClientRateLimiter,
 } from './rateLimit/index.js';
-import { healthRouter } from './routes/health.js';
-import { openApiRouter } from './routes/openapi.js';
-import { pagesRouter } from './routes/pages.js';
+import { buildOpenApiSpec } from './openapi/spec.js';
+import { OPERATIONS } from './operations/index.js';
+import type { OperationDeps } from './operations/operation.js';
+import { operationsRouter } from './operations/router.js';
+import { pagesRouter } from './pages/routes.js';
 import { loadPages } from './pages/assets.js';
-import { ppasRouter } from './routes/ppas.js';
-import { changesRouter } from './routes/changes.js';
 import { ServedStateWatcher } from './search/servedStateWatcher.js';
 import type { SearchGateway } from './search/gateway.js';
 import type { Admission } from './search/admission.js';
 import { abandonedSearchesCancelled } from './http/abandon.js';
 import { RefusalLog } from './http/refusalLog.js';
 import { answers } from './wire/answers.js';
+import { jsonRepresentation } from './wire/representation.js';
 import type { ResponseCache } from './wire/responseCache.js';
 
 export interface AppDeps {
@@ -72,24 +73,30 @@ export function createApp(deps: AppDeps): Koa {
   const servedState = new ServedStateWatcher({ read: () => search.servedState() });
   responseCache?.onGenerationChange(() => servedState.invalidate());
   if (metrics) metrics.observeServedState(servedState);
-  const health = healthRouter({ search, limiter, servedState, ...(admission ? { admission } : {}) });
-  const pages = pagesRouter(loadPages());
-  const answer = answers({
-    ...(responseCache ? { cache: responseCache } : {}),
-    maxAgeSeconds: config.cacheMaxAgeSeconds,
-  });
-  const api = [
-    openApiRouter({ publicBaseUrl: config.publicBaseUrl }, answer),
-    // Before ppasRouter: /ppas/changes and /ppas/feed are literal segments, not slugs.
-    changesRouter({ search, answer, servedState, publicBaseUrl: config.publicBaseUrl }),
-    ppasRouter({
-      search,
-      answer,
-      servedState,
-      publicBaseUrl: config.publicBaseUrl,
-      exports: { slots: new ExportSlots(config.exportConcurrency), logger },
+  const operationDeps: OperationDeps = {
+    search,
+    limiter,
+    servedState,
+    ...(admission ? { admission } : {}),
+    ...(config.publicBaseUrl !== undefined ? { publicBaseUrl: config.publicBaseUrl } : {}),
+    answer: answers({
+      ...(responseCache ? { cache: responseCache } : {}),
+      maxAgeSeconds: config.cacheMaxAgeSeconds,
     }),
-  ];
+    exports: { slots: new ExportSlots(config.exportConcurrency), logger },
+    // Serialized and hashed once, not on every request: it depends only on configuration.
+    openApiDocument: jsonRepresentation(buildOpenApiSpec({ publicBaseUrl: config.publicBaseUrl })),
+  };
+  // /health/* answers before the rate limit (never counted); /api/v1/* after it.
+  const health = operationsRouter(
+    OPERATIONS.filter((operation) => !isApiPath(operation.path)),
+    operationDeps,
+  );
+  const api = operationsRouter(
+    OPERATIONS.filter((operation) => isApiPath(operation.path)),
+    operationDeps,
+  );
+  const pages = pagesRouter(loadPages());
 
   app.use(requestId());
   if (metrics) app.use(metrics.httpMiddleware());
@@ -102,9 +109,9 @@ export function createApp(deps: AppDeps): Koa {
   app.use(pages.routes());
   app.use(underApi(rateLimit(limiter)));
   app.use(boundedQueryString());
-  app.use(onlyReadMethods([health, pages, ...api]));
+  app.use(onlyReadMethods([health, pages, api]));
   app.use(abandonedSearchesCancelled());
-  for (const router of api) app.use(router.routes());
+  app.use(api.routes());
   return app;
 }
 

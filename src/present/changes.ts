@@ -1,25 +1,34 @@
 // Change-log hits → the changes answer (docs/api.md, "Changes and feeds") and the events the feed renders.
 import type { estypes } from '@elastic/elasticsearch';
 import type { ChangeEventSource } from '../search/changesSearch.js';
-import { encodeChangeToken } from '../params/changes.js';
+import { encodeChangeToken, MAX_CHANGES_LIMIT } from '../params/changes.js';
 import { canonicalUtc } from '../../indexContract/text/timestamp.js';
-import type { ChangeEvent } from './changeEvent.js';
+import { ChangeEventSchema, type ChangeEvent } from './changeEvent.js';
+import { record, ref, timestamp, Type, type Static } from './bodySchema.js';
 import { PPAS_PATH, presentListItem, trimSlash } from './ppa.js';
 
 export type { ChangeEvent };
 
 export const CHANGES_PATH = `${PPAS_PATH}/changes`;
 
-export interface ChangesBody {
-  data: ChangeEvent[];
-  meta: {
-    /** Where the next request starts (`since`): after the last event here, or further when nothing matched. */
-    next: string;
-    /** The oldest time the log still holds every event since. */
-    retained_since: string;
-  };
-  links: { self: string; next: string };
-}
+/** The changes body (component Changes of the document). */
+export const ChangesSchema = record({
+  data: Type.Array(ref('ChangeEvent', ChangeEventSchema), { maxItems: MAX_CHANGES_LIMIT }),
+  meta: record({
+    next: Type.String({
+      maxLength: 40,
+      description:
+        'The since of the next request: after the last event here, or, when fewer than limit matched, as far as ' +
+        'the log had been read (a filtered follower never scans the same events twice).',
+    }),
+    retained_since: timestamp('The log holds every event since then (CHANGES_RETENTION_DAYS).'),
+  }),
+  links: record({
+    self: Type.String({ format: 'uri' }),
+    next: Type.String({ format: 'uri', description: 'This request with since=meta.next.' }),
+  }),
+});
+export type ChangesBody = Static<typeof ChangesSchema>;
 
 export function presentEvent(source: ChangeEventSource, epoch: string, base: string): ChangeEvent {
   const { change } = source;

@@ -1,51 +1,118 @@
 // A page of search hits → the list body (data, meta, links) and the RFC 8288 Link header with the same links.
 import type { estypes } from '@elastic/elasticsearch';
-import { MAX_RESULT_WINDOW, type ListQuery } from '../params/list.js';
-import type { SortOrder } from '../params/sortOrder.js';
+import { MAX_PER_PAGE, MAX_RESULT_WINDOW, type ListQuery } from '../params/list.js';
+import { SORT_ORDERS } from '../params/sortOrder.js';
 import type { ListSource } from '../../indexContract/sourceFields.js';
-import type { FacetName } from '../params/facets.js';
+import { MAX_FACET_BUCKETS, type FacetName } from '../params/facets.js';
 import { CURSOR_START, encodeCursor, positionAfter } from '../params/cursor.js';
 import { readFacetBuckets, type FacetBucket } from '../search/facets.js';
-import { PPAS_PATH, presentListItem, trimSlash, type PpaListItem } from './ppa.js';
+import {
+  count,
+  oneOf,
+  optionalInteger,
+  optionalString,
+  record,
+  ref,
+  token,
+  Type,
+  type Static,
+  type TSchema,
+} from './bodySchema.js';
+import {
+  PPAS_PATH,
+  PpaListItemSchema,
+  presentListItem,
+  trimSlash,
+  type ListItem,
+  type PpaListItem,
+} from './ppa.js';
 
-export interface ListMeta {
-  total: number;
-  /** null in cursor mode. */
-  page: number | null;
-  per_page: number;
-  /** null in cursor mode. */
-  total_pages: number | null;
-  sort: SortOrder;
-  /** Cursor mode only: where the next page starts; null after the last. */
-  next_cursor?: string | null;
-  /** Only when `facets` was asked for. */
-  facets?: Partial<Record<FacetName, FacetBucket[]>>;
-  /**
-   * Where to follow the change log from (`since`) to keep what this answer shows current: a position no later than
-   * the data it was computed from. null while the index has no change log.
-   */
-  changes_since: string | null;
-}
+const facetBuckets = (value: TSchema, order: string) =>
+  Type.Array(record({ value, count: Type.Integer({ minimum: 1, description: 'PPAs with this value.' }) }), {
+    maxItems: MAX_FACET_BUCKETS,
+    description: order,
+  });
 
-export type { FacetBucket };
+const FACET_SCHEMAS: Record<FacetName, TSchema> = {
+  technology: facetBuckets(
+    token('Technology.'),
+    'Count descending, then value ascending; under every filter but technology.',
+  ),
+  tariff: facetBuckets(
+    token('Tariff.'),
+    'Count descending, then value ascending; under every filter but tariff.',
+  ),
+  country: facetBuckets(
+    Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2.' }),
+    'Count descending, then value ascending; under every filter but country. PPAs without a country are no bucket.',
+  ),
+  year: facetBuckets(
+    Type.Integer({ minimum: 1900, maximum: 2100, description: 'Financial close year.' }),
+    'Year descending; under every filter but year. PPAs without a year are no bucket.',
+  ),
+  risk_features: facetBuckets(
+    token('Risk feature.'),
+    'Count descending, then value ascending; under all filters.',
+  ),
+};
 
-/** A list item: every field, or those `fields` chose plus slug and url. */
-export type ListItem = Partial<PpaListItem> & Pick<PpaListItem, 'slug' | 'url'>;
+const metaSchema = Type.Object(
+  {
+    total: count('Matching PPAs.'),
+    page: optionalInteger({ minimum: 1, description: 'null in cursor mode.' }),
+    per_page: Type.Integer({ minimum: 1, maximum: MAX_PER_PAGE }),
+    total_pages: optionalInteger({
+      minimum: 0,
+      description: 'ceil(total / per_page); 0 when nothing matches; null in cursor mode.',
+    }),
+    sort: oneOf(SORT_ORDERS, { description: 'The ordering applied.' }),
+    next_cursor: Type.Optional(
+      optionalString({ description: 'Cursor mode only: the cursor of the next page; null after the last.' }),
+    ),
+    // The buckets' type is the facet reader's (src/search/facets.ts); the schema says each facet's value type.
+    facets: Type.Optional(
+      Type.Unsafe<Partial<Record<FacetName, FacetBucket[]>>>({
+        type: 'object',
+        additionalProperties: false,
+        description: 'Only with the `facets` parameter: one key per facet asked for.',
+        properties: FACET_SCHEMAS,
+      }),
+    ),
+    changes_since: optionalString({
+      maxLength: 40,
+      description:
+        'Where to follow GET /api/v1/ppas/changes from (its `since`) to keep what this answer shows current; ' +
+        "in a cursor walk, the first page's. null while the index has no change log.",
+    }),
+  },
+  { additionalProperties: false },
+);
+export type ListMeta = Static<typeof metaSchema>;
 
-export interface ListLinks {
-  self: string;
-  first: string;
-  prev: string | null;
-  next: string | null;
-  /** null in cursor mode. */
-  last: string | null;
-}
+const linksSchema = record(
+  {
+    self: Type.String({ format: 'uri' }),
+    first: Type.String({ format: 'uri' }),
+    prev: optionalString({ format: 'uri', description: 'null on the first page.' }),
+    next: optionalString({
+      format: 'uri',
+      description: 'null on the last page; past 10,000 results it goes on in cursor mode.',
+    }),
+    last: optionalString({ format: 'uri', description: 'Page max(total_pages, 1); null in cursor mode.' }),
+  },
+  'Absolute links keeping every other parameter; the same links are in the Link header.',
+);
+export type ListLinks = Static<typeof linksSchema>;
 
-export interface ListBody {
-  data: ListItem[];
-  meta: ListMeta;
-  links: ListLinks;
-}
+/** The list's body (component PpaList of the document). */
+export const PpaListSchema = record({
+  data: Type.Array(ref('PpaListItem', PpaListItemSchema), { maxItems: MAX_PER_PAGE }),
+  meta: metaSchema,
+  links: linksSchema,
+});
+export type ListBody = Static<typeof PpaListSchema>;
+
+export type { FacetBucket, ListItem };
 
 export interface ListPresentation {
   body: ListBody;

@@ -12,37 +12,113 @@ import {
 import type { DetailSource, ListSource } from '../../indexContract/sourceFields.js';
 import { canonicalUtc } from '../../indexContract/text/timestamp.js';
 import { apiPath } from '../http/apiPath.js';
+import {
+  date,
+  megawatts,
+  nullable,
+  optionalAmount,
+  optionalInteger,
+  optionalString,
+  optionalText,
+  record,
+  ref,
+  text,
+  timestamp,
+  token,
+  Type,
+  type Static,
+} from './bodySchema.js';
 
 export const PPAS_PATH = apiPath('/ppas');
 
-export interface PpaListItem {
-  slug: string;
-  project_name: string;
-  developer: string;
-  reference_code: string;
-  location: string;
-  country_code: string | null;
-  technology: string;
-  tariff: string;
-  capacity_mw: number;
-  financial_close_year: number | null;
-  risk_features: string[];
-  published_at: string | null;
-  updated_at: string | null;
-  url: string;
-}
+const SLUG_PATTERN = '^[a-z0-9]+(?:-[a-z0-9]+)*$';
 
-type Nullable<T> = { [K in keyof T]: T[K] | null };
+/** Every field of a PPA as the list shows it (the `fields` parameter may choose fewer: ListItem). */
+export const ppaSummaryProperties = {
+  slug: Type.String({ pattern: SLUG_PATTERN, maxLength: 120, description: 'Stable identifier.' }),
+  project_name: text('Project name.'),
+  developer: text('Developer (sponsor) name.'),
+  reference_code: text('Reference code of the agreement.'),
+  location: text('Free-text location.'),
+  country_code: nullable(Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2.' })),
+  technology: token('Technology token (open set: solar_pv, wind, hydro, …).'),
+  tariff: token('Tariff structure token (open set: energy_only, capacity_and_energy, …).'),
+  capacity_mw: megawatts('Installed capacity in MW.'),
+  financial_close_year: optionalInteger({ minimum: 1900, maximum: 2100, description: 'Financial close.' }),
+  risk_features: Type.Array(token('Risk feature token.'), {
+    uniqueItems: true,
+    description: 'Risk features of the agreement (open set).',
+  }),
+  published_at: nullable(timestamp('When the record entered the public catalogue (UTC).')),
+  updated_at: timestamp('Last change of the record (UTC).'),
+  url: Type.String({ format: 'uri', description: 'Absolute URL of this PPA in the API.' }),
+};
 
-export interface PpaDetail extends PpaListItem {
-  active: boolean;
-  offtaker: Nullable<DetailSource['offtaker']>;
-  contract: Nullable<DetailSource['contract']>;
-  fiscal: Nullable<DetailSource['fiscal']>;
-  procurement: Nullable<DetailSource['procurement']>;
-  versions: Nullable<DetailSource['versions'][number]>[];
-  documents: Nullable<DetailSource['documents'][number]>[];
-}
+const ppaSummary = record(ppaSummaryProperties);
+export type PpaListItem = Static<typeof ppaSummary>;
+
+/** A list item: every field, or those `fields` chose plus slug and url. */
+export type ListItem = Partial<PpaListItem> & Pick<PpaListItem, 'slug' | 'url'>;
+
+export const PpaListItemSchema = Type.Unsafe<ListItem>({
+  ...ppaSummary,
+  required: ['slug', 'url'],
+  description:
+    'A published, active PPA as the list shows it: every field, or only those `fields` names (slug and url always).',
+});
+
+export const PpaDetailSchema = record(
+  {
+    ...ppaSummaryProperties,
+    active: Type.Boolean({ description: 'Whether the PPA is active (the list shows only active ones).' }),
+    offtaker: record({ name: optionalText('Offtaker name.'), type: optionalText('Offtaker type token.') }),
+    contract: record({
+      signed_date: date('Date signed.'),
+      term_years: optionalInteger({ minimum: 0, description: 'Term in years.' }),
+      cod_date: date('Commercial operation date.'),
+      currency: optionalString({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 currency.' }),
+      energy_rate_per_kwh: optionalAmount('Energy rate per kWh, in the contract currency.'),
+      capacity_rate_per_kw_month: optionalAmount('Capacity rate per kW and month, in the contract currency.'),
+    }),
+    fiscal: record({
+      annual_payment_obligation_usd: optionalAmount('Annual payment obligation, USD.'),
+      guaranteed_amount_usd: optionalAmount('Amount guaranteed by the government, USD.'),
+      termination_payment_usd: optionalAmount('Termination payment, USD.'),
+    }),
+    procurement: record({
+      method: optionalText('Procurement method token (competitive_tender, direct_negotiation, …).'),
+      method_details: optionalText('Programme or details of the method.'),
+      number_of_bidders: optionalInteger({ minimum: 0, description: 'Number of bidders.' }),
+      tender_start: date('Tender start.'),
+      tender_end: date('Tender end.'),
+      award_date: date('Award date.'),
+      procuring_entity: optionalText('Procuring entity.'),
+    }),
+    versions: Type.Array(
+      record({
+        version: Type.Integer({ minimum: 0 }),
+        date: date('Date of the version.'),
+        summary: optionalText('What changed.'),
+      }),
+      { description: 'Versions of the record, newest first (by date, then version number).' },
+    ),
+    documents: Type.Array(
+      record({
+        title: text('Document title.'),
+        document_type: optionalText('OCDS document type code (contractSigned, …).'),
+        url: optionalString({ format: 'uri', description: 'Where the document is published.' }),
+        published_on: date('Publication date.'),
+        format: optionalText('Media type, e.g. application/pdf.'),
+        language: optionalText('Language code.'),
+      }),
+      { description: 'Documents, in the order the source lists them.' },
+    ),
+  },
+  'A published PPA (active or not) with procurement, versions and documents. Unknown values are null.',
+);
+export type PpaDetail = Static<typeof PpaDetailSchema>;
+
+export const PpaDetailResponseSchema = record({ data: ref('PpaDetail', PpaDetailSchema) });
 
 /** The absolute URL of a PPA: `base` is PUBLIC_BASE_URL or the request's origin (no trailing slash needed). */
 export function ppaUrl(base: string, slug: string): string {
@@ -67,13 +143,18 @@ export function presentListItem(source: ListSource, base: string): PpaListItem {
     financial_close_year: source.financial_close_year ?? null,
     risk_features: source.risk_features ?? [],
     published_at: utcTimestamp(source.published_at),
-    updated_at: utcTimestamp(source.updated_at),
+    // Always a timestamp in the index (the record requires it): kept as it is should it not parse.
+    updated_at: utcTimestamp(source.updated_at) ?? source.updated_at,
     url: ppaUrl(base, source.slug),
   };
 }
 
 export function presentPpa(source: DetailSource, base: string): PpaDetail {
-  const versions = (source.versions ?? []).map((version) => withKeys(VERSION_KEYS, version));
+  // version and title are required by the record (mappings/record.schema.json): never null.
+  const versions = (source.versions ?? []).map((version) => ({
+    ...withKeys(VERSION_KEYS, version),
+    version: version.version,
+  }));
   return {
     ...presentListItem(source, base),
     active: source.active,
@@ -82,7 +163,10 @@ export function presentPpa(source: DetailSource, base: string): PpaDetail {
     fiscal: withKeys(FISCAL_KEYS, source.fiscal),
     procurement: withKeys(PROCUREMENT_KEYS, source.procurement),
     versions: versions.sort(newestFirst),
-    documents: (source.documents ?? []).map((attachment) => withKeys(ATTACHMENT_KEYS, attachment)),
+    documents: (source.documents ?? []).map((attachment) => ({
+      ...withKeys(ATTACHMENT_KEYS, attachment),
+      title: attachment.title,
+    })),
   };
 }
 

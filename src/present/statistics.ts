@@ -3,30 +3,79 @@ import type { estypes } from '@elastic/elasticsearch';
 import { parseIndexBuiltAt } from '../../indexContract/indexName.js';
 import { utcTimestamp } from './ppa.js';
 import { WITHOUT_YEAR_KEY, type StatisticsAggregations } from '../search/statisticsSearch.js';
+import {
+  count,
+  fraction,
+  megawatts,
+  nullable,
+  optionalInteger,
+  record,
+  timestamp,
+  token,
+  Type,
+  type Static,
+  type TProperties,
+  type TSchema,
+} from './bodySchema.js';
 
-export interface CapacityShare {
-  ppas: number;
-  capacity_mw: number;
-  share_of_capacity: number;
-}
+const capacityShare = record({
+  ppas: count('PPAs with the feature.'),
+  capacity_mw: megawatts('Their capacity, MW rounded to 0.1.'),
+  share_of_capacity: fraction('Their share of the total capacity, rounded to 0.0001.'),
+});
+export type CapacityShare = Static<typeof capacityShare>;
 
-export interface StatisticsBody {
-  data: {
-    totals: { ppas: number; capacity_mw: number };
-    capacity_by_technology: { technology: string; ppas: number; capacity_mw: number; share: number }[];
-    capacity_by_year: { year: number | null; ppas: number; capacity_mw: number }[];
-    fiscal_exposure: {
-      government_guarantee: CapacityShare;
-      take_or_pay: CapacityShare;
-      annual_payment_obligation_usd: number;
-      guaranteed_amount_usd: number;
-      ppas_with_disclosed_amounts: number;
-      by_risk_feature: { risk_feature: string; ppas: number; capacity_mw: number }[];
-    };
-    tariff_mix: { tariff: string; ppas: number; capacity_mw: number; share: number }[];
-  };
-  meta: { generated_at: string | null };
-}
+const capacityBucket = <K extends string, V extends TSchema, E extends TProperties = Record<never, TSchema>>(
+  key: K,
+  keySchema: V,
+  extra?: E,
+) =>
+  record({
+    ...({ [key]: keySchema } as { [P in K]: V }),
+    ppas: Type.Integer({ minimum: 1, description: 'PPAs in the bucket (never 0).' }),
+    capacity_mw: megawatts('Their capacity, MW rounded to 0.1.'),
+    ...((extra ?? {}) as E),
+  });
+
+/** The statistics body (component Statistics of the document). */
+export const StatisticsSchema = record({
+  data: record({
+    totals: record({ ppas: count('Matching PPAs.'), capacity_mw: megawatts('Their capacity, MW (0.1).') }),
+    capacity_by_technology: Type.Array(
+      capacityBucket('technology', token('Technology.'), {
+        share: fraction('Share of the total capacity (0.0001).'),
+      }),
+      { description: 'Largest capacity first.' },
+    ),
+    capacity_by_year: Type.Array(capacityBucket('year', optionalInteger({ minimum: 1900, maximum: 2100 })), {
+      description: 'By financial close year, ascending; PPAs without a year last, under year null.',
+    }),
+    fiscal_exposure: record({
+      government_guarantee: capacityShare,
+      take_or_pay: capacityShare,
+      annual_payment_obligation_usd: count('Sum of the disclosed annual payment obligations, whole USD.'),
+      guaranteed_amount_usd: count('Sum of the disclosed guaranteed amounts, whole USD.'),
+      ppas_with_disclosed_amounts: count('PPAs with an annual payment obligation or a guaranteed amount.'),
+      by_risk_feature: Type.Array(capacityBucket('risk_feature', token('Risk feature.')), {
+        description: 'Largest capacity first.',
+      }),
+    }),
+    tariff_mix: Type.Array(
+      capacityBucket('tariff', token('Tariff structure.'), {
+        share: fraction('Share of the PPAs (0.0001).'),
+      }),
+      { description: 'Most common first.' },
+    ),
+  }),
+  meta: record({
+    generated_at: nullable(
+      timestamp(
+        'When the live index was built (null only while it is empty): the body changes only on reindex.',
+      ),
+    ),
+  }),
+});
+export type StatisticsBody = Static<typeof StatisticsSchema>;
 
 /** Rounds half up (all values here are ≥ 0) without binary artefacts such as 1.005 → 1. */
 export function roundTo(value: number, decimals: number): number {

@@ -1,22 +1,32 @@
 // Suggest hits → { data: [{ slug, project_name, technology, country_code, url }] }.
 import type { estypes } from '@elastic/elasticsearch';
 import type { ListSource } from '../../indexContract/sourceFields.js';
-import { ppaUrl } from './ppa.js';
+import { record, Type, type Static } from './bodySchema.js';
+import { ppaSummaryProperties, ppaUrl } from './ppa.js';
+import { MAX_SUGGEST_LIMIT } from '../params/suggest.js';
 
 export type SuggestSource = Pick<ListSource, 'slug' | 'project_name' | 'technology' | 'country_code'>;
 
-export interface Suggestion {
-  slug: string;
-  project_name: string;
-  technology: string;
-  country_code: string | null;
-  url: string;
-}
+/** The suggestions body (component Suggestions of the document). */
+export const SuggestionsSchema = record({
+  data: Type.Array(
+    record({
+      slug: ppaSummaryProperties.slug,
+      project_name: ppaSummaryProperties.project_name,
+      technology: ppaSummaryProperties.technology,
+      country_code: ppaSummaryProperties.country_code,
+      url: ppaSummaryProperties.url,
+    }),
+    { maxItems: MAX_SUGGEST_LIMIT, description: 'Best first.' },
+  ),
+});
+export type SuggestionsBody = Static<typeof SuggestionsSchema>;
+export type Suggestion = SuggestionsBody['data'][number];
 
 export function presentSuggestions(
   response: estypes.SearchResponse<SuggestSource>,
   base: string,
-): { data: Suggestion[] } {
+): SuggestionsBody {
   return {
     data: response.hits.hits.flatMap((hit) =>
       hit._source

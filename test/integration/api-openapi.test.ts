@@ -8,18 +8,14 @@ import { listParamsSchema } from '../../src/params/list.js';
 import { suggestParamsSchema } from '../../src/params/suggest.js';
 import { statisticsParamsSchema } from '../../src/params/statistics.js';
 import { buildOpenApiSpec } from '../../src/openapi/spec.js';
-import { healthRouter } from '../../src/routes/health.js';
-import { openApiRouter } from '../../src/routes/openapi.js';
-import { changesRouter } from '../../src/routes/changes.js';
-import { ServedStateWatcher } from '../../src/search/servedStateWatcher.js';
-import { ppasRouter } from '../../src/routes/ppas.js';
+import { OPERATIONS } from '../../src/operations/index.js';
+import { operationsRouter } from '../../src/operations/router.js';
 import type { SearchGateway } from '../../src/search/gateway.js';
-import type { ClientRateLimiter } from '../../src/rateLimit/index.js';
 import { buildTestApp, type TestApp } from '../support/app.js';
 import { assertMatchesOpenApi, openApiDocument } from '../support/openapi.js';
 import { indexSample } from '../support/sampleIndex.js';
 import { deleteIndices, testEsClient, uniqueName } from '../support/services.js';
-import { answers } from '../../src/wire/answers.js';
+import { operationDeps } from '../support/operationDeps.js';
 
 const require = createRequire(import.meta.url);
 
@@ -109,26 +105,12 @@ function unknownKeywords(schema: unknown, where: string, out: string[] = []): st
   return out;
 }
 
-const idleSearch = {} as SearchGateway;
-const idleLimiter = {} as ClientRateLimiter;
-const idleAnswer = answers({ maxAgeSeconds: 60 });
-
-/** GET routes of the app's routers, as OpenAPI path templates. */
+/** GET routes of the app's router, as OpenAPI path templates. */
 function routeTemplates(): string[] {
-  const routers = [
-    healthRouter({ search: idleSearch, limiter: idleLimiter }),
-    openApiRouter({}, idleAnswer),
-    changesRouter({
-      search: idleSearch,
-      answer: idleAnswer,
-      servedState: new ServedStateWatcher({ read: () => idleSearch.servedState() }),
-    }),
-    ppasRouter({ search: idleSearch, answer: idleAnswer }),
-  ];
-  return routers
-    .flatMap((router) =>
-      router.stack.filter((layer) => layer.methods.includes('GET')).map((layer) => layer.path),
-    )
+  const router = operationsRouter(OPERATIONS, operationDeps({ search: {} as SearchGateway }));
+  return router.stack
+    .filter((layer) => layer.methods.includes('GET'))
+    .map((layer) => layer.path)
     .map((path) => String(path).replace(/:([A-Za-z_]+)/g, '{$1}'))
     .sort();
 }

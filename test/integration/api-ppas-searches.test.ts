@@ -4,11 +4,12 @@ import Koa from 'koa';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { ProblemError } from '../../src/http/problem.js';
-import { ppasRouter } from '../../src/routes/ppas.js';
+import { OPERATIONS } from '../../src/operations/index.js';
+import { operationsRouter } from '../../src/operations/router.js';
 import type { SearchGateway } from '../../src/search/gateway.js';
 import { useSampleApp } from '../support/sampleApp.js';
 import { listed } from '../support/sampleOracle.js';
-import { answers } from '../../src/wire/answers.js';
+import { operationDeps } from '../support/operationDeps.js';
 
 describe('/api/v1/ppas endpoints: one search each', function () {
   this.timeout(120_000);
@@ -42,7 +43,7 @@ describe('/api/v1/ppas endpoints: one search each', function () {
           ctx.body = { status: error.status };
         }
       });
-      koa.use(ppasRouter({ search: counting, answer: answers({ maxAgeSeconds: 60 }) }).routes());
+      koa.use(operationsRouter(OPERATIONS, operationDeps({ search: counting })).routes());
       const server = koa.listen(0, '127.0.0.1');
       await once(server, 'listening');
       const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -1,7 +1,7 @@
 // The pages over HTTP: what they are served with (types, CSP, caching), that every asset they link is served,
 // and that loading them costs no rate-limit point (their API calls do, as any client's).
 import { expect } from 'chai';
-import { PAGE_CONTENT_SECURITY_POLICY } from '../../src/routes/pages.js';
+import { PAGE_CONTENT_SECURITY_POLICY } from '../../src/pages/routes.js';
 import { buildTestApp, type TestApp } from '../support/app.js';
 import { indexSample } from '../support/sampleIndex.js';
 import { deleteIndices, testEsClient, uniqueName } from '../support/services.js';

@@ -1,0 +1,93 @@
+// GET /api/v1/ppas/export: every matching PPA as CSV or NDJSON, streamed in batches.
+import { Readable } from 'node:stream';
+import type { ListSource } from '../../indexContract/sourceFields.js';
+import { exportChunks } from '../export/exportBody.js';
+import { apiPath } from '../http/apiPath.js';
+import {
+  apiResponses,
+  badRequest,
+  EVERY_ANSWER,
+  headerRefs,
+  RATE_LIMIT_HEADERS,
+  requestIdHeader,
+  withoutSuccess,
+} from '../openapi/responses.js';
+import { exportParameters, parseExportQuery } from '../params/export.js';
+import { clientKey } from '../rateLimit/clientKey.js';
+import { buildExportBatch } from '../search/exportSearch.js';
+import { operation } from './operation.js';
+import { baseOf, changesSince } from './shared.js';
+
+const EXPORT_TYPES = {
+  csv: 'text/csv; charset=utf-8; header=present',
+  ndjson: 'application/x-ndjson',
+} as const;
+
+export const exportPpas = operation({
+  path: apiPath('/ppas/export'),
+  doc: {
+    operationId: 'exportPpas',
+    tags: ['ppas'],
+    summary: 'Every matching PPA as CSV or NDJSON, streamed',
+    description:
+      'The list filters, q and sort, over every match (no pages). CSV: RFC 4180, UTF-8, a header row, ' +
+      'risk_features joined by ";", empty cells for null, and any cell beginning with =, +, -, @, tab or CR ' +
+      "prefixed with ' (spreadsheet formula injection). NDJSON: one list item per line. Streamed from " +
+      'Elasticsearch in batches; if Elasticsearch fails mid-stream the connection is cut (no final chunk), ' +
+      'never ended as if complete. Counts one request against the rate limit; each client runs one export at ' +
+      'a time and each instance at most EXPORT_CONCURRENCY: beyond that 429 with Retry-After.',
+    parameters: [...exportParameters, requestIdHeader],
+    responses: {
+      ...withoutSuccess(apiResponses({ description: '', schema: 'PpaList' }, { '400': badRequest })),
+      '200': {
+        description: 'The export (the body is streamed).',
+        headers: headerRefs([...RATE_LIMIT_HEADERS, ...EVERY_ANSWER, 'Content-Disposition', 'Changes-Since']),
+        content: {
+          'text/csv': { schema: { type: 'string', description: 'RFC 4180 CSV with a header row.' } },
+          'application/x-ndjson': { schema: { type: 'string', description: 'One JSON list item per line.' } },
+        },
+      },
+    },
+  },
+  handler: (deps) => async (ctx) => {
+    const exports = deps.exports;
+    const query = parseExportQuery(ctx.querystring);
+    const release = exports.slots.acquire(clientKey(ctx.ip));
+    let first;
+    let since: string | null = null;
+    try {
+      since = await changesSince(deps);
+      // The first batch before the first byte: if Elasticsearch fails now, the answer is an ordinary 503.
+      first = await deps.search.search<ListSource>(buildExportBatch(query));
+    } catch (error) {
+      release();
+      throw error;
+    }
+    const chunks = exportChunks(query, deps.search, baseOf(ctx, deps), { response: first });
+    first = undefined;
+    const response = ctx.res;
+    async function* body(): AsyncGenerator<string> {
+      try {
+        yield* chunks;
+      } catch (error) {
+        // Mid-stream: the status line is sent. Cut the connection, so the client sees a broken body (no final
+        // chunk), never a short export that looks complete.
+        exports.logger.error({ err: error, path: ctx.path }, 'export failed mid-stream: response cut');
+        response.destroy();
+      } finally {
+        release(); // also when the client went away: the stream is destroyed, and the walk ends here
+      }
+    }
+    const date = new Date().toISOString().slice(0, 10);
+    ctx.status = 200;
+    ctx.type = EXPORT_TYPES[query.format];
+    ctx.set('Content-Disposition', `attachment; filename="ppas-${date}.${query.format}"`);
+    ctx.set('Cache-Control', 'no-store');
+    // Where to follow the change log from, so the export plus the changes after it is the live set.
+    if (since !== null) ctx.set('Changes-Since', since);
+    const stream = Readable.from(body(), { objectMode: false });
+    // A HEAD, or a client gone before the first chunk: the body never runs, so its finally never frees the slot.
+    stream.once('close', release);
+    ctx.body = stream;
+  },
+});

@@ -1,0 +1,26 @@
+// Every operation of the API, in the order the router tries them and the OpenAPI document lists them: the literal
+// segments under /ppas (statistics, export, changes, feed, suggest) before /ppas/{slug}.
+import { exportPpas } from './exportPpas.js';
+import { getPpa } from './getPpa.js';
+import { listPpas } from './listPpas.js';
+import { liveness } from './liveness.js';
+import { openApiDocument } from './openApiDocument.js';
+import type { Operation } from './operation.js';
+import { ppaChanges } from './ppaChanges.js';
+import { ppaFeed } from './ppaFeed.js';
+import { ppaStatistics } from './ppaStatistics.js';
+import { readiness } from './readiness.js';
+import { suggestPpas } from './suggestPpas.js';
+
+export const OPERATIONS: readonly Operation[] = [
+  listPpas,
+  ppaStatistics,
+  exportPpas,
+  ppaChanges,
+  ppaFeed,
+  suggestPpas,
+  getPpa,
+  openApiDocument,
+  liveness,
+  readiness,
+];

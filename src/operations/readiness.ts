@@ -1,0 +1,201 @@
+// GET /health/ready: for load balancers. Unready (503) only when Elasticsearch or the alias is away; the rate
+// limiter's store, a held-back sync and shedding load are reported, never a reason to be unready.
+import { ServiceUnavailableError } from '../http/problem.js';
+import { EVERY_ANSWER, headerRefs, json, problem, requestIdHeader } from '../openapi/responses.js';
+import {
+  constant,
+  oneOf,
+  optionalInteger,
+  optionalString,
+  record,
+  ref,
+  Type,
+  type Static,
+} from '../present/bodySchema.js';
+import type { Admission } from '../search/admission.js';
+import type { ServedStateWatcher } from '../search/servedStateWatcher.js';
+import { operation } from './operation.js';
+
+const ElasticsearchCheckSchema = record({
+  status: oneOf(['ok', 'down'], { description: 'down: unreachable, timing out or alias missing.' }),
+  cluster: Type.Boolean({ description: 'The cluster answered.' }),
+  alias: Type.Boolean({ description: 'The alias (ES_INDEX) exists.' }),
+  detail: optionalString(),
+});
+
+const RateLimitCheckSchema = record({
+  status: oneOf(['ok', 'degraded'], { description: 'degraded: Redis is away, limits are per instance.' }),
+  store: oneOf(['redis', 'memory']),
+  detail: optionalString(),
+});
+
+const SyncCheckSchema = Type.Object(
+  {
+    status: oneOf(['ok', 'held', 'unknown']),
+    detail: optionalString(),
+    high_water_mark: Type.Optional(
+      optionalString({ description: "Where sync's last complete run read up to." }),
+    ),
+    changes_head: Type.Optional(
+      optionalInteger({ description: "The change log's last sequence (null: no log)." }),
+    ),
+    held_since: Type.Optional(Type.String({ format: 'date-time' })),
+    removals: Type.Optional(Type.Integer({ minimum: 0 })),
+    live: Type.Optional(Type.Integer({ minimum: 0 })),
+    max_removed: Type.Optional(Type.String()),
+  },
+  {
+    description:
+      'What sync is doing to the live index. "held": a run would remove more than --max-removed of the live PPAs, ' +
+      'so nothing of it is applied (the index is still served whole; not a reason to be unready). "unknown": not ' +
+      'readable now.',
+  },
+);
+type SyncCheck = Static<typeof SyncCheckSchema>;
+
+const LoadCheckSchema = Type.Object(
+  {
+    status: oneOf(['ok', 'shedding', 'unknown']),
+    detail: optionalString(),
+    limit: Type.Optional(
+      Type.Integer({ minimum: 1, description: 'Searches this instance lets run at once now.' }),
+    ),
+    in_flight: Type.Optional(Type.Integer({ minimum: 0 })),
+    queued: Type.Optional(Type.Integer({ minimum: 0 })),
+    refused_total: Type.Optional(
+      Type.Integer({ minimum: 0, description: 'Searches refused for overload since start.' }),
+    ),
+  },
+  {
+    description:
+      'Admission control in front of Elasticsearch. "shedding": searches beyond what Elasticsearch can take now ' +
+      'were refused in the last 10 s (503 overloaded); cached answers are served as usual. Never a reason to be ' +
+      'unready: a busy instance is not broken. "unknown": no admission control in this instance.',
+  },
+);
+type LoadCheck = Static<typeof LoadCheckSchema>;
+
+const checks = {
+  elasticsearch: ref('ElasticsearchCheck', ElasticsearchCheckSchema),
+  rate_limit: ref('RateLimitCheck', RateLimitCheckSchema),
+  sync: ref('SyncCheck', SyncCheckSchema),
+  load: ref('LoadCheck', LoadCheckSchema),
+};
+
+const ReadinessSchema = record({ status: constant('ready'), ...checks });
+type Checks = Omit<Static<typeof ReadinessSchema>, 'status'>;
+
+const NotReadySchema = Type.Unsafe<Checks>({
+  allOf: [{ $ref: '#/components/schemas/Problem' }],
+  type: 'object',
+  required: Object.keys(checks),
+  properties: { status: { const: 503 }, ...checks },
+});
+
+/** Seconds a balancer is asked to wait before checking an unready instance again. */
+const NOT_READY_RETRY_AFTER_SECONDS = 5;
+
+export class NotReadyError extends ServiceUnavailableError {
+  constructor(checks: Checks, detail: string) {
+    super(detail, NOT_READY_RETRY_AFTER_SECONDS);
+    Object.assign(this.extensions, checks);
+  }
+}
+
+/** What readiness says of sync: "held" while it holds back a mass removal (the site still serves everything). */
+async function syncCheck(servedState: ServedStateWatcher | undefined): Promise<SyncCheck> {
+  if (!servedState) return { status: 'unknown', detail: null };
+  try {
+    const { syncGuard, highWaterMark, head } = await servedState.fresh();
+    const common = { high_water_mark: highWaterMark, changes_head: head ? head.seq : null };
+    if (!syncGuard) return { status: 'ok', ...common, detail: null };
+    return {
+      status: 'held',
+      ...common,
+      held_since: syncGuard.since,
+      removals: syncGuard.removals,
+      live: syncGuard.live,
+      max_removed: syncGuard.max_removed,
+      detail:
+        `sync is holding back a run that would remove ${syncGuard.removals} of ${syncGuard.live} live PPAs ` +
+        `(more than --max-removed ${syncGuard.max_removed}); nothing of it is applied and the index is served whole ` +
+        'until the source is repaired or an operator runs sync with --max-removed',
+    };
+  } catch {
+    return { status: 'unknown', detail: 'the change log and sync state could not be read' };
+  }
+}
+
+/** What readiness says of load: "shedding" while searches are being refused for overload (still ready). */
+function loadCheck(admission: Admission | undefined): LoadCheck {
+  if (!admission) return { status: 'unknown', detail: null };
+  const state = admission.state();
+  return {
+    status: state.shedding ? 'shedding' : 'ok',
+    limit: state.limit,
+    in_flight: state.inFlight,
+    queued: state.queued,
+    refused_total: state.refused,
+    detail: state.shedding
+      ? 'at capacity: searches beyond what Elasticsearch can take now are refused at once (503 overloaded); ' +
+        'cached answers are served as usual'
+      : null,
+  };
+}
+
+export const readiness = operation({
+  path: '/health/ready',
+  doc: {
+    operationId: 'readiness',
+    tags: ['meta'],
+    summary: 'Readiness: the search cluster answers and the alias exists (not rate limited)',
+    parameters: [requestIdHeader],
+    description:
+      'The rate limiter is reported but never makes the instance unready: degraded means Redis is away and ' +
+      'this instance limits in memory. Load is reported too, never a reason to be unready: shedding means ' +
+      'searches beyond capacity are being refused (503 overloaded).',
+    responses: {
+      '200': { description: 'Ready.', headers: headerRefs(EVERY_ANSWER), content: json('Readiness') },
+      '405': problem('Method not allowed.', ['Allow'], false),
+      '503': {
+        description: 'Not ready: the search cluster is unreachable or the alias is missing.',
+        headers: headerRefs([...EVERY_ANSWER, 'Retry-After']),
+        content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/NotReady' } } },
+      },
+    },
+  },
+  schemas: {
+    ElasticsearchCheck: ElasticsearchCheckSchema,
+    RateLimitCheck: RateLimitCheckSchema,
+    SyncCheck: SyncCheckSchema,
+    LoadCheck: LoadCheckSchema,
+    Readiness: ReadinessSchema,
+    NotReady: NotReadySchema,
+  },
+  handler:
+    ({ search, limiter, servedState, admission }) =>
+    async (ctx) => {
+      ctx.set('Cache-Control', 'no-store');
+      const [state, sync] = await Promise.all([search.ready(), syncCheck(servedState)]);
+      const ready = state.cluster && state.alias;
+      const health = limiter.health();
+      const checks: Checks = {
+        elasticsearch: {
+          status: ready ? 'ok' : 'down',
+          cluster: state.cluster,
+          alias: state.alias,
+          detail: state.detail ?? null,
+        },
+        // Degraded (Redis away, in-memory limits) still serves: it is reported, not a reason to be unready.
+        rate_limit: { status: health.status, store: health.store, detail: health.detail ?? null },
+        // Held back (a mass removal refused) still serves: reported, not a reason to be unready, since an unready
+        // fleet would take down the very index the guard keeps whole.
+        sync,
+        // Shedding (refusing searches beyond capacity) still serves: reported, not a reason to be unready, since
+        // taking a busy instance out of rotation moves its load onto the others.
+        load: loadCheck(admission),
+      };
+      if (!ready) throw new NotReadyError(checks, `Elasticsearch: ${state.detail ?? 'not ready'}.`);
+      ctx.body = { status: 'ready', ...checks } satisfies Static<typeof ReadinessSchema>;
+    },
+});

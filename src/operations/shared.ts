@@ -1,0 +1,34 @@
+// What several handlers read from a request or the served state.
+import type { Context } from 'koa';
+import type { ChangeLogHead } from '../../indexContract/changeLog.js';
+import { originOf } from '../http/origin.js';
+import { ServiceUnavailableError } from '../http/problem.js';
+import { encodeChangeToken } from '../params/changes.js';
+import type { OperationDeps } from './operation.js';
+
+/** PUBLIC_BASE_URL, else the request's own origin (Koa 3's ctx.origin is the Origin header, not this). */
+export function baseOf(ctx: Context, deps: OperationDeps): string {
+  return deps.publicBaseUrl ?? originOf(ctx);
+}
+
+/**
+ * The change log's position, read before the search an answer comes from (so never later than its data); null
+ * when there is no log, or its head cannot be read now (the answer itself does not depend on it).
+ */
+export async function changesSince(deps: OperationDeps): Promise<string | null> {
+  const state = await deps.servedState?.current().catch(() => undefined);
+  return state?.head ? encodeChangeToken({ epoch: state.head.epoch, seq: state.head.seq }) : null;
+}
+
+/** The change log's head, or 503 while no log exists (no reindex or sync of this release has run yet). */
+export async function logHead(deps: OperationDeps): Promise<ChangeLogHead> {
+  // The log's own operations wait for the head as long as the lookup takes (within the request's deadline).
+  const state = await deps.servedState?.current(Infinity);
+  if (!state?.head) {
+    throw new ServiceUnavailableError(
+      'The change log has not started yet: it starts with the next reindex or sync of the index.',
+      30,
+    );
+  }
+  return state.head;
+}

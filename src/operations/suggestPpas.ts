@@ -1,0 +1,35 @@
+// GET /api/v1/ppas/suggest: project names as the user types.
+import { apiPath } from '../http/apiPath.js';
+import { apiResponses, badRequest, ifNoneMatch, requestIdHeader } from '../openapi/responses.js';
+import { parseSuggestQuery, suggestParameters } from '../params/suggest.js';
+import { presentSuggestions, SuggestionsSchema, type SuggestSource } from '../present/suggest.js';
+import { buildSuggestSearch } from '../search/suggestSearch.js';
+import { operation } from './operation.js';
+import { baseOf } from './shared.js';
+
+export const suggestPpas = operation({
+  path: apiPath('/ppas/suggest'),
+  doc: {
+    operationId: 'suggestPpas',
+    tags: ['ppas'],
+    summary: 'Project names as the user types, for a search box',
+    description:
+      'Published, active PPAs whose name matches what was typed: the last word as a prefix, one typo in words ' +
+      'of five letters or more, accents and case ignored; the whole name first, then names that start with ' +
+      'it. "suggest" is never looked up as a slug. Counts against the rate limit like every /api/v1 request.',
+    parameters: [...suggestParameters, ifNoneMatch, requestIdHeader],
+    responses: apiResponses(
+      { description: 'Suggestions, best first.', schema: 'Suggestions' },
+      { '400': badRequest },
+    ),
+  },
+  schemas: { Suggestions: SuggestionsSchema },
+  handler: (deps) => async (ctx) => {
+    const query = parseSuggestQuery(ctx.querystring);
+    const base = baseOf(ctx, deps);
+    await deps.answer(ctx, { route: 'suggest', normalized: `${base} ${JSON.stringify(query)}` }, async () => {
+      const response = await deps.search.search<SuggestSource>(buildSuggestSearch(query));
+      return { body: presentSuggestions(response, base) };
+    });
+  },
+});
