@@ -19,7 +19,8 @@ export interface VariableSpec {
   /** Default as the environment would spell it; absent: the variable is optional with no default. */
   default?: string;
   meaning: string;
-  schema: Record<string, unknown>;
+  /** A JSON Schema (a plain object, or a TypeBox schema, which is one). */
+  schema: object;
   /** A comma-separated list, validated item by item (the schema is then an array schema). */
   list?: true;
   /** Never echoed in an error message. */
@@ -142,7 +143,8 @@ export function createVariablesReader(
       if (value === undefined) continue;
       if (entry.list) values[name] = value.split(',').map((item) => item.trim());
       // Only plain decimal digits become numbers ("1e3", "0x10", "3.0" stay strings and fail the schema).
-      else if (entry.schema.type === 'integer' && /^\d{1,15}$/.test(value)) values[name] = Number(value);
+      else if ((entry.schema as { type?: unknown }).type === 'integer' && /^\d{1,15}$/.test(value))
+        values[name] = Number(value);
       else values[name] = value;
     }
     if (!validate(values)) {

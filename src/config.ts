@@ -8,125 +8,159 @@ import {
 } from '../settings/elasticsearch.js';
 import { redisUrlProblem } from './rateLimit/redisUrl.js';
 import { ConfigError, createVariablesReader, type VariableSpec } from '../settings/variables.js';
+import Type, { type Static, type TSchema } from 'typebox';
 
 export { ConfigError, type VariableSpec };
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-export interface Config {
-  port: number;
-  host: string;
-  /** Elasticsearch nodes, credentials, the alias the API reads, the per-request timeout (the ES_* variables). */
-  es: EsSettings;
-  /** Unset: in-memory rate limits (one instance). */
-  redisUrl?: string;
-  rateLimitPoints: number;
-  rateLimitWindowSeconds: number;
-  trustProxyHops: number;
-  /** Absolute http(s) URL without a trailing slash; unset: links use the request's own origin. */
-  publicBaseUrl?: string;
-  cacheMaxAgeSeconds: number;
-  /** Bytes the in-process response cache may hold (0: no cache). */
-  responseCacheBytes: number;
-  /** Exports running at once in this instance (each client: one at a time). */
-  exportConcurrency: number;
-  /** Prometheus metrics on this port (GET /metrics); unset: no metrics server. */
-  metricsPort?: number;
-  /** Admission control in front of Elasticsearch (src/search/admission.ts). */
-  admission: { maxInFlight: number; maxWaitMs: number };
-  logLevel: LogLevel;
+/**
+ * One variable of the API: how it is read and checked (VariableSpec: the schema, default, meaning, for the errors, the
+ * README and the compose-file check) and where its value goes in Config (`field`, after `convert` when the value
+ * is stored in another unit). Its type in Config is derived from its schema.
+ */
+interface ApiVariable<F extends string, S extends TSchema, V = Static<S>> extends VariableSpec {
+  field: F;
+  schema: S;
+  convert?: (value: Static<S>) => V;
 }
 
-// One table: the schema, the error messages, the README and the compose-file check all read it.
+/** A variable with a default: always set in Config. */
+const variable = <F extends string, S extends TSchema, V = Static<S>>(
+  spec: ApiVariable<F, S, V> & { default: string },
+) => spec;
+
+/** A variable without a default: absent from Config when unset. */
+const optional = <F extends string, S extends TSchema, V = Static<S>>(
+  spec: ApiVariable<F, S, V> & { default?: never },
+) => ({ ...spec, optional: true as const });
+
+// One declaration per variable: the table below is all there is to add one.
 const SPEC = {
-  PORT: {
+  PORT: variable({
+    field: 'port',
     default: '3000',
     meaning: 'TCP port the API listens on (0: any free port)',
-    schema: { type: 'integer', minimum: 0, maximum: 65535 },
-  },
-  HOST: {
+    schema: Type.Integer({ minimum: 0, maximum: 65535 }),
+  }),
+  HOST: variable({
+    field: 'host',
     expected: 'a host name or an IP address',
     default: '0.0.0.0',
     meaning: 'interface the API listens on',
-    schema: { type: 'string', anyOf: [{ format: 'hostname' }, { format: 'ipv4' }, { format: 'ipv6' }] },
-  },
+    schema: Type.Unsafe<string>({
+      type: 'string',
+      anyOf: [{ format: 'hostname' }, { format: 'ipv4' }, { format: 'ipv6' }],
+    }),
+  }),
   ...ES_VARIABLES_SPEC,
-  REDIS_URL: {
+  REDIS_URL: optional({
+    field: 'redisUrl',
     expected:
       'a redis:// or rediss:// URL, redis+cluster://host:port,host:port,… (Cluster seed nodes) or ' +
       'redis+sentinel://host:port,…/<master name> (Sentinel)',
     meaning:
       'shared rate-limit store: one Redis, a Cluster (`redis+cluster://`) or Sentinel (`redis+sentinel://`); ' +
       'unset: in-memory limits (one instance)',
-    schema: { type: 'string', format: 'redis-url' },
+    schema: Type.String({ format: 'redis-url' }),
     explain: redisUrlProblem,
-  },
-  RATE_LIMIT_POINTS: {
+  }),
+  RATE_LIMIT_POINTS: variable({
+    field: 'rateLimitPoints',
     default: '60',
     meaning: 'requests allowed per client IP per window',
-    schema: { type: 'integer', minimum: 1, maximum: 1_000_000 },
-  },
-  RATE_LIMIT_WINDOW_S: {
+    schema: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
+  }),
+  RATE_LIMIT_WINDOW_S: variable({
+    field: 'rateLimitWindowSeconds',
     unit: 'seconds',
     default: '60',
     meaning: 'length of the rate-limit window in seconds',
-    schema: { type: 'integer', minimum: 1, maximum: 86_400 },
-  },
-  TRUST_PROXY_HOPS: {
+    schema: Type.Integer({ minimum: 1, maximum: 86_400 }),
+  }),
+  TRUST_PROXY_HOPS: variable({
+    field: 'trustProxyHops',
     default: '0',
     meaning: 'proxies in front that append to X-Forwarded-For (0: use the socket address)',
-    schema: { type: 'integer', minimum: 0, maximum: 32 },
-  },
-  PUBLIC_BASE_URL: {
+    schema: Type.Integer({ minimum: 0, maximum: 32 }),
+  }),
+  PUBLIC_BASE_URL: optional({
+    field: 'publicBaseUrl',
     expected: 'an absolute http(s) URL without query, fragment or credentials, e.g. https://api.example.org',
     meaning: 'base for absolute links; unset: derived from the request',
-    schema: { type: 'string', format: 'http-url' },
-  },
-  CACHE_MAX_AGE_S: {
+    schema: Type.String({ format: 'http-url' }),
+    convert: (url: string) => url.replace(/\/+$/, ''),
+  }),
+  CACHE_MAX_AGE_S: variable({
+    field: 'cacheMaxAgeSeconds',
     unit: 'seconds',
     default: '60',
     meaning: 'Cache-Control max-age on 200 answers',
-    schema: { type: 'integer', minimum: 0, maximum: 31_536_000 },
-  },
-  RESPONSE_CACHE_MB: {
+    schema: Type.Integer({ minimum: 0, maximum: 31_536_000 }),
+  }),
+  RESPONSE_CACHE_MB: variable({
+    field: 'responseCacheBytes',
     unit: 'mebibytes',
     default: '32',
     meaning:
       'in-process cache of finished answers (list, detail, statistics, suggest) of the live index generation, bounded in MiB; 0: none',
-    schema: { type: 'integer', minimum: 0, maximum: 65_536 },
-  },
-  EXPORT_CONCURRENCY: {
+    schema: Type.Integer({ minimum: 0, maximum: 65_536 }),
+    convert: (mebibytes: number) => mebibytes * 1024 * 1024,
+  }),
+  EXPORT_CONCURRENCY: variable({
+    field: 'exportConcurrency',
     default: '4',
     meaning: 'exports (GET /api/v1/ppas/export) running at once per instance; beyond it 429',
-    schema: { type: 'integer', minimum: 1, maximum: 64 },
-  },
-  ADMISSION_MAX_IN_FLIGHT: {
+    schema: Type.Integer({ minimum: 1, maximum: 64 }),
+  }),
+  ADMISSION_MAX_IN_FLIGHT: variable({
+    field: 'admissionMaxInFlight',
     default: '64',
     meaning:
       "the most searches this instance has in flight in Elasticsearch; below it the limit adapts to Elasticsearch's latency by itself (beyond it: a short wait, then 503 overloaded)",
-    schema: { type: 'integer', minimum: 1, maximum: 1024 },
-  },
-  ADMISSION_MAX_WAIT_MS: {
+    schema: Type.Integer({ minimum: 1, maximum: 1024 }),
+  }),
+  ADMISSION_MAX_WAIT_MS: variable({
+    field: 'admissionMaxWaitMs',
     unit: 'milliseconds',
     default: '100',
     meaning:
       'the longest a search waits for a free slot; one that would wait longer (by the recent pace of searches) is refused at once (503 overloaded, not run); 0: no wait',
-    schema: { type: 'integer', minimum: 0, maximum: 1000 },
-  },
-  METRICS_PORT: {
+    schema: Type.Integer({ minimum: 0, maximum: 1000 }),
+  }),
+  METRICS_PORT: optional({
+    field: 'metricsPort',
     unit: 'another port than PORT',
     meaning: 'Prometheus metrics (GET /metrics) on this port of HOST, apart from the API; unset: none',
-    schema: { type: 'integer', minimum: 1, maximum: 65535 },
-  },
-  LOG_LEVEL: {
+    schema: Type.Integer({ minimum: 1, maximum: 65535 }),
+  }),
+  LOG_LEVEL: variable({
+    field: 'logLevel',
     default: 'info',
     meaning: 'pino log level',
-    schema: { type: 'string', enum: [...LOG_LEVELS] },
-  },
+    schema: Type.Unsafe<LogLevel>({ type: 'string', enum: [...LOG_LEVELS] }),
+  }),
 } as const satisfies Record<string, VariableSpec>;
 
-export type ConfigVariable = keyof typeof SPEC;
+type Spec = typeof SPEC;
+/** The API's own variables (the ES_* ones make up `es`). */
+type ApiVariableName = { [K in keyof Spec]: Spec[K] extends { field: string } ? K : never }[keyof Spec];
+type FieldOf<K extends ApiVariableName> = Spec[K]['field'];
+type ValueOf<K extends ApiVariableName> = Spec[K] extends { convert?: (value: never) => infer V } ? V : never;
+type IsOptional<K extends ApiVariableName> = Spec[K] extends { optional: true } ? true : false;
+
+/** The API's configuration: one field per variable, typed by its schema, and `es` from the ES_* variables. */
+export type Config = {
+  -readonly [K in ApiVariableName as IsOptional<K> extends true ? never : FieldOf<K>]: ValueOf<K>;
+} & {
+  -readonly [K in ApiVariableName as IsOptional<K> extends true ? FieldOf<K> : never]?: ValueOf<K>;
+} & {
+  /** Elasticsearch nodes, credentials, the alias the API reads, the per-request timeout (the ES_* variables). */
+  es: EsSettings;
+};
+
+export type ConfigVariable = keyof Spec;
 
 export const CONFIG_VARIABLES_SPEC: Readonly<Record<ConfigVariable, VariableSpec>> = SPEC;
 
@@ -137,47 +171,22 @@ const readVariables = createVariablesReader(CONFIG_VARIABLES_SPEC, [ES_CREDENTIA
   'redis-url': (value) => redisUrlProblem(value) === undefined,
 });
 
-interface ValidatedEnvironment {
-  PORT: number;
-  HOST: string;
-  REDIS_URL?: string;
-  RATE_LIMIT_POINTS: number;
-  RATE_LIMIT_WINDOW_S: number;
-  TRUST_PROXY_HOPS: number;
-  PUBLIC_BASE_URL?: string;
-  CACHE_MAX_AGE_S: number;
-  RESPONSE_CACHE_MB: number;
-  EXPORT_CONCURRENCY: number;
-  METRICS_PORT?: number;
-  ADMISSION_MAX_IN_FLIGHT: number;
-  ADMISSION_MAX_WAIT_MS: number;
-  LOG_LEVEL: LogLevel;
-}
-
 /**
  * Reads and validates the configuration from `env` (normally process.env). An empty or blank value counts as
  * unset (compose files often write `VAR=`). Throws a ConfigError naming every bad variable.
  */
 export function loadConfig(env: Readonly<Record<string, string | undefined>>): Config {
   const values = readVariables(env);
-  // The schema has checked every value, so these casts only restate it.
-  const value = values as unknown as ValidatedEnvironment;
-  return {
-    port: value.PORT,
-    host: value.HOST,
-    es: esSettingsFrom(values),
-    redisUrl: value.REDIS_URL,
-    rateLimitPoints: value.RATE_LIMIT_POINTS,
-    rateLimitWindowSeconds: value.RATE_LIMIT_WINDOW_S,
-    trustProxyHops: value.TRUST_PROXY_HOPS,
-    publicBaseUrl: value.PUBLIC_BASE_URL?.replace(/\/+$/, ''),
-    cacheMaxAgeSeconds: value.CACHE_MAX_AGE_S,
-    responseCacheBytes: value.RESPONSE_CACHE_MB * 1024 * 1024,
-    exportConcurrency: value.EXPORT_CONCURRENCY,
-    ...(value.METRICS_PORT !== undefined ? { metricsPort: value.METRICS_PORT } : {}),
-    admission: { maxInFlight: value.ADMISSION_MAX_IN_FLIGHT, maxWaitMs: value.ADMISSION_MAX_WAIT_MS },
-    logLevel: value.LOG_LEVEL,
-  };
+  const config: Record<string, unknown> = { es: esSettingsFrom(values) };
+  for (const [name, spec] of Object.entries(SPEC)) {
+    if (!('field' in spec)) continue;
+    const value = values[name];
+    if (value === undefined) continue;
+    // The schema has checked the value: convert only changes its unit.
+    const convert = spec.convert as ((value: unknown) => unknown) | undefined;
+    config[spec.field] = convert ? convert(value) : value;
+  }
+  return config as Config;
 }
 
 /** The defaults as a Config (what an empty environment gives). */

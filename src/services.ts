@@ -51,10 +51,12 @@ export function createServices(config: Config, logger: Logger): Services {
 }
 
 /** Admission control from ADMISSION_MAX_IN_FLIGHT and ADMISSION_MAX_WAIT_MS. */
-export function createAdmission(config: Pick<Config, 'admission'>): Admission {
+export function createAdmission(
+  config: Pick<Config, 'admissionMaxInFlight' | 'admissionMaxWaitMs'>,
+): Admission {
   return new Admission({
-    maxLimit: config.admission.maxInFlight,
-    maxWaitMs: config.admission.maxWaitMs,
+    maxLimit: config.admissionMaxInFlight,
+    maxWaitMs: config.admissionMaxWaitMs,
     outcomeOf: admissionOutcome,
   });
 }

@@ -75,7 +75,7 @@ describe('api: overload, against a slowed Elasticsearch', function () {
       alias,
       esNodes: [es.url],
       requestTimeoutMs: 10_000,
-      configOverrides: { admission: { maxInFlight: 2, maxWaitMs: 20 } },
+      configOverrides: { admissionMaxInFlight: 2, admissionMaxWaitMs: 20 },
     });
     es.searchDelayMs = 1500;
     const answers = await allAtOnce(small, uncached('a', 12));
@@ -112,7 +112,11 @@ describe('api: overload, against a slowed Elasticsearch', function () {
       alias,
       esNodes: [es.url],
       requestTimeoutMs: 10_000,
-      configOverrides: { admission: { maxInFlight: 2, maxWaitMs: 20 }, responseCacheBytes: 8 * 1024 * 1024 },
+      configOverrides: {
+        admissionMaxInFlight: 2,
+        admissionMaxWaitMs: 20,
+        responseCacheBytes: 8 * 1024 * 1024,
+      },
     });
     const popular = '/api/v1/ppas?q=wind';
     let firstBody = '';

@@ -58,15 +58,14 @@ describe('app config: loadConfig', () => {
       port: 3000,
       host: '0.0.0.0',
       es: { nodes: ['http://127.0.0.1:9200'], alias: 'ppas', requestTimeoutMs: 2000 },
-      redisUrl: undefined,
       rateLimitPoints: 60,
       rateLimitWindowSeconds: 60,
       responseCacheBytes: 32 * 1024 * 1024,
       trustProxyHops: 0,
-      publicBaseUrl: undefined,
       exportConcurrency: 4,
       cacheMaxAgeSeconds: 60,
-      admission: { maxInFlight: 64, maxWaitMs: 100 },
+      admissionMaxInFlight: 64,
+      admissionMaxWaitMs: 100,
       logLevel: 'info',
     };
     expect(loadConfig({})).to.deep.equal(expected);
