@@ -36,7 +36,7 @@ import type { OperationDeps } from './operations/operation.js';
 import { operationsRouter } from './operations/router.js';
 import { pagesRouter } from './pages/routes.js';
 import { loadPages } from './pages/assets.js';
-import { ServedStateWatcher } from './search/servedStateWatcher.js';
+import { LiveState } from './liveState/liveState.js';
 import type { SearchGateway } from './search/gateway.js';
 import type { Admission } from './search/admission.js';
 import { abandonedSearchesCancelled } from './http/abandon.js';
@@ -54,6 +54,11 @@ export interface AppDeps {
   logger: Logger;
   /** Prometheus metrics (METRICS_PORT): every answer counted and timed, searches and refusals too. */
   metrics?: Metrics;
+  /**
+   * What is served now (src/liveState/): the same one the response cache keys on. Absent: one of the app's own,
+   * which looks up the served state only when asked.
+   */
+  liveState?: LiveState;
   /** Finished answers of the live index generation (createResponseCache); absent: every request is answered. */
   responseCache?: ResponseCache;
 }
@@ -70,13 +75,11 @@ export function createApp(deps: AppDeps): Koa {
   app.silent = true;
   app.on('error', (error: unknown) => logger.error({ err: error }, 'response failed'));
 
-  const servedState = new ServedStateWatcher({ read: () => search.servedState() });
-  responseCache?.onGenerationChange(() => servedState.invalidate());
-  if (metrics) metrics.observeServedState(servedState);
+  const liveState = deps.liveState ?? new LiveState({ search, limiter });
+  if (metrics) metrics.observeServedState(liveState.served);
   const operationDeps: OperationDeps = {
     search,
-    limiter,
-    servedState,
+    liveState,
     ...(admission ? { admission } : {}),
     ...(config.publicBaseUrl !== undefined ? { publicBaseUrl: config.publicBaseUrl } : {}),
     answer: answers({

@@ -48,12 +48,13 @@ async function main(): Promise<void> {
     process.exit(1);
   });
 
-  const { search, admission, limiter, metrics, responseCache } = createServices(config, logger);
+  const { search, admission, limiter, liveState, metrics, responseCache } = createServices(config, logger);
   const app = createApp({
     config,
     search,
     admission,
     limiter,
+    liveState,
     logger,
     ...(metrics ? { metrics } : {}),
     ...(responseCache ? { responseCache } : {}),
@@ -75,6 +76,7 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
     metricsServer?.close();
+    liveState.close();
     responseCache?.close();
     void stop(server, logger).then(async (forced) => {
       await Promise.allSettled([search.close(), limiter.close()]);

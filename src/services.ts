@@ -2,6 +2,7 @@
 // shared rate limiter, the metrics (METRICS_PORT) and the response cache. src/server.ts wires them into the app; bench/perf/replayApi.ts
 // wires the same ones, its searches replayed.
 import { createResponseCache, type ResponseCache } from './wire/responseCache.js';
+import { LiveState } from './liveState/liveState.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
 import { createMetrics, type Metrics } from './metrics/metrics.js';
@@ -15,6 +16,8 @@ export interface Services {
   /** Admission control of the gateway's searches (readiness and metrics report it). */
   admission: Admission;
   limiter: ClientRateLimiter;
+  /** What is served now: the generation, the change log's head, sync's state, the limiter's store. */
+  liveState: LiveState;
   metrics?: Metrics;
   responseCache?: ResponseCache;
 }
@@ -37,14 +40,16 @@ export function createServices(config: Config, logger: Logger): Services {
   });
   const metrics =
     config.metricsPort !== undefined ? createMetrics({ liveIndex: () => search.liveIndex() }) : undefined;
+  const liveState = new LiveState({ search, limiter });
   const responseCache = createResponseCache({
     maxBytes: config.responseCacheBytes,
-    liveGeneration: () => search.liveGeneration(),
+    generation: () => liveState.generation(),
   });
   return {
     search,
     admission,
     limiter,
+    liveState,
     ...(metrics ? { metrics } : {}),
     ...(responseCache ? { responseCache } : {}),
   };

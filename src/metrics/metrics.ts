@@ -8,7 +8,7 @@ import { parseIndexBuiltAt } from '../../indexContract/indexName.js';
 import type { ResponseCache } from '../wire/responseCache.js';
 import type { ClientRateLimiter } from '../rateLimit/index.js';
 import type { SearchGateway, ServedState } from '../search/gateway.js';
-import type { ServedStateWatcher } from '../search/servedStateWatcher.js';
+import type { ServedStateWatcher } from '../liveState/servedStateWatcher.js';
 import type { Admission } from '../search/admission.js';
 import { routeOf, wasOverloaded } from '../http/refusalLog.js';
 

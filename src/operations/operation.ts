@@ -6,10 +6,9 @@ import type { Logger } from 'pino';
 import type { ExportSlots } from '../export/exportSlots.js';
 import type { OpenApiOperation } from '../openapi/responses.js';
 import type { TSchema } from '../present/bodySchema.js';
-import type { ClientRateLimiter } from '../rateLimit/index.js';
 import type { Admission } from '../search/admission.js';
 import type { SearchGateway } from '../search/gateway.js';
-import type { ServedStateWatcher } from '../search/servedStateWatcher.js';
+import type { LiveState } from '../liveState/liveState.js';
 import type { AnswerFn } from '../wire/answers.js';
 import type { Representation } from '../wire/representation.js';
 
@@ -20,12 +19,10 @@ export interface OperationDeps {
   answer: AnswerFn;
   /** PUBLIC_BASE_URL; unset: absolute links use the request's own origin. */
   publicBaseUrl?: string;
-  /** The change log's head and sync's state (absent: no log is ever read; the changes operations need it). */
-  servedState?: ServedStateWatcher;
+  /** What is served now: the change log's head, sync's state, the rate limiter's store (src/liveState/). */
+  liveState: LiveState;
   /** Exports: how many may run, and where a failure mid-stream is logged. */
   exports: { slots: ExportSlots; logger: Logger };
-  /** The rate limiter, whose store readiness reports. */
-  limiter: ClientRateLimiter;
   /** Admission control: readiness reports shedding. */
   admission?: Admission;
   /** The OpenAPI document, serialized once. */

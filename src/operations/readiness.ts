@@ -13,7 +13,7 @@ import {
   type Static,
 } from '../present/bodySchema.js';
 import type { Admission } from '../search/admission.js';
-import type { ServedStateWatcher } from '../search/servedStateWatcher.js';
+import type { ServedStateWatcher } from '../liveState/servedStateWatcher.js';
 import { operation } from './operation.js';
 
 const ElasticsearchCheckSchema = record({
@@ -103,8 +103,7 @@ export class NotReadyError extends ServiceUnavailableError {
 }
 
 /** What readiness says of sync: "held" while it holds back a mass removal (the site still serves everything). */
-async function syncCheck(servedState: ServedStateWatcher | undefined): Promise<SyncCheck> {
-  if (!servedState) return { status: 'unknown', detail: null };
+async function syncCheck(servedState: ServedStateWatcher): Promise<SyncCheck> {
   try {
     const { syncGuard, highWaterMark, head } = await servedState.fresh();
     const common = { high_water_mark: highWaterMark, changes_head: head ? head.seq : null };
@@ -173,12 +172,12 @@ export const readiness = operation({
     NotReady: NotReadySchema,
   },
   handler:
-    ({ search, limiter, servedState, admission }) =>
+    ({ search, liveState, admission }) =>
     async (ctx) => {
       ctx.set('Cache-Control', 'no-store');
-      const [state, sync] = await Promise.all([search.ready(), syncCheck(servedState)]);
+      const [state, sync] = await Promise.all([search.ready(), syncCheck(liveState.served)]);
       const ready = state.cluster && state.alias;
-      const health = limiter.health();
+      const health = liveState.limiterHealth();
       const checks: Checks = {
         elasticsearch: {
           status: ready ? 'ok' : 'down',

@@ -16,14 +16,14 @@ export function baseOf(ctx: Context, deps: OperationDeps): string {
  * when there is no log, or its head cannot be read now (the answer itself does not depend on it).
  */
 export async function changesSince(deps: OperationDeps): Promise<string | null> {
-  const state = await deps.servedState?.current().catch(() => undefined);
+  const state = await deps.liveState.served.current().catch(() => undefined);
   return state?.head ? encodeChangeToken({ epoch: state.head.epoch, seq: state.head.seq }) : null;
 }
 
 /** The change log's head, or 503 while no log exists (no reindex or sync of this release has run yet). */
 export async function logHead(deps: OperationDeps): Promise<ChangeLogHead> {
   // The log's own operations wait for the head as long as the lookup takes (within the request's deadline).
-  const state = await deps.servedState?.current(Infinity);
+  const state = await deps.liveState.served.current(Infinity);
   if (!state?.head) {
     throw new ServiceUnavailableError(
       'The change log has not started yet: it starts with the next reindex or sync of the index.',

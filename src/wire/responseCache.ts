@@ -4,7 +4,7 @@
 // changed documents moves the index's data version on: either way keys name the generation, so entries of the
 // old one can no longer be reached, and they are dropped as soon as the change is seen.
 import { LRUCache } from 'lru-cache';
-import { GenerationWatcher } from './generationWatcher.js';
+import type { GenerationWatcher } from '../liveState/generationWatcher.js';
 import type { Representation } from './representation.js';
 
 export interface ResponseCacheStats {
@@ -44,10 +44,6 @@ export class ResponseCache {
   }
 
   /** Called when the generation answers are keyed by moves (a swap, a rollback, a sync's change). */
-  onGenerationChange(listener: () => void): void {
-    this.generation.onChange(() => listener());
-  }
-
   /**
    * The key of a request (route and its normalized parameters, e.g. a canonical query string) in the current
    * generation; undefined when the generation is not known for sure (caching is then off).
@@ -81,8 +77,8 @@ export class ResponseCache {
     };
   }
 
+  /** Drops every entry (the generation is watched by its owner, src/liveState/). */
   close(): void {
-    this.generation.close();
     this.lru.clear();
   }
 
@@ -103,17 +99,11 @@ export function answerBytes(answer: Representation): number {
   return bytes;
 }
 
-/**
- * The cache an instance runs with, watching the alias through `liveGeneration`; undefined when `maxBytes` is 0.
- * Its owner closes it (that stops the alias lookups).
- */
+/** The cache an instance runs with, keyed on the live state's generation; undefined when `maxBytes` is 0. */
 export function createResponseCache(options: {
   maxBytes: number;
-  liveGeneration: () => Promise<string | null>;
+  generation: () => GenerationWatcher;
 }): ResponseCache | undefined {
   if (options.maxBytes <= 0) return undefined;
-  return new ResponseCache({
-    maxBytes: options.maxBytes,
-    generation: new GenerationWatcher({ liveGeneration: options.liveGeneration }),
-  });
+  return new ResponseCache({ maxBytes: options.maxBytes, generation: options.generation() });
 }

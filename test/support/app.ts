@@ -1,5 +1,6 @@
 // Builds the real app (createApp) on a real Elasticsearch for tests: listening on a free port, with a capturing
 // logger, an in-memory rate limiter unless one is given, and the gateway pointed at `alias`.
+import { LiveState } from '../../src/liveState/liveState.js';
 import type Koa from 'koa';
 import { once } from 'node:events';
 import type { Server } from 'node:http';
@@ -100,9 +101,10 @@ export async function buildTestApp(options: TestAppOptions): Promise<TestApp> {
       windowSeconds: config.rateLimitWindowSeconds,
       logger,
     });
+  const liveState = new LiveState({ search: gateway, limiter });
   const responseCache = createResponseCache({
     maxBytes: config.responseCacheBytes,
-    liveGeneration: () => gateway.liveGeneration(),
+    generation: () => liveState.generation(),
   });
   const metrics = options.withMetrics ? createMetrics({ liveIndex: () => gateway.liveIndex() }) : undefined;
   const app = createApp({
@@ -111,6 +113,7 @@ export async function buildTestApp(options: TestAppOptions): Promise<TestApp> {
     admission,
     limiter,
     logger,
+    liveState,
     ...(responseCache ? { responseCache } : {}),
     ...(metrics ? { metrics } : {}),
   });
@@ -129,6 +132,7 @@ export async function buildTestApp(options: TestAppOptions): Promise<TestApp> {
     ...(metrics ? { metrics } : {}),
     logs,
     async close() {
+      liveState.close();
       responseCache?.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

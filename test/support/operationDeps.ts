@@ -2,6 +2,7 @@
 // test does not name is absent (a handler that needs it fails loudly).
 import { pino } from 'pino';
 import { ExportSlots } from '../../src/export/exportSlots.js';
+import { LiveState } from '../../src/liveState/liveState.js';
 import type { OperationDeps } from '../../src/operations/operation.js';
 import type { ClientRateLimiter } from '../../src/rateLimit/index.js';
 import { answers } from '../../src/wire/answers.js';
@@ -11,7 +12,7 @@ export function operationDeps(given: Partial<OperationDeps> & Pick<OperationDeps
   return {
     answer: answers({ maxAgeSeconds: 60 }),
     exports: { slots: new ExportSlots(4), logger: pino({ level: 'silent' }) },
-    limiter: {} as ClientRateLimiter,
+    liveState: new LiveState({ search: given.search, limiter: {} as ClientRateLimiter }),
     openApiDocument: jsonRepresentation({}),
     ...given,
   };

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { GenerationWatcher } from '../../../../src/wire/generationWatcher.js';
+import { GenerationWatcher } from '../../../../src/liveState/generationWatcher.js';
 import type { Representation } from '../../../../src/wire/representation.js';
 import { answerBytes, ResponseCache } from '../../../../src/wire/responseCache.js';
 

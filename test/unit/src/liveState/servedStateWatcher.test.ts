@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { ServedState } from '../../../../src/search/gateway.js';
 import { SearchUnavailableError } from '../../../../src/search/errors.js';
-import { ServedStateWatcher } from '../../../../src/search/servedStateWatcher.js';
+import { ServedStateWatcher } from '../../../../src/liveState/servedStateWatcher.js';
 
 const state = (seq: number): ServedState => ({
   head: {
@@ -17,7 +17,7 @@ const state = (seq: number): ServedState => ({
   highWaterMark: null,
 });
 
-describe('api search: the served-state watcher', () => {
+describe('liveState: the served-state watcher', () => {
   it('reads at most every 2 s, answers a reading up to 5 s old at once while reading anew, waits past that', async () => {
     let now = 0;
     let reads = 0;
