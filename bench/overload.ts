@@ -12,9 +12,7 @@
 //   ES_URL=http://127.0.0.1:9200 npm run bench -- overload                 # writes bench/results/<date>-overload.md
 //   ES_URL=… npm run bench -- overload --api-root /tmp/before --out bench/results/<date>-overload-before
 import { Command } from 'commander';
-import { once } from 'node:events';
 import { existsSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -28,6 +26,7 @@ import { machineInfo } from './perf/machine.js';
 import { percentile, runClosedLoop, runOpenLoop, type Outcomes } from './perf/openLoad.js';
 import type { PpaRecord } from '../indexContract/record.js';
 import { Random } from '../tools/generate/random.js';
+import { freePort } from '../tools/services/net.js';
 
 const program = new Command()
   .option('--count <n>', 'records generated', positiveInteger, 20_000)
@@ -95,15 +94,6 @@ interface Step {
   limit: number | null;
   /** p50 and p99 of the refusals' server-side time (ms, a histogram bucket's bound), from the APIs' metrics. */
   serverRefusal: { p50: number; p99: number } | null;
-}
-
-/** A port free now on 127.0.0.1 (for an API's METRICS_PORT). */
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  server.close();
-  return port;
 }
 
 /** The refusal-duration histogram of every instance, summed: upper bound (s) → count. */

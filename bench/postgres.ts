@@ -5,7 +5,7 @@
 //   2. changes --changes rows (default 1,000: nine in ten edited, one in ten unpublished) and times one sync run
 //      applying them to the live index (changes/s), then one run that only compares slugs (reconcile).
 // Writes bench/results/<date>-postgres.md (unless --no-write). The database is PG_URL / DATABASE_URL /
-// 127.0.0.1:5432 or a throwaway server (test/support/postgres.ts); it and every index are removed at the end.
+// 127.0.0.1:5432 or a throwaway server (tools/services/postgres.ts); it and every index are removed at the end.
 //
 //   npm run bench -- postgres                        # 100k records, 2 rounds per side
 //   npm run bench -- postgres --count 10000 --rounds 1 --no-write
@@ -18,7 +18,7 @@ import { seedFromFile } from '../db/seed.js';
 import { createIndexerClient, readIndexerEsSettings } from '../indexer/elasticsearch/esClient.js';
 import { positiveInteger } from '../indexer/optionParsers.js';
 import { Sync, type SyncRunSummary } from '../indexer/sync/sync.js';
-import { createTestDatabase } from '../test/support/postgres.js';
+import { createTestDatabase } from '../tools/services/postgres.js';
 import { generateCorpus } from './perf/corpus.js';
 import { benchAlias } from './perf/elasticsearch.js';
 import { timeReindex, type ReindexTiming } from './perf/indexing.js';
