@@ -10,17 +10,15 @@
 //   npm run bench -- postgres                        # 100k records, 2 rounds per side
 //   npm run bench -- postgres --count 10000 --rounds 1 --no-write
 import { Command } from 'commander';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { seedFromFile } from '../db/seed.js';
-import { createIndexerClient, readIndexerEsSettings } from '../indexer/elasticsearch/esClient.js';
 import { positiveInteger } from '../indexer/optionParsers.js';
 import { Sync, type SyncRunSummary } from '../indexer/sync/sync.js';
 import { createTestDatabase } from '../tools/services/postgres.js';
-import { generateCorpus } from './perf/corpus.js';
-import { benchAlias } from './perf/elasticsearch.js';
+import { withFixture } from './fixture.js';
 import { timeReindex, type ReindexTiming } from './perf/indexing.js';
 import { machineInfo } from './perf/machine.js';
 
@@ -52,16 +50,12 @@ const started = performance.now();
 const loadAtStart = loadavg()
   .map((value) => value.toFixed(2))
   .join(' ');
-const client = createIndexerClient(readIndexerEsSettings());
-const alias = benchAlias();
-const work = await mkdtemp(join(tmpdir(), 'ppa-bench-pg-'));
-const db = await createTestDatabase();
-try {
-  const path = join(work, 'records.ndjson');
-  const corpus = await generateCorpus(path, { count: options.count, seed: options.seed, sampleSize: 1 });
-  say(
-    `generated ${fmt(corpus.records)} records (${fmt(corpus.published)} published) in ${fmt(corpus.seconds, 1)} s`,
-  );
+await withFixture('postgres', async (fixture) => {
+  const { alias, client } = fixture.index();
+  const db = await createTestDatabase();
+  fixture.defer(() => db.drop());
+  const corpus = await fixture.corpus({ count: options.count, seed: options.seed, sampleSize: 1 });
+  const path = corpus.path;
 
   const loader = new pg.Client({ connectionString: db.url });
   await loader.connect();
@@ -154,13 +148,4 @@ try {
     await writeFile(file, report);
     say(`wrote ${file}`);
   }
-} finally {
-  const indices = await client.cat
-    .indices({ index: `${alias}*`, format: 'json', h: 'index' })
-    .catch(() => []);
-  const names = indices.map((row) => row.index).filter((name): name is string => Boolean(name));
-  if (names.length) await client.indices.delete({ index: names }).catch(() => undefined);
-  await client.close();
-  await db.drop();
-  await rm(work, { recursive: true, force: true });
-}
+});
