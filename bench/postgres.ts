@@ -44,7 +44,7 @@ const median = (values: number[]): number => {
 };
 const fmt = (value: number, digits = 0): string =>
   value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-const say = (message: string): void => void process.stderr.write(`bench:postgres: ${message}\n`);
+const say = (message: string): void => void process.stderr.write(`postgres: ${message}\n`);
 
 const started = performance.now();
 const loadAtStart = loadavg()
@@ -58,6 +58,7 @@ await withFixture('postgres', async (fixture) => {
   const path = corpus.path;
 
   const loader = new pg.Client({ connectionString: db.url });
+  loader.on('error', () => undefined); // a Ctrl-C drops the database under it: no unhandled 'error'
   await loader.connect();
   const seedStarted = performance.now();
   await seedFromFile(loader, path);
