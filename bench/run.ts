@@ -737,7 +737,7 @@ async function benchmark(options: CliOptions, fixture: BenchFixture): Promise<vo
   const out =
     options.out ?? join(REPO_ROOT, 'bench/results', `${date}${settings.cpuSplit ? '-cpu-split' : ''}.md`);
   await mkdir(join(out, '..'), { recursive: true });
-  // The figures as JSON beside the Markdown: `--render` rebuilds the file (after editing bench/findings.md).
+  // The figures as JSON beside the Markdown: `--render` rebuilds the file (after a change to the report).
   const saved: SavedRun = { context, figures: all };
   await writeFile(out.replace(/(\.md)?$/, '.json'), `${JSON.stringify(saved, null, 1)}\n`);
   await writeReport(out, saved);
@@ -749,12 +749,11 @@ interface SavedRun {
 }
 
 async function writeReport(out: string, saved: SavedRun): Promise<void> {
-  const notes = await readFile(new URL('./findings.md', import.meta.url), 'utf8').catch(() => '');
-  await writeFile(out, markdownReport(saved.figures, saved.context, notes));
+  await writeFile(out, markdownReport(saved.figures, saved.context));
   log(`wrote ${out}`);
 }
 
-/** `--render <file.json>`: the Markdown again from a saved run, with the current bench/findings.md. */
+/** `--render <file.json>`: the Markdown again from a saved run. */
 async function render(jsonPath: string): Promise<void> {
   const saved = JSON.parse(await readFile(jsonPath, 'utf8')) as SavedRun;
   await writeReport(jsonPath.replace(/\.json$/, '.md'), saved);
