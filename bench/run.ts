@@ -235,11 +235,9 @@ async function measureIndexing(
     );
     return timing;
   };
-  // A freshly started Elasticsearch indexes at about half speed until its JIT has compiled the indexing path:
-  // after a restart, the same own load of 90k documents took 22.4, 16.0, 16.7 (plain), 11.5, 10.7 s, its CPU
-  // 42 → 19 s, merges 0 and GC under 0.3 s in every one (docs/performance.md). Timed then, a load measures the
-  // JVM's warm-up, not the pipeline: that was the 10 s run-to-run swing. So the own load runs untimed until two
-  // in a row agree within WARMED_WITHIN (at most WARMUP_LOADS).
+  // A freshly started Elasticsearch indexes at about half speed until its JIT has compiled the indexing path
+  // (docs/performance.md, "Method"). Timed then, a load measures the JVM's warm-up, not the pipeline. So the own
+  // load runs untimed until two in a row agree within WARMED_WITHIN (at most WARMUP_LOADS).
   const warmup: number[] = [];
   while (warmup.length < WARMUP_LOADS) {
     warmup.push((await load(OWN_MAPPING)).seconds);
@@ -251,7 +249,7 @@ async function measureIndexing(
   const families: FamilyCost[] = [];
   if (withFamilies) {
     // Each family against an own load run next to it, in alternating order: the machine drifts by more over
-    // the minutes of these loads (10 → 14 s for the same load, measured) than a family costs.
+    // the minutes of these loads than a family costs.
     for (const [index, family] of FIELD_FAMILIES.entries()) {
       const own = index % 2 === 0 ? await load(OWN_MAPPING) : undefined;
       const without = await load(withoutFamily(family));

@@ -8,7 +8,7 @@
 //       answer is computed), and the unfiltered statistics asked again and again (request cache on).
 // Both sides get the same client: every request carries `Accept-Encoding: gzip` as browsers send it (the API
 // compresses at level 1, Elasticsearch at its http.compression default); raw requests otherwise carry what the
-// API's Elasticsearch client sends (`--raw-identity`: no Accept-Encoding on the raw side, as before 2026-11-25).
+// API's Elasticsearch client sends (`--raw-identity`: no Accept-Encoding on the raw side).
 // Both sides are warmed with 3,000 requests of their own first (a freshly started API is still compiling its hot
 // code); the measured runs alternate A B / B A, four rounds, each on a fresh request set. `--cpu-split` measures
 // the production shape instead: Elasticsearch on CPU 0, the API and the load generator on CPU 1.

@@ -240,7 +240,7 @@ export function resultTables(all: CountFigures[], settings: RunSettings): string
         `${ms2(f.indexing.indexer.phases.prepare)} s`,
         `${ms2(f.indexing.indexer.phases.load)} s`,
         `${ms2(f.indexing.indexer.phases.finish)} s`,
-        // Runs before 2026-11-26 20:00 UTC reindexed into a new alias: nothing to compare with.
+        // Older results files reindexed into a new alias: nothing to compare with.
         f.indexing.indexer.phases.compare === undefined ? '–' : `${ms2(f.indexing.indexer.phases.compare)} s`,
         `${ms2(f.indexing.raw.seconds)} s`,
       ]),
