@@ -1,7 +1,8 @@
 // Flat config: typescript-eslint's recommended rules over every TypeScript file, no import cycle anywhere
 // (import-x/no-cycle, resolving .js specifiers to their .ts files), and the import directions of the layout
 // (docs/architecture.md): src/ and indexer/ never import each other; indexContract/ and settings/ import neither;
-// inside src/, http/ (the problem renderer and the middleware) imports neither the search gateway nor the limiter.
+// inside src/, http/ (the problem renderer and the middleware) imports neither the search gateway nor the limiter;
+// bench/ does not import test/, and tools/ (shared by both) imports neither.
 import js from '@eslint/js';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import { importX } from 'eslint-plugin-import-x';
@@ -91,5 +92,16 @@ export default tseslint.config(
   {
     files: ['indexContract/**/*.ts', 'settings/**/*.ts'],
     rules: forbid(['src', 'indexer'], 'the shared folders depend on neither program'),
+  },
+  {
+    files: ['bench/**/*.ts'],
+    rules: forbid(['test'], 'the benchmarks do not import the tests: share through tools/'),
+  },
+  {
+    files: ['tools/**/*.ts'],
+    rules: forbid(
+      ['bench', 'test'],
+      'tools/ serves the tests and the benchmarks, and imports neither: what both need lives in tools/',
+    ),
   },
 );

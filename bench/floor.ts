@@ -12,20 +12,13 @@
 import { Command } from 'commander';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { createIndexerClient, readIndexerEsSettings } from '../indexer/elasticsearch/esClient.js';
 import { positiveInteger } from '../indexer/optionParsers.js';
-import { buildApi, compileBeside, REPO_ROOT, startApi, type ApiProcess } from './perf/apiProcess.js';
-import { generateCorpus } from './perf/corpus.js';
-import {
-  benchAlias,
-  deleteIndicesWithPrefix,
-  esTargetFromEnv,
-  setRequestCache,
-} from './perf/elasticsearch.js';
-import { timeReindex } from './perf/indexing.js';
+import { withFixture } from './fixture.js';
+import { compileBeside, REPO_ROOT } from './perf/apiProcess.js';
+import { setRequestCache } from './perf/elasticsearch.js';
 import { apiTarget, quantile, rawTarget, runLoad, type LoadTarget } from './perf/load.js';
 import { machineInfo, processCpuSeconds } from './perf/machine.js';
 import { buildDistinctMix, type MixRequest } from './perf/mix.js';
@@ -93,49 +86,31 @@ async function startFloorServer(
   } satisfies FloorServer;
 }
 
-const es = esTargetFromEnv();
-const alias = benchAlias();
-const workDir = await mkdtemp(join(tmpdir(), 'ppa-floor-'));
-const client = createIndexerClient(readIndexerEsSettings({ ...process.env, ES_INDEX: alias }));
-const servers: (ApiProcess | FloorServer)[] = [];
-let cleanupBuild: (() => Promise<void>) | undefined;
-const cleanup = async () => {
-  for (const server of servers) await server.stop().catch(() => undefined);
-  await cleanupBuild?.().catch(() => undefined);
-  await deleteIndicesWithPrefix(es, alias).catch(() => undefined);
-  await client.close().catch(() => undefined);
-  await rm(workDir, { recursive: true, force: true });
-};
-process.once('SIGINT', () => void cleanup().then(() => process.exit(130)));
-
-try {
-  log(`${options.count} records: generating and indexing…`);
-  const corpus = await generateCorpus(join(workDir, 'records.ndjson'), {
+await withFixture('floor', async (fixture) => {
+  const { es } = fixture;
+  const { alias, corpus } = await fixture.indexedCorpus({
     count: options.count,
     seed: options.seed,
     sampleSize: Math.min(20_000, Math.max(500, Math.floor(options.count / 4))),
   });
-  await timeReindex(client, alias, corpus.path);
-  const build = await buildApi('dist');
-  cleanupBuild = build.cleanup;
+  const build = await fixture.build('dist');
   const floorEntry = await compileBeside(build, 'bench/perf/floorServer.ts');
-  const api = await startApi({
+  const api = await fixture.startApi({
     build: options.replay
       ? { ...build, entry: await compileBeside(build, 'bench/perf/replayApi.ts') }
       : build,
     alias,
-    esUrl: es.url,
     logLevel: 'info',
     env: { RESPONSE_CACHE_MB: options.replay ? REPLAY_CACHE_MB : options.cacheMb },
   });
-  servers.push(api);
   const port = Number(new URL(api.url).port);
-  const pure = await startFloorServer(floorEntry, 'pure', port + 1, es.url, alias, options.replay);
-  servers.push(pure);
-  const proxy = options.replay
-    ? undefined
-    : await startFloorServer(floorEntry, 'proxy', port + 2, es.url, alias);
-  if (proxy) servers.push(proxy);
+  const startFloor = async (mode: 'pure' | 'proxy', offset: number) => {
+    const server = await startFloorServer(floorEntry, mode, port + offset, es.url, alias, options.replay);
+    fixture.defer(() => server.stop());
+    return server;
+  };
+  const pure = await startFloor('pure', 1);
+  const proxy = options.replay ? undefined : await startFloor('proxy', 2);
 
   // The mix's kinds the floor server answers: everything but the facets and the suggestions (weight 0 anyway).
   const used = new Set<string>();
@@ -265,6 +240,4 @@ try {
     await writeFile(file, report);
     log(`wrote ${file}`);
   }
-} finally {
-  await cleanup();
-}
+});

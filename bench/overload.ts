@@ -12,22 +12,18 @@
 //   ES_URL=http://127.0.0.1:9200 npm run bench -- overload                 # writes bench/results/<date>-overload.md
 //   ES_URL=… npm run bench -- overload --api-root /tmp/before --out bench/results/<date>-overload-before
 import { Command } from 'commander';
-import { once } from 'node:events';
 import { existsSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
-import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
+import { symlink, writeFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createIndexerClient, readIndexerEsSettings } from '../indexer/elasticsearch/esClient.js';
 import { positiveInteger } from '../indexer/optionParsers.js';
-import { buildApi, REPO_ROOT, startApi, type ApiBuild, type ApiProcess } from './perf/apiProcess.js';
-import { generateCorpus } from './perf/corpus.js';
-import { benchAlias, deleteIndicesWithPrefix, esTargetFromEnv } from './perf/elasticsearch.js';
-import { timeReindex } from './perf/indexing.js';
+import { withFixture } from './fixture.js';
+import { REPO_ROOT, type ApiProcess } from './perf/apiProcess.js';
 import { machineInfo } from './perf/machine.js';
 import { percentile, runClosedLoop, runOpenLoop, type Outcomes } from './perf/openLoad.js';
 import type { PpaRecord } from '../indexContract/record.js';
 import { Random } from '../tools/generate/random.js';
+import { freePort } from '../tools/services/net.js';
 
 const program = new Command()
   .option('--count <n>', 'records generated', positiveInteger, 20_000)
@@ -97,15 +93,6 @@ interface Step {
   serverRefusal: { p50: number; p99: number } | null;
 }
 
-/** A port free now on 127.0.0.1 (for an API's METRICS_PORT). */
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  server.close();
-  return port;
-}
-
 /** The refusal-duration histogram of every instance, summed: upper bound (s) → count. */
 async function refusalBuckets(urls: string[]): Promise<Map<number, number>> {
   const buckets = new Map<number, number>();
@@ -158,38 +145,23 @@ const summary = (outcomes: Outcomes) => ({
   failure_p50: percentile(outcomes.failureMs, 0.5),
 });
 
-const es = esTargetFromEnv();
-const alias = benchAlias();
-const workDir = await mkdtemp(join(tmpdir(), 'ppa-overload-'));
-const client = createIndexerClient(readIndexerEsSettings({ ...process.env, ES_INDEX: alias }));
-const apis: ApiProcess[] = [];
-let build: ApiBuild | undefined;
-const stopApis = async () => {
-  await Promise.all(apis.splice(0).map((api) => api.stop().catch(() => undefined)));
-};
-const cleanup = async () => {
-  await stopApis();
-  await build?.cleanup().catch(() => undefined);
-  await deleteIndicesWithPrefix(es, alias).catch(() => undefined);
-  await client.close().catch(() => undefined);
-  await rm(workDir, { recursive: true, force: true });
-};
-process.once('SIGINT', () => void cleanup().then(() => process.exit(130)));
-
-try {
+await withFixture('overload', async (fixture) => {
   const count = quick ? 2_000 : options.count;
   log(`${count} records: generating and indexing (load ${load1()})…`);
-  const corpus = await generateCorpus(join(workDir, 'records.ndjson'), {
+  const { alias, corpus } = await fixture.indexedCorpus({
     count,
     seed: options.seed,
     sampleSize: Math.min(5_000, count),
   });
-  await timeReindex(client, alias, corpus.path);
+  const apis: ApiProcess[] = [];
+  const stopApis = async () => {
+    await Promise.all(apis.splice(0).map((api) => api.stop().catch(() => undefined)));
+  };
   const source = options.apiRoot ? resolve(options.apiRoot) : REPO_ROOT;
   if (source !== REPO_ROOT && !existsSync(join(source, 'node_modules'))) {
     await symlink(join(REPO_ROOT, 'node_modules'), join(source, 'node_modules'), 'dir');
   }
-  build = await buildApi('dist', source);
+  const build = await fixture.build('dist', source);
   // Enough distinct searches that none repeats in a run (the response cache could answer a repeat).
   const searches = distinctSearches(corpus.sample, quick ? 8_000 : 60_000, options.seed);
   let cursor = 0;
@@ -209,10 +181,9 @@ try {
       const metricsPort = await freePort();
       metricsUrls.push(`http://127.0.0.1:${metricsPort}/metrics`);
       apis.push(
-        await startApi({
+        await fixture.startApi({
           build,
           alias,
-          esUrl: es.url,
           logLevel: 'info',
           // As users run it: the default deadline (startApi's 30 s is for measuring, not judging).
           // METRICS_PORT: the refusals' server-side time (ppa_overload_refusal_duration_seconds), read per step.
@@ -340,9 +311,7 @@ try {
     );
     log(`wrote ${base}.md and .json`);
   }
-} finally {
-  await cleanup();
-}
+});
 
 function render(runs: Run[], machine: Awaited<ReturnType<typeof machineInfo>>, api: string): string {
   const ms = (value: number) =>

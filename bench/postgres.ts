@@ -5,22 +5,20 @@
 //   2. changes --changes rows (default 1,000: nine in ten edited, one in ten unpublished) and times one sync run
 //      applying them to the live index (changes/s), then one run that only compares slugs (reconcile).
 // Writes bench/results/<date>-postgres.md (unless --no-write). The database is PG_URL / DATABASE_URL /
-// 127.0.0.1:5432 or a throwaway server (test/support/postgres.ts); it and every index are removed at the end.
+// 127.0.0.1:5432 or a throwaway server (tools/services/postgres.ts); it and every index are removed at the end.
 //
 //   npm run bench -- postgres                        # 100k records, 2 rounds per side
 //   npm run bench -- postgres --count 10000 --rounds 1 --no-write
 import { Command } from 'commander';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { seedFromFile } from '../db/seed.js';
-import { createIndexerClient, readIndexerEsSettings } from '../indexer/elasticsearch/esClient.js';
 import { positiveInteger } from '../indexer/optionParsers.js';
 import { Sync, type SyncRunSummary } from '../indexer/sync/sync.js';
-import { createTestDatabase } from '../test/support/postgres.js';
-import { generateCorpus } from './perf/corpus.js';
-import { benchAlias } from './perf/elasticsearch.js';
+import { createTestDatabase } from '../tools/services/postgres.js';
+import { withFixture } from './fixture.js';
 import { timeReindex, type ReindexTiming } from './perf/indexing.js';
 import { machineInfo } from './perf/machine.js';
 
@@ -46,24 +44,21 @@ const median = (values: number[]): number => {
 };
 const fmt = (value: number, digits = 0): string =>
   value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-const say = (message: string): void => void process.stderr.write(`bench:postgres: ${message}\n`);
+const say = (message: string): void => void process.stderr.write(`postgres: ${message}\n`);
 
 const started = performance.now();
 const loadAtStart = loadavg()
   .map((value) => value.toFixed(2))
   .join(' ');
-const client = createIndexerClient(readIndexerEsSettings());
-const alias = benchAlias();
-const work = await mkdtemp(join(tmpdir(), 'ppa-bench-pg-'));
-const db = await createTestDatabase();
-try {
-  const path = join(work, 'records.ndjson');
-  const corpus = await generateCorpus(path, { count: options.count, seed: options.seed, sampleSize: 1 });
-  say(
-    `generated ${fmt(corpus.records)} records (${fmt(corpus.published)} published) in ${fmt(corpus.seconds, 1)} s`,
-  );
+await withFixture('postgres', async (fixture) => {
+  const { alias, client } = fixture.index();
+  const db = await createTestDatabase();
+  fixture.defer(() => db.drop());
+  const corpus = await fixture.corpus({ count: options.count, seed: options.seed, sampleSize: 1 });
+  const path = corpus.path;
 
   const loader = new pg.Client({ connectionString: db.url });
+  loader.on('error', () => undefined); // a Ctrl-C drops the database under it: no unhandled 'error'
   await loader.connect();
   const seedStarted = performance.now();
   await seedFromFile(loader, path);
@@ -154,13 +149,4 @@ try {
     await writeFile(file, report);
     say(`wrote ${file}`);
   }
-} finally {
-  const indices = await client.cat
-    .indices({ index: `${alias}*`, format: 'json', h: 'index' })
-    .catch(() => []);
-  const names = indices.map((row) => row.index).filter((name): name is string => Boolean(name));
-  if (names.length) await client.indices.delete({ index: names }).catch(() => undefined);
-  await client.close();
-  await db.drop();
-  await rm(work, { recursive: true, force: true });
-}
+});

@@ -17,13 +17,13 @@ import {
   dropCorpus,
   relevanceAlias,
   relevanceRecords,
-} from './relevance/corpus.js';
-import { pairedCost, pairedCostLine } from './relevance/pairedCost.js';
-import { generateQueries, isLive } from './relevance/queries.js';
+} from '../tools/relevance/corpus.js';
+import { pairedCost, pairedCostLine } from '../tools/relevance/pairedCost.js';
+import { generateQueries, isLive } from '../tools/relevance/queries.js';
 import { createSearchGateway } from '../src/search/gateway.js';
-import { consoleTable, markdownReport, missExamples, targetLines } from './relevance/report.js';
-import { DEFAULT_SUITE, runSuite } from './relevance/suite.js';
-import { VARIANTS } from './relevance/variants.js';
+import { consoleTable, markdownReport, missExamples, targetLines } from '../tools/relevance/report.js';
+import { DEFAULT_SUITE, runSuite } from '../tools/relevance/suite.js';
+import { VARIANTS } from '../tools/relevance/variants.js';
 
 interface Options {
   count: number;
@@ -91,10 +91,7 @@ async function main(options: Options): Promise<number> {
 
     if (options.write && options.variant === 'current') {
       const date = new Date().toISOString().slice(0, 10);
-      const [method, tuningLog] = await Promise.all([
-        readFile(new URL('./relevance/method.md', import.meta.url), 'utf8'),
-        readFile(new URL('./relevance/tuning-log.md', import.meta.url), 'utf8'),
-      ]);
+      const method = await readFile(new URL('../tools/relevance/method.md', import.meta.url), 'utf8');
       const report = markdownReport({
         date,
         figures: run.figures,
@@ -103,7 +100,6 @@ async function main(options: Options): Promise<number> {
         corpus: { ...corpusOptions, indexed, live, indexSeconds },
         suite: { seed: options.querySeed, perClass: options.perClass, querySeconds: run.querySeconds },
         method,
-        tuningLog,
         ...(cost ? { cost } : {}),
       });
       const directory = new URL('./results/', import.meta.url);

@@ -21,20 +21,11 @@ import type { Client } from '@elastic/elasticsearch';
 import { Session } from 'node:inspector/promises';
 import { Command, InvalidArgumentError } from 'commander';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PpaRecord } from '../indexContract/record.js';
-import { createIndexerClient, readIndexerEsSettings } from '../indexer/elasticsearch/esClient.js';
 import { positiveInteger } from '../indexer/optionParsers.js';
-import {
-  buildApi,
-  newestProfile,
-  REPO_ROOT,
-  startApi,
-  type ApiBuild,
-  type ApiMode,
-} from './perf/apiProcess.js';
-import { generateCorpus } from './perf/corpus.js';
+import { withFixture, type BenchFixture } from './fixture.js';
+import { newestProfile, REPO_ROOT, type ApiBuild, type ApiMode } from './perf/apiProcess.js';
 import {
   applyCpuSplit,
   assertPinned,
@@ -44,9 +35,7 @@ import {
   type CpuSplit,
 } from './perf/cpuSplit.js';
 import {
-  benchAlias,
   deleteIndicesWithPrefix,
-  esTargetFromEnv,
   localNodeHttpPort,
   localNodeInfo,
   setRequestCache,
@@ -139,18 +128,6 @@ const log = (message: string): void => {
   process.stderr.write(`bench: ${message}\n`);
 };
 
-/** Cleanups run in reverse order on the way out, also after Ctrl-C (once, whoever asks first). */
-const cleanups: (() => Promise<unknown>)[] = [];
-let cleaning: Promise<void> | undefined;
-function runCleanups(): Promise<void> {
-  cleaning ??= (async () => {
-    while (cleanups.length > 0) {
-      await cleanups.pop()!().catch((error: unknown) => log(`cleanup failed: ${String(error)}`));
-    }
-  })();
-  return cleaning;
-}
-
 async function withCpuProfile<T>(work: () => Promise<T>): Promise<{ result: T; profile: CpuProfile }> {
   const session = new Session();
   session.connect();
@@ -236,21 +213,6 @@ function cpuPerRequest(totals: CpuTotals, results: readonly { ok: number }[], sp
 
 type Sides<T> = Record<'api' | 'raw', T>;
 
-/** Step 1: the generated source file, and a sample of its records for the request mix. */
-async function generateSource(alias: string, count: number, settings: CountSettings, workDir: string) {
-  log(`${count} records: generating (seed ${settings.seed})…`);
-  const sourcePath = join(workDir, `${alias}.ndjson`);
-  const corpus = await generateCorpus(sourcePath, {
-    count,
-    seed: settings.seed,
-    sampleSize: Math.max(500, settings.mixSize),
-  });
-  log(
-    `${corpus.records} records (${corpus.published} published, ${corpus.live} live) in ${corpus.seconds.toFixed(1)} s`,
-  );
-  return { sourcePath, corpus };
-}
-
 /** Step 2: raw _bulk, then the real indexer, over the same documents. */
 async function measureIndexing(
   es: EsTarget,
@@ -273,11 +235,9 @@ async function measureIndexing(
     );
     return timing;
   };
-  // A freshly started Elasticsearch indexes at about half speed until its JIT has compiled the indexing path:
-  // after a restart, the same own load of 90k documents took 22.4, 16.0, 16.7 (plain), 11.5, 10.7 s, its CPU
-  // 42 → 19 s, merges 0 and GC under 0.3 s in every one (docs/performance.md). Timed then, a load measures the
-  // JVM's warm-up, not the pipeline: that was the 10 s run-to-run swing. So the own load runs untimed until two
-  // in a row agree within WARMED_WITHIN (at most WARMUP_LOADS).
+  // A freshly started Elasticsearch indexes at about half speed until its JIT has compiled the indexing path
+  // (docs/performance.md, "Method"). Timed then, a load measures the JVM's warm-up, not the pipeline. So the own
+  // load runs untimed until two in a row agree within WARMED_WITHIN (at most WARMUP_LOADS).
   const warmup: number[] = [];
   while (warmup.length < WARMUP_LOADS) {
     warmup.push((await load(OWN_MAPPING)).seconds);
@@ -289,7 +249,7 @@ async function measureIndexing(
   const families: FamilyCost[] = [];
   if (withFamilies) {
     // Each family against an own load run next to it, in alternating order: the machine drifts by more over
-    // the minutes of these loads (10 → 14 s for the same load, measured) than a family costs.
+    // the minutes of these loads than a family costs.
     for (const [index, family] of FIELD_FAMILIES.entries()) {
       const own = index % 2 === 0 ? await load(OWN_MAPPING) : undefined;
       const without = await load(withoutFamily(family));
@@ -550,20 +510,19 @@ async function measureSearchAdditions(
 /** Optional step: CPU profiles of the API under the mix and of a second reindex. */
 async function profileRun(
   figures: CountFigures,
-  options: { build: ApiBuild; alias: string; es: EsTarget; settings: CountSettings; workDir: string },
+  options: { fixture: BenchFixture; build: ApiBuild; alias: string; settings: CountSettings },
   mix: MixRequest[],
   reindexAgain: () => Promise<unknown>,
   split: CpuSplit | undefined,
 ): Promise<void> {
-  const { build, alias, es, settings, workDir } = options;
+  const { fixture, build, alias, settings } = options;
   const load = { connections: settings.connections };
-  const profileDir = await mkdtemp(join(workDir, 'api-profile-'));
+  const profileDir = await mkdtemp(join(fixture.workDir, 'api-profile-'));
   log(`profiling the API: one mix round (${settings.durationSeconds} s) under node --cpu-prof…`);
-  const profiled = await startApi({
+  const profiled = await fixture.startApi({
     build,
     env: WITHOUT_RESPONSE_CACHE,
     alias,
-    esUrl: es.url,
     logLevel: settings.logLevel,
     cpuProfileDir: profileDir,
     ...(split ? { cpu: BENCH_CPU } : {}),
@@ -595,38 +554,27 @@ function medianRatio(api: LoadResult[], raw: LoadResult[]): { ratio: number; rou
 
 /** One record count: generate, index (raw and indexer), verify, load rounds, probes, optional profiles. */
 async function benchmarkCount(
+  fixture: BenchFixture,
   count: number,
   settings: CountSettings,
-  es: EsTarget,
   esPid: number | undefined,
   build: ApiBuild,
-  workDir: string,
   split: CpuSplit | undefined,
 ): Promise<CountFigures> {
-  const alias = benchAlias();
-  const removeIndices = async () => {
-    const deleted = await deleteIndicesWithPrefix(es, alias);
-    if (deleted.length > 0) log(`deleted ${deleted.join(', ')}`);
-  };
-  cleanups.push(removeIndices);
-  const client = createIndexerClient(readIndexerEsSettings({ ...process.env, ES_INDEX: alias }));
-  cleanups.push(() => client.close());
-
-  const { sourcePath, corpus } = await generateSource(alias, count, settings, workDir);
+  const { es, workDir } = fixture;
+  const { alias, client, remove } = fixture.index();
+  const sampleSize = Math.max(500, settings.mixSize);
+  const corpus = await fixture.corpus({ count, seed: settings.seed, sampleSize }, `${alias}.ndjson`);
+  const sourcePath = corpus.path;
   const indexing = await measureIndexing(es, client, alias, sourcePath, workDir, settings.mappingCost);
 
   const mix: MixRequest[] = buildMix(corpus.sample, { seed: settings.seed, size: settings.mixSize });
-  const api = await startApi({
+  const api = await fixture.startApi({
     build,
     env: WITHOUT_RESPONSE_CACHE,
     alias,
-    esUrl: es.url,
     logLevel: settings.logLevel,
     ...(split ? { cpu: BENCH_CPU } : {}),
-  });
-  let apiStopped = false;
-  cleanups.push(async () => {
-    if (!apiStopped) await api.stop();
   });
   log(`API (${build.mode}) on ${api.url}, pid ${api.pid}`);
   if (split) {
@@ -653,15 +601,13 @@ async function benchmarkCount(
   }
   const apiPeakRssMb = await api.peakRssMb();
   await api.stop();
-  apiStopped = true;
 
   // A fresh API process for the export, so its peak memory is the export's alone (V8 keeps what the load
   // rounds grew).
   log('export: every live record as NDJSON and as CSV (a fresh API process), and the raw search_after walk…');
-  const exportApi = await startApi({
+  const exportApi = await fixture.startApi({
     build,
     alias,
-    esUrl: es.url,
     logLevel: settings.logLevel,
     env: WITHOUT_RESPONSE_CACHE,
   });
@@ -702,15 +648,17 @@ async function benchmarkCount(
   };
   if (settings.profile) {
     const reindexAgain = () => timeReindex(client, alias, sourcePath);
-    await profileRun(figures, { build, alias, es, settings, workDir }, mix, reindexAgain, split);
+    await profileRun(figures, { fixture, build, alias, settings }, mix, reindexAgain, split);
   }
 
   await rm(sourcePath, { force: true });
-  await removeIndices();
+  await remove();
   return figures;
 }
 
-async function main(options: CliOptions): Promise<void> {
+const main = (options: CliOptions) => withFixture('bench', (fixture) => benchmark(options, fixture));
+
+async function benchmark(options: CliOptions, fixture: BenchFixture): Promise<void> {
   const started = performance.now();
   const quick = Boolean(options.quick);
   const settings: CountSettings = {
@@ -728,7 +676,7 @@ async function main(options: CliOptions): Promise<void> {
     mappingCost: Boolean(options.mappingCost),
   };
   const recordCounts = options.count ?? [quick ? 2000 : 100_000];
-  const es = esTargetFromEnv();
+  const { es } = fixture;
   const node = await localNodeInfo(es);
   const machine = machineInfo();
   log(
@@ -741,29 +689,23 @@ async function main(options: CliOptions): Promise<void> {
     if (problem) throw new CpuSplitRefused(`--cpu-split is not possible here: ${problem}.`);
   }
 
-  const workDir = await mkdtemp(join(tmpdir(), 'bench-'));
-  cleanups.push(() => rm(workDir, { recursive: true, force: true }));
-  if (settings.apiMode === 'dist')
-    log('compiling the API (tsc -p tsconfig.build.json into a temp directory)…');
-  const build = await buildApi(settings.apiMode as ApiMode);
-  cleanups.push(() => build.cleanup());
+  const build = await fixture.build(settings.apiMode as ApiMode);
 
   let split: CpuSplit | undefined;
   if (options.cpuSplit) {
     // After the compile (it need not run on one core); before anything measured.
     split = await applyCpuSplit(esPid!, log, (changing) => {
-      // The way back is set up before the first change: the normal end, Ctrl-C and failures go through the
-      // cleanups; a second Ctrl-C or an uncaught error through process 'exit' (synchronous).
-      cleanups.push(() => changing.restore());
+      // The way back is set up before the first change: the normal end, signals and failures go through the
+      // fixture's cleanup; a second signal or an uncaught error through process 'exit' (synchronous).
+      fixture.defer(() => changing.restore());
       process.on('exit', () => changing.restoreSync());
-      process.on('SIGHUP', () => handleSignal('SIGHUP'));
     });
     settings.cpuSplit = split.settings;
   }
 
   const all: CountFigures[] = [];
   for (const count of recordCounts)
-    all.push(await benchmarkCount(count, settings, es, esPid, build, workDir, split));
+    all.push(await benchmarkCount(fixture, count, settings, esPid, build, split));
   // Measuring is over: Elasticsearch gets its cores back now, not after the rest of the cleanup.
   await split?.restore();
 
@@ -793,7 +735,7 @@ async function main(options: CliOptions): Promise<void> {
   const out =
     options.out ?? join(REPO_ROOT, 'bench/results', `${date}${settings.cpuSplit ? '-cpu-split' : ''}.md`);
   await mkdir(join(out, '..'), { recursive: true });
-  // The figures as JSON beside the Markdown: `--render` rebuilds the file (after editing bench/findings.md).
+  // The figures as JSON beside the Markdown: `--render` rebuilds the file (after a change to the report).
   const saved: SavedRun = { context, figures: all };
   await writeFile(out.replace(/(\.md)?$/, '.json'), `${JSON.stringify(saved, null, 1)}\n`);
   await writeReport(out, saved);
@@ -805,12 +747,11 @@ interface SavedRun {
 }
 
 async function writeReport(out: string, saved: SavedRun): Promise<void> {
-  const notes = await readFile(new URL('./findings.md', import.meta.url), 'utf8').catch(() => '');
-  await writeFile(out, markdownReport(saved.figures, saved.context, notes));
+  await writeFile(out, markdownReport(saved.figures, saved.context));
   log(`wrote ${out}`);
 }
 
-/** `--render <file.json>`: the Markdown again from a saved run, with the current bench/findings.md. */
+/** `--render <file.json>`: the Markdown again from a saved run. */
 async function render(jsonPath: string): Promise<void> {
   const saved = JSON.parse(await readFile(jsonPath, 'utf8')) as SavedRun;
   await writeReport(jsonPath.replace(/\.json$/, '.md'), saved);
@@ -854,21 +795,9 @@ const program = new Command()
   .option('--render <json>', 'rewrite the results Markdown from its saved .json (no benchmark)')
   .action((options: CliOptions) => (options.render ? render(options.render) : main(options)));
 
-let signalled = false;
-function handleSignal(signal: NodeJS.Signals): void {
-  if (signalled) process.exit(130);
-  signalled = true;
-  log(`${signal}: cleaning up…`);
-  void runCleanups().then(() => process.exit(130));
-}
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => handleSignal(signal));
-
 try {
   await program.parseAsync();
-  await runCleanups();
 } catch (error) {
-  await runCleanups();
-  if (signalled) process.exit(130); // the signal handler is finishing up; the error is only its echo
   log(
     error instanceof BreakageError
       ? `BROKEN: ${error.message}`

@@ -8,7 +8,7 @@
 //       answer is computed), and the unfiltered statistics asked again and again (request cache on).
 // Both sides get the same client: every request carries `Accept-Encoding: gzip` as browsers send it (the API
 // compresses at level 1, Elasticsearch at its http.compression default); raw requests otherwise carry what the
-// API's Elasticsearch client sends (`--raw-identity`: no Accept-Encoding on the raw side, as before 2026-11-25).
+// API's Elasticsearch client sends (`--raw-identity`: no Accept-Encoding on the raw side).
 // Both sides are warmed with 3,000 requests of their own first (a freshly started API is still compiling its hot
 // code); the measured runs alternate A B / B A, four rounds, each on a fresh request set. `--cpu-split` measures
 // the production shape instead: Elasticsearch on CPU 0, the API and the load generator on CPU 1.
@@ -16,19 +16,18 @@
 //   npm run bench -- scale --count 100000            # writes bench/results/<date>-scale.md and .json
 //   npm run bench -- scale --count 2000 --quick      # seconds, prints only
 import { Command } from 'commander';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { createIndexerClient, readIndexerEsSettings } from '../indexer/elasticsearch/esClient.js';
 import { positiveInteger } from '../indexer/optionParsers.js';
-import { buildApi, newestProfile, REPO_ROOT, startApi, type ApiProcess } from './perf/apiProcess.js';
+import { withFixture } from './fixture.js';
+import { newestProfile, REPO_ROOT, type ApiProcess } from './perf/apiProcess.js';
 import {
   profileClockMicros,
   profileLines,
   summariseProfileFile,
   type ProfileSummary,
 } from './perf/profile.js';
-import { generateCorpus } from './perf/corpus.js';
 import {
   applyCpuSplit,
   BENCH_CPU,
@@ -37,15 +36,7 @@ import {
   localEsPid,
   type CpuSplit,
 } from './perf/cpuSplit.js';
-import {
-  benchAlias,
-  deleteIndicesWithPrefix,
-  esTargetFromEnv,
-  localNodeHttpPort,
-  localNodeInfo,
-  setRequestCache,
-} from './perf/elasticsearch.js';
-import { timeReindex } from './perf/indexing.js';
+import { localNodeHttpPort, localNodeInfo, setRequestCache } from './perf/elasticsearch.js';
 import { startTrickle } from './perf/trickle.js';
 import { apiTarget, quantile, rawTarget, runLoad, type LoadResult } from './perf/load.js';
 import { machineInfo, processCpuSeconds } from './perf/machine.js';
@@ -135,33 +126,19 @@ function figures(result: LoadResult, apiCpuSeconds?: number): RunFigures {
   };
 }
 
-const es = esTargetFromEnv();
-const alias = benchAlias();
-const workDir = await mkdtemp(join(tmpdir(), 'ppa-scale-'));
-const client = createIndexerClient(readIndexerEsSettings({ ...process.env, ES_INDEX: alias }));
-let api: ApiProcess | undefined;
-let split: CpuSplit | undefined;
-const cleanup = async () => {
-  await split?.restore().catch(() => undefined);
-  await api?.stop().catch(() => undefined);
-  await deleteIndicesWithPrefix(es, alias).catch(() => undefined);
-  await client.close().catch(() => undefined);
-  await rm(workDir, { recursive: true, force: true });
-};
-process.once('SIGINT', () => void cleanup().then(() => process.exit(130)));
-
-try {
+await withFixture('scale', async (fixture) => {
+  const { es, workDir } = fixture;
+  let api: ApiProcess | undefined;
+  let split: CpuSplit | undefined;
   const quick = options.quick === true;
   const connections = 16;
   log(`${options.count} records: generating and indexing (load ${load1()})…`);
-  const corpus = await generateCorpus(join(workDir, 'records.ndjson'), {
+  const { alias, client, corpus } = await fixture.indexedCorpus({
     count: options.count,
     seed: options.seed,
     sampleSize: Math.min(20_000, Math.max(500, Math.floor(options.count / 4))),
   });
-  const indexed = await timeReindex(client, alias, corpus.path);
-  log(`indexed ${indexed.docs} in ${indexed.seconds.toFixed(1)} s`);
-  const build = await buildApi('dist');
+  const build = await fixture.build('dist');
   if (options.cpuSplit) {
     const node = await localNodeInfo(es);
     const esPid = await localEsPid(node.pid);
@@ -169,15 +146,15 @@ try {
     if (problem) throw new Error(`--cpu-split is not possible here: ${problem}`);
     // After the indexing and the compile (they need not run on one core); before anything measured.
     split = await applyCpuSplit(esPid!, log, (changing) => {
+      fixture.defer(() => changing.restore());
       process.on('exit', () => changing.restoreSync());
     });
   }
   const startTheApi = async (cpuProfileDir?: string) => {
     await api?.stop();
-    api = await startApi({
+    api = await fixture.startApi({
       build,
       alias,
-      esUrl: es.url,
       logLevel: 'info',
       env: { RESPONSE_CACHE_MB: options.cacheMb },
       ...(cpuProfileDir ? { cpuProfileDir } : {}),
@@ -468,7 +445,4 @@ try {
     await writeFile(`${base}${suffix}.json`, `${JSON.stringify(result, null, 2)}\n`);
     log(`wrote ${base}${suffix}.md and .json`);
   }
-  await build.cleanup();
-} finally {
-  await cleanup();
-}
+});

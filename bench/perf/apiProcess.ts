@@ -8,7 +8,7 @@ import { mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'node:
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '../../test/support/services.js';
+import { freePort } from '../../tools/services/net.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 

@@ -16,7 +16,7 @@ import type { IndexerLogger } from '../../indexer/indexerLog.js';
 import { readSource } from '../../indexer/sources/source.js';
 import { esRequest, type EsTarget } from './elasticsearch.js';
 
-/** bulkLoad's defaults (indexer/bulkLoad.ts): batches of 1000 documents, two requests in flight. */
+/** bulkLoad's defaults (indexer/elasticsearch/bulkLoad.ts): batches of 1000 documents, two requests in flight. */
 export const BATCH_SIZE = 1000;
 export const BULK_CONCURRENCY = 2;
 

@@ -100,7 +100,7 @@ export async function runLoad(target: LoadTarget, options: LoadOptions): Promise
   let errors = 0;
   let clients = 0;
   // With `amount`, autocannon ends the run at its next one-second sample tick after the last answer, and its
-  // duration says so: up to a second too long (a 6.2 s run counted as 7 s). The run's time is measured here
+  // duration says so: up to a second too long. The run's time is measured here
   // instead, from the start to the last answer.
   let startedAt = performance.now();
   let lastAnswerAt = startedAt;

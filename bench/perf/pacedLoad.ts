@@ -1,9 +1,9 @@
 // A load spread evenly in time: `connections` keep-alive connections, each sending its next request at its own
 // fixed interval (connections ÷ rate), so requests arrive at Elasticsearch as evenly as the API's own requests
 // do. autocannon's rate option sends each second's quota as fast as it can and then waits, which lets
-// Elasticsearch answer in bursts; measured on one node, its CPU per get rose from 0.42 to 0.84 ms as the pause
-// between requests grew from 0 to 4 ms (its threads wake and spin per request), so a bursty raw side would make
-// the API's evenly spaced requests look dearer than they are.
+// Elasticsearch answer in bursts. Its CPU per request rises with the pause between requests (its threads wake
+// and spin for each: docs/performance.md, "Method"), so a bursty raw side would make the API's evenly spaced
+// requests look dearer than they are.
 import http from 'node:http';
 import type { LoadTarget } from './load.js';
 

@@ -18,12 +18,10 @@ import { deleteIndices, ES_URL, testEsClient, uniqueName } from '../support/serv
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const RECORDS = 100_000;
 /**
- * Memory stays flat, whatever the source's size: peak RSS at most 1.1× the source file (the 100k source is
- * ~161 MB). Measured on 2026-11-26 with one validation reader: 100–105 MB on Node 20.20 (0.65×), 122–152 MB on
- * Node 24.21 (its collector lets the heap grow further before a collection); with the validation pass on two
- * threads (indexer/sources/parallelValidation.ts, about 40 MB for the second thread): 147 MB on Node 20.20 and
- * 140 MB on Node 24.21. An indexer that held the source in memory would need several times the file (parsed
- * records are larger than their JSON).
+ * Memory stays flat, whatever the source's size: peak RSS at most 1.1× the source file. The bound leaves room
+ * for Node 24's collector (it lets the heap grow further before a collection) and for the validation pass's
+ * second thread (indexer/sources/parallelValidation.ts). An indexer that held the source in memory would need
+ * several times the file (parsed records are larger than their JSON).
  */
 const MAX_RSS_SHARE_OF_SOURCE = 1.1;
 

@@ -1,13 +1,13 @@
-// The relevance suite of issues 9, 16, 19 and 32 (bench/relevance/**) as a test: 12,000 generated records indexed
-// with the real reindex, every query class (25) run through the API's request path, and the floors of bench/relevance/targets.ts
-// asserted class by class. `npm run relevance` runs the same suite and writes the report.
+// The relevance suite of issues 9, 16, 19 and 32 (tools/relevance/) as a test: 12,000 generated records indexed with
+// the real reindex, every query class run through the API's request path, and the floors of
+// tools/relevance/targets.ts asserted class by class. `npm run relevance` runs the same suite and writes the report.
 import { expect } from 'chai';
-import { buildCorpus, DEFAULT_CORPUS, dropCorpus, relevanceAlias } from '../../bench/relevance/corpus.js';
-import type { ClassFigures } from '../../bench/relevance/metrics.js';
-import { consoleTable, missExamples } from '../../bench/relevance/report.js';
-import { DEFAULT_SUITE, runSuite, type SuiteRun } from '../../bench/relevance/suite.js';
-import { describeTarget, TARGETS } from '../../bench/relevance/targets.js';
-import { LAST_STEP_PARTS } from '../../bench/relevance/variants.js';
+import { buildCorpus, DEFAULT_CORPUS, dropCorpus, relevanceAlias } from '../../tools/relevance/corpus.js';
+import type { ClassFigures } from '../../tools/relevance/metrics.js';
+import { consoleTable, missExamples } from '../../tools/relevance/report.js';
+import { DEFAULT_SUITE, runSuite, type SuiteRun } from '../../tools/relevance/suite.js';
+import { describeTarget, TARGETS } from '../../tools/relevance/targets.js';
+import { LAST_STEP_PARTS } from '../../tools/relevance/variants.js';
 import { ALL_PARTS } from '../../src/search/textQuery.js';
 import { testEsClient } from '../support/services.js';
 
@@ -36,7 +36,7 @@ describe('relevance of q over 10k+ generated records (issue 9)', function () {
     return figures;
   };
 
-  it("measures the API's own text query as the last step of the tuning log", () => {
+  it("measures the API's own text query as the last tuning step", () => {
     expect(LAST_STEP_PARTS).to.deep.equal(ALL_PARTS);
   });
 

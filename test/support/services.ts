@@ -1,30 +1,13 @@
 // Where the integration tests find the real services that scripts/test.sh started or found.
 import { Client } from '@elastic/elasticsearch';
-import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
+
+export { freePort, uniqueName } from '../../tools/services/net.js';
 
 export const ES_URL = process.env.ES_URL ?? 'http://127.0.0.1:9200';
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 export function testEsClient(): Client {
   return new Client({ nodes: ES_URL.split(','), requestTimeout: 30_000 });
-}
-
-/** A lowercase name no other test (or concurrent run) uses: for aliases, indices and Redis key prefixes. */
-export function uniqueName(prefix: string): string {
-  return `${prefix}-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`.toLowerCase();
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Deletes every index whose name starts with `prefix` (cleanup after a test that created some). */

@@ -1,4 +1,4 @@
-// The steps of the tuning log (bench/relevance/tuning-log.md), so each can be re-measured on today's corpus:
+// The steps of the text query's tuning (tools/relevance/method.md), so each can be re-measured on today's corpus:
 // `npm run relevance -- --variant <step>`. The API always uses src/search/textQuery.ts in full ("current").
 import type { estypes } from '@elastic/elasticsearch';
 import {
@@ -86,7 +86,7 @@ const withParts =
   (q) =>
     buildTextQuery(q, parts);
 
-/** In the order of the tuning log; the last step is the API's query (checked by the relevance test). */
+/** In the order they were added; the last step is the API's query (checked by the relevance test). */
 export const STEPS: Record<string, TextQueryBuilder> = {
   baseline,
   'per-word': withParts(step1),

@@ -54,7 +54,7 @@ const APOSTROPHE_NAMES = [
   'M’Bour',
   "Ma'ale",
 ];
-/** Compound words that people also write as two (bench/relevance/queries.ts splits them). */
+/** Compound words that people also write as two (queries.ts splits them). */
 export const COMPOUND_WORDS: Readonly<Record<string, number>> = {
   Sunfield: 3,
   Riverbend: 5,

@@ -87,7 +87,6 @@ export interface ReportInput {
   corpus: { seed: number; count: number; indexed: number; live: number; indexSeconds: number };
   suite: { seed: number; perClass: number; querySeconds: number };
   method: string;
-  tuningLog: string;
   /** The paired cost line (--paired), when measured. */
   cost?: string;
 }
@@ -118,8 +117,6 @@ export function markdownReport(input: ReportInput): string {
     ...(misses.length > 0 ? misses.map((line) => `- ${line}`) : ['None.']),
     '',
     input.method.trim(),
-    '',
-    input.tuningLog.trim(),
     '',
   ].join('\n');
 }
