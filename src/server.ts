@@ -28,10 +28,10 @@ function readConfig(): Config {
 /**
  * The next full garbage collection once the old generation is twice what survived the last one (V8's default lets
  * it grow up to 4×). An export turns over gigabytes of short-lived batches, some of which get promoted while they
- * wait for the socket: with the default the heap climbed from about 21 MB live to 90 MB of garbage before a
- * collection (a peak RSS of 215 MiB over a 1M-record export); nothing is retained. 30 % kept that lower still, but
- * under search traffic the response cache's turnover then set off a full collection every few seconds: 10 % of the
- * API's CPU against 5 % at 100 % (docs/performance.md, "Garbage collection"). A factor, not a cap (a heap that needs more
+ * wait for the socket: with the default the heap climbed to several times what was live before a collection;
+ * nothing is retained. A lower factor kept that lower still, but under search traffic the response cache's
+ * turnover then set off a full collection every few seconds, at twice the CPU (docs/performance.md, "Garbage
+ * collection"). A factor, not a cap (a heap that needs more
  * still grows). Skipped when the operator set heap-growing flags (docs/operations.md, "API memory").
  */
 function tuneGarbageCollector(): void {

@@ -74,8 +74,8 @@ export function createRateLimitRedisClient(
     enableOfflineQueue: false,
     clusterRetryStrategy: reconnectDelay,
     // By default ioredis retries a command on a closed connection or CLUSTERDOWN every 100 ms (up to 16 times):
-    // measured with a master killed, each request for its keys then waited the whole 200 ms command timeout.
-    // Failing at once (1-2 ms) lets the insurance limiter answer; a MOVED after a failover is still followed.
+    // measured with a master killed, each request for its keys then waited the whole command timeout. Failing at
+    // once lets the insurance limiter answer; a MOVED after a failover is still followed.
     retryDelayOnFailover: 0,
     retryDelayOnClusterDown: 0,
     retryDelayOnTryAgain: 0,

@@ -9,7 +9,7 @@ import { RedisStoreHealth, WHOLE_STORE } from './storeHealth.js';
 import type { ClientRateLimiter, RateLimitDecision } from './types.js';
 
 export interface RedisRateLimiterOptions {
-  /** One Redis, a Sentinel group or a Cluster (settings/redisUrl.ts). */
+  /** One Redis, a Sentinel group or a Cluster (./redisUrl.ts). */
   redisUrl: string;
   points: number;
   windowSeconds: number;

@@ -5,11 +5,10 @@ import type { SearchRequestBody } from './gateway.js';
 import { buildSort } from './listSearch.js';
 
 /**
- * Records per batch. Small enough that Elasticsearch's answer (about 630 bytes of JSON a record with every list
- * field: 126 KB) and the batch's text stay under V8's large-object size (128 KB): larger strings go straight to
- * the old generation and are freed only by a full collection, so at 1,000 a batch the heap (and the RSS) grew by
- * about 1.2 MB a batch until V8 chose to collect (194 MiB at 100k records, 235 MiB at 1M). At 200 the garbage
- * dies young; the walk's extra round trips cost the raw walk as much (the benchmark uses the same bodies).
+ * Records per batch. Small enough that Elasticsearch's answer and the batch's text stay under V8's large-object
+ * size (128 KB): larger strings go straight to the old generation and are freed only by a full collection, so with
+ * larger batches the heap (and the RSS) grew with every batch until V8 chose to collect. At 200 the garbage dies
+ * young; the walk's extra round trips cost the raw walk as much (docs/performance.md).
  */
 export const EXPORT_BATCH_SIZE = 200;
 

@@ -85,8 +85,8 @@ export function buildFacetedParts(
             size: COMBINED_FACET_BUCKETS,
             shard_size: COMBINED_FACET_BUCKETS,
             // Every facet's keywords are counted, asked for or not: an `include` pattern to keep only these
-            // facets' would be compiled on every search, and costs more than it saves (bench: lists with five
-            // facets at 1 connection, raw p50 3.4 ms without the pattern, 4.5 ms with it).
+            // facets' would be compiled on every search, and costs more than it saves (measured on lists with
+            // five facets: docs/performance.md).
           },
         },
       },

@@ -75,7 +75,7 @@ export const MAX_TYPO_WORD_LETTERS = 30;
 const DROPPED_LETTER_WORD = /^\p{L}{4,}$/u;
 
 /**
- * The parts of the query, each a step of the tuning log (bench/relevance/tuning-log.md). The API always uses all
+ * The parts of the query, each a step in the order they were measured (tools/relevance/method.md). The API always uses all
  * of them; the relevance bench can leave later steps out to re-measure earlier ones.
  */
 export interface TextQueryParts {
