@@ -3,8 +3,14 @@
 # a real Redis. Uses ES_URL / REDIS_URL when they are set and answer; otherwise starts a local Elasticsearch on
 # a free port (and a redis-server when none answers on 127.0.0.1:6379), and stops what it started on exit,
 # whether the tests pass, fail or are interrupted.
+#
+# `bash scripts/test.sh --slow` (npm run test:slow) runs the slower leg instead, with the same services: the tests
+# in test/slow/ that repeat a guarantee at a larger scale or with a start of their own (CI runs it once).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+slow=""
+[ "${1:-}" = "--slow" ] && slow=1
 
 started_es_port=""
 started_redis_pid=""
@@ -30,12 +36,14 @@ stage() { printf '\n==== %s ====\n' "$*"; }
 # A fresh clone: install the locked dependencies first, so `npm test` is the only command needed.
 [ -f node_modules/.package-lock.json ] || { stage "npm ci"; npm ci --no-audit --no-fund; }
 
-stage "lint"
-npm run --silent lint
-stage "type check"
-npm run --silent typecheck
-stage "unit tests"
-npm run --silent test:unit
+if [ -z "$slow" ]; then
+  stage "lint"
+  npm run --silent lint
+  stage "type check"
+  npm run --silent typecheck
+  stage "unit tests"
+  npm run --silent test:unit
+fi
 
 stage "services"
 if [ -n "${ES_URL:-}" ] && curl -fsS --max-time 3 "${ES_URL%%,*}/_cluster/health" >/dev/null 2>&1; then
@@ -66,6 +74,12 @@ else
   echo "started redis-server at $REDIS_URL"
 fi
 export REDIS_URL
+
+if [ -n "$slow" ]; then
+  stage "slower leg (test/slow)"
+  npx mocha --timeout 600000 'test/slow/**/*.test.ts'
+  exit 0
+fi
 
 stage "integration tests"
 npm run --silent test:integration

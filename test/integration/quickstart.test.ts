@@ -1,58 +1,10 @@
 // `npm start` (scripts/start.mjs), the README's first command: it finds Elasticsearch, indexes the sample data
-// when the alias is missing, serves the API, prints URLs that work, and passes SIGTERM on to the API.
+// when the alias is missing, serves the API, prints URLs that work, and passes SIGTERM on to the API. The
+// fresh-machine path (no Elasticsearch answering: it starts one) is in the slower leg, test/slow/.
 import { expect } from 'chai';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createTestDatabase } from '../support/postgres.js';
+import { start, waitForOutput, type Started } from '../support/quickstart.js';
 import { ES_URL, deleteIndices, freePort, testEsClient, uniqueName } from '../support/services.js';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-// The Elasticsearch version the suite runs on (ES_VERSION=9.2.0 npm test): the fresh-machine path starts that one,
-// and stopping it must name the same version, or the stop would look for another server and leave this one running.
-const SUITE_ES: Record<string, string> = process.env.ES_VERSION ? { ES_VERSION: process.env.ES_VERSION } : {};
-
-interface Started {
-  child: ChildProcess;
-  stdout: string[];
-  stderr: string[];
-  exited: Promise<number | null>;
-}
-
-function start(env: Record<string, string>): Started {
-  const child = spawn(process.execPath, ['scripts/start.mjs'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      LOG_LEVEL: 'warn',
-      ...SUITE_ES,
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => stdout.push(chunk));
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => stderr.push(chunk));
-  const exited = once(child, 'exit').then(([code]) => code as number | null);
-  return { child, stdout, stderr, exited };
-}
-
-async function waitForOutput(started: Started, text: string, timeoutMs = 90_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!started.stdout.join('').includes(text)) {
-    if (started.child.exitCode !== null) {
-      throw new Error(`start.mjs exited ${started.child.exitCode}:\n${started.stderr.join('')}`);
-    }
-    if (Date.now() > deadline)
-      throw new Error(`no "${text}" in:\n${started.stdout.join('')}\n${started.stderr.join('')}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe('quick start: npm start', function () {
   this.timeout(180_000);
@@ -158,45 +110,6 @@ describe('quick start: npm start', function () {
     expect(running.stderr.join('')).to.include(
       `using the Elasticsearch answering at http://127.0.0.1:${esPort}`,
     );
-  });
-
-  it('on a machine where no Elasticsearch answers, starts one itself (the fresh-machine path)', async () => {
-    const esPort = String(await freePort());
-    const port = await freePort();
-    const runParent = mkdtempSync(join(tmpdir(), 'quickstart-es-'));
-    const runDir = join(runParent, 'es'); // data, logs and pid of the server npm start brings up
-    try {
-      running = start({
-        ES_PORT: esPort,
-        ES_RUN_DIR: runDir,
-        ES_INDEX: 'ppas',
-        PORT: String(port),
-        HOST: '127.0.0.1',
-      });
-      await waitForOutput(running, 'Ctrl-C stops the API.', 170_000);
-      expect(running.stderr.join('')).to.include(`nothing answers on http://127.0.0.1:${esPort}`);
-      expect(running.stderr.join('')).to.include('indexing the sample data');
-      const answer = await fetch(`http://127.0.0.1:${port}/api/v1/ppas?q=solar&per_page=1`);
-      expect(answer.status).to.equal(200);
-      expect(((await answer.json()) as { meta: { total: number } }).meta.total).to.be.above(0);
-    } finally {
-      if (running && running.child.exitCode === null) {
-        running.child.kill('SIGTERM');
-        await running.exited;
-      }
-      // The Elasticsearch that npm start started outlives the API by design: stop it here.
-      const stopped = spawn('bash', ['scripts/elasticsearch.sh', 'stop', '--purge'], {
-        cwd: ROOT,
-        env: { ...process.env, ES_PORT: esPort, ES_RUN_DIR: runDir },
-        stdio: 'ignore',
-      });
-      await once(stopped, 'exit');
-    }
-    // Nothing may outlive the suite: the server it started is gone.
-    const stillAnswering = await fetch(`http://127.0.0.1:${esPort}/_cluster/health`).catch(() => null);
-    expect(stillAnswering, `an Elasticsearch still answers on port ${esPort}`).to.equal(null);
-    expect(existsSync(runDir), `${runDir} is left behind`).to.equal(false);
-    rmSync(runParent, { recursive: true, force: true });
   });
 
   it('stops with the message and code of an Elasticsearch that does not answer', async () => {
