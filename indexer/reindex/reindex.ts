@@ -25,12 +25,9 @@ import type { SourceFormat } from '../sources/source.js';
 import type { InvalidRecord, SourceReport } from '../sources/validateSource.js';
 import { ChangeLog, type ChangeLogOptions } from '../changes/changeLog.js';
 import { appendGenerationChange } from '../changes/generationChange.js';
-import {
-  BuiltEntries,
-  compareGenerations,
-  compareWithBuilt,
-  type GenerationDiff,
-} from '../changes/generationDiff.js';
+import { BuiltEntries } from '../changes/builtEntries.js';
+import { compareGenerations, compareWithBuilt } from '../changes/compareGenerations.js';
+import type { GenerationDiff } from '../changes/generationDiff.js';
 import {
   checkRemovals,
   DEFAULT_MAX_REMOVED,
@@ -252,7 +249,7 @@ async function buildGeneration(
     const builtAt = new Date();
     newIndex = indexNameFor(alias, builtAt);
     const unpublished = new Set<string>();
-    // What is written, noted for the comparison with the generation it replaces (generationDiff.ts). Catch-up
+    // What is written, noted for the comparison with the generation it replaces (changes/builtEntries.ts). Catch-up
     // (PostgreSQL) changes the new index after the build: then the index is read as it ends up, cut where the
     // noted slugs say, and only those cuts are kept.
     const built = previousIndex !== null ? new BuiltEntries() : undefined;

@@ -6,7 +6,9 @@ import { NothingToRollBackError } from '../errors.js';
 import { ReindexLock } from '../elasticsearch/lock.js';
 import { ChangeLog, type ChangeLogOptions } from '../changes/changeLog.js';
 import { appendGenerationChange } from '../changes/generationChange.js';
-import { compareGenerations, slugBounds, type GenerationDiff } from '../changes/generationDiff.js';
+import { compareGenerations } from '../changes/compareGenerations.js';
+import type { GenerationDiff } from '../changes/generationDiff.js';
+import { slugBounds } from '../elasticsearch/slugRanges.js';
 
 export { NothingToRollBackError };
 

@@ -22,7 +22,7 @@ import { addMissingFields } from '../elasticsearch/indexMapping.js';
 import { readHighWaterMark, recordSyncGuard, recordSyncRun } from '../elasticsearch/indexMeta.js';
 import type { ChangeLog } from '../changes/changeLog.js';
 import { applyLogged, documentsById } from '../changes/loggedWrites.js';
-import { servedEntries, slugBounds } from '../changes/generationDiff.js';
+import { indexedSlugs } from '../elasticsearch/servedEntries.js';
 import {
   checkRemovals,
   DEFAULT_MAX_REMOVED,
@@ -39,7 +39,7 @@ import {
   sortedSlugs,
   UTC_MICROSECONDS,
 } from '../sources/postgresRelation.js';
-import { vanishedSlugs } from './reconcile.js';
+import { vanishedSlugs } from '../slugOrder.js';
 import { checkRecord, type FieldProblem } from '../sources/recordSchema.js';
 import { postgresSourceError } from '../sources/sourceErrors.js';
 import type { IndexerLogger } from '../indexerLog.js';
@@ -396,20 +396,8 @@ export class Sync {
     summary.deleted += doomed.length;
   }
 
-  /**
-   * Every slug of the index, ascending in byte order: a composite aggregation on the keyword, in ranges of about a
-   * page that slugBounds finds from counts (generationDiff.ts: unbounded, each page would visit every document, so
-   * the walk would grow with the square of the index).
-   */
-  private async *indexedSlugs(index: string): AsyncGenerator<string> {
-    const { client } = this.options;
-    const bounds = await slugBounds(client, index, SLUGS_PER_PAGE);
-    for await (const { slug } of servedEntries(client, index, {
-      bounds,
-      pageSize: SLUGS_PER_PAGE,
-      hashes: false,
-    }))
-      yield slug;
+  private indexedSlugs(index: string): AsyncGenerator<string> {
+    return indexedSlugs(this.options.client, index, SLUGS_PER_PAGE);
   }
 
   private forgetBefore(cutoffMs: number): void {
