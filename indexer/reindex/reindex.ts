@@ -20,6 +20,7 @@ import { indexNameFor } from '../../indexContract/indexName.js';
 import { ReindexLock } from '../elasticsearch/lock.js';
 import type { PpaRecord } from '../../indexContract/record.js';
 import { openRecordSource } from '../sources/openSource.js';
+import { catchUp } from '../sync/catchUp.js';
 import type { RecordSource } from '../sources/recordSource.js';
 import type { SourceFormat } from '../sources/source.js';
 import type { InvalidRecord, SourceReport } from '../sources/validateSource.js';
@@ -255,11 +256,12 @@ async function buildGeneration(
     const built = previousIndex !== null ? new BuiltEntries() : undefined;
     const indexed = await loadPhase(source, report, newIndex, builtAt, lock, options, unpublished, built);
     const incoming: IncomingSide =
-      built && !source.catchUp ? built : { index: newIndex, bounds: built?.bounds() ?? [] };
+      built && !source.catchUpFrom ? built : { index: newIndex, bounds: built?.bounds() ?? [] };
     throwIfAborted(signal);
     await verifyPhase(client, source, report, newIndex, indexed, logger);
     throwIfAborted(signal);
-    await source.catchUp?.(client, newIndex, logger);
+    const changedSince = source.catchUpFrom?.();
+    if (changedSince) await catchUp(client, newIndex, changedSince, logger);
     throwIfAborted(signal);
     await goLivePhase(client, newIndex, options);
 

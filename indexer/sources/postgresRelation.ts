@@ -1,5 +1,5 @@
 // The relation the indexer reads from PostgreSQL (docs/record.md): `slug text, updated_at timestamptz,
-// record json|jsonb` (read as text). Shared by reindex (postgresSource.ts) and sync (sync.ts).
+// record json|jsonb` (read as text). Shared by reindex (postgresSource.ts) and sync (postgresChanges.ts).
 import type pg from 'pg';
 import QueryStream from 'pg-query-stream';
 import type { FieldProblem } from './recordSchema.js';
