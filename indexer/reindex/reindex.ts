@@ -10,20 +10,19 @@ import { buildDocument } from '../elasticsearch/buildDocument.js';
 import {
   EmptySourceError,
   InterruptedError,
-  InvalidSourceError,
   SourceChangedError,
   throwIfAborted,
   UsageError,
 } from '../errors.js';
 import { indexDefinition, LIVE_SETTINGS, replicasFor } from '../elasticsearch/indexMapping.js';
 import { indexNameFor } from '../../indexContract/indexName.js';
-import { ReindexLock } from '../elasticsearch/lock.js';
+import { AliasLock } from '../elasticsearch/lock.js';
 import type { PpaRecord } from '../../indexContract/record.js';
 import { openRecordSource } from '../sources/openSource.js';
 import { catchUp } from '../sync/catchUp.js';
 import type { RecordSource } from '../sources/recordSource.js';
 import type { SourceFormat } from '../sources/source.js';
-import type { InvalidRecord, SourceReport } from '../sources/validateSource.js';
+import { InvalidSourceError, type InvalidRecord, type SourceReport } from '../sources/validateSource.js';
 import { ChangeLog, type ChangeLogOptions } from '../changes/changeLog.js';
 import { appendGenerationChange } from '../changes/generationChange.js';
 import { BuiltEntries } from '../changes/builtEntries.js';
@@ -238,11 +237,7 @@ async function buildGeneration(
   const { client, alias, signal } = options;
   const logger = options.logger ?? silentLogger;
   throwIfAborted(signal);
-  const lock = await ReindexLock.acquire(
-    client,
-    alias,
-    options.lockTtlMs ? { ttlMs: options.lockTtlMs } : {},
-  );
+  const lock = await AliasLock.acquire(client, alias, options.lockTtlMs ? { ttlMs: options.lockTtlMs } : {});
   let newIndex: string | null = null;
   let swapped = false;
   try {
@@ -305,7 +300,7 @@ async function loadPhase(
   report: SourceReport,
   index: string,
   builtAt: Date,
-  lock: ReindexLock,
+  lock: AliasLock,
   options: ReindexOptions,
   unpublished: Set<string>,
   built: BuiltEntries | undefined,
@@ -425,7 +420,7 @@ async function swapPhase(
   newIndex: string,
   incoming: IncomingSide,
   unpublished: ReadonlySet<string>,
-  lock: ReindexLock,
+  lock: AliasLock,
   options: ReindexOptions,
   onSwapped: () => void,
 ): Promise<ReindexSummary['changes']> {
