@@ -2,7 +2,8 @@
 // (import-x/no-cycle, resolving .js specifiers to their .ts files), and the import directions of the layout
 // (docs/architecture.md): src/ and indexer/ never import each other; indexContract/ and settings/ import neither;
 // inside src/, http/ (the problem renderer and the middleware) imports neither the search gateway nor the limiter;
-// bench/ does not import test/, and tools/ (shared by both) imports neither.
+// bench/ does not import test/, and tools/ (shared by both) imports neither; inside indexer/, imports point down
+// its layers only (indexerLayers).
 import js from '@eslint/js';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import { importX } from 'eslint-plugin-import-x';
@@ -26,6 +27,17 @@ const forbid = (folders, why, allowed = []) => ({
     },
   ],
 });
+
+/** One entry per layer of indexer/: its files may not import the folders above them (nor the API). */
+const indexerLayers = (layers) =>
+  layers.map(([files, above, ignores = []]) => ({
+    files,
+    ignores,
+    rules: forbid(
+      ['src', ...above],
+      `indexer/ imports point down only (shared modules < elasticsearch/ < sources/, changes/ < sync/ < reindex/ < commands/ < cli.ts): ${files.join(', ')} may not import ${above.join('/, ')}/ (nor the API)`,
+    ),
+  }));
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'bench/results/', 'data/'] },
@@ -89,6 +101,23 @@ export default tseslint.config(
     files: ['indexer/**/*.ts'],
     rules: forbid(['src'], 'the indexer does not import the API: share through indexContract/ or settings/'),
   },
+  // Inside indexer/, imports point down only (docs/architecture.md): the shared top-level modules (errors, exit
+  // codes, log, option parsers, slug order) < elasticsearch/ < sources/, changes/ < sync/ < reindex/ <
+  // commands/ < cli.ts. Each entry repeats `src`: a later entry's no-restricted-imports replaces an earlier one's.
+  ...indexerLayers([
+    [
+      ['indexer/*.ts'],
+      ['elasticsearch', 'sources', 'changes', 'sync', 'reindex', 'commands'],
+      ['indexer/cli.ts'],
+    ],
+    [['indexer/elasticsearch/**/*.ts'], ['sources', 'changes', 'sync', 'reindex', 'commands']],
+    [
+      ['indexer/sources/**/*.ts', 'indexer/changes/**/*.ts'],
+      ['sync', 'reindex', 'commands'],
+    ],
+    [['indexer/sync/**/*.ts'], ['reindex', 'commands']],
+    [['indexer/reindex/**/*.ts'], ['commands']],
+  ]),
   {
     files: ['indexContract/**/*.ts', 'settings/**/*.ts'],
     rules: forbid(['src', 'indexer'], 'the shared folders depend on neither program'),

@@ -1,33 +1,10 @@
 // Typed failures of the indexer. Each carries its exit code (as Koa's errors carry their status), so the CLI's
-// mapping is a lookup; anything else is exit 3. A `hint` says what to do next (indexer/failure.ts).
+// mapping is a lookup; anything else is exit 3. A `hint` says what to do next (indexer/commands/failure.ts). A
+// shared module: the failures of one part live in that part (sources/sourceErrors.ts, the invalid-records error
+// beside the validation that finds them), so this file imports nothing of the indexer's folders.
 import { EXIT_CODES, IndexerError, type ExitCode } from './exitCodes.js';
-import { describeInvalidRecord, type InvalidRecord, type SourceReport } from './sources/validateSource.js';
-
-/** Invalid records named in the message (the report counts them all). */
-const MAX_LISTED = 20;
 
 export { EXIT_CODES, IndexerError };
-
-/** The source has invalid records and --skip-invalid was not given: nothing was written. */
-export class InvalidSourceError extends IndexerError {
-  override readonly exitCode = EXIT_CODES.invalidRecords;
-  /** The failure in a few words; the message lists the records. */
-  readonly summary: string;
-  /** The records the message lists. */
-  readonly listed: InvalidRecord[];
-  constructor(readonly report: SourceReport) {
-    const listed = report.invalidRecords.slice(0, MAX_LISTED);
-    const lines = listed.map((record) => `  ${describeInvalidRecord(record, report.format)}`);
-    const more = report.invalid > lines.length ? [`  … and ${report.invalid - lines.length} more`] : [];
-    super(
-      [`${report.invalid} invalid record(s) of ${report.read}; nothing was indexed:`, ...lines, ...more].join(
-        '\n',
-      ),
-    );
-    this.summary = `${report.invalid} invalid record(s) of ${report.read} (listed above)`;
-    this.listed = listed;
-  }
-}
 
 /** The source has no published record: going live with an empty index would empty the public API. */
 export class EmptySourceError extends IndexerError {

@@ -14,8 +14,8 @@ export function tuneGarbageCollector(): void {
 
 /**
  * Whether this process is tuned. Node puts V8's flags, which are the process's, back as they were whenever it
- * starts a worker thread, so a worker of a tuned process tunes again (measured: 175 MB peak RSS for a 100k-record
- * pass 1 on two threads untuned, 125–140 MB tuned).
+ * starts a worker thread, so a worker of a tuned process tunes again (an untuned worker costs peak memory:
+ * docs/performance.md has the figures).
  */
 export function garbageCollectorTuned(): boolean {
   return tuned;

@@ -108,7 +108,7 @@ export function createVariablesReader(
   const validate = ajv.compile({
     type: 'object',
     properties: Object.fromEntries(Object.entries(spec).map(([name, entry]) => [name, entry.schema])),
-    allOf: rules.map((rule) => rule.schema),
+    ...(rules.length > 0 ? { allOf: rules.map((rule) => rule.schema) } : {}),
   });
   const names = Object.keys(spec);
 

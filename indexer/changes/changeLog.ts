@@ -22,7 +22,7 @@ import type { IndexDocument } from '../../indexContract/document.js';
 import { readIndexDefinition } from '../../indexContract/mapping.js';
 import { aliasTarget } from '../elasticsearch/aliases.js';
 import { recordSyncRun } from '../elasticsearch/indexMeta.js';
-import { ReindexLock } from '../elasticsearch/lock.js';
+import { AliasLock } from '../elasticsearch/lock.js';
 import { LockedError } from '../errors.js';
 import type { IndexerLogger } from '../indexerLog.js';
 
@@ -168,11 +168,11 @@ export class ChangeLog {
     }
   }
 
-  private async acquireLock(): Promise<ReindexLock> {
+  private async acquireLock(): Promise<AliasLock> {
     const deadline = Date.now() + (this.options.lockWaitMs ?? 120_000);
     for (let attempt = 0; ; attempt++) {
       try {
-        return await ReindexLock.acquire(this.client, this.alias, { label: 'changes', ttlMs: LOCK_TTL_MS });
+        return await AliasLock.acquire(this.client, this.alias, { guards: 'changeLog', ttlMs: LOCK_TTL_MS });
       } catch (error) {
         if (!(error instanceof LockedError) || Date.now() > deadline) throw error;
         await new Promise((resolve) => setTimeout(resolve, Math.min(50 * 2 ** attempt, 1000)));
@@ -223,7 +223,7 @@ export class ChangeLogSession {
   private constructor(
     private readonly client: Client,
     private readonly index: string,
-    private readonly lock: ReindexLock,
+    private readonly lock: AliasLock,
     public head: ChangeLogHead,
     private version: Version,
   ) {}
@@ -232,7 +232,7 @@ export class ChangeLogSession {
     client: Client,
     index: string,
     alias: string,
-    lock: ReindexLock,
+    lock: AliasLock,
     logger: IndexerLogger,
   ): Promise<ChangeLogSession> {
     const read = await client.get<{ log: ChangeLogHead }>({ index, id: HEAD_ID });

@@ -1,6 +1,8 @@
-// One reindex per alias at a time. The lock is a document (id: the alias) created with op_type=create in one
-// small index shared by every alias (LOCK_INDEX; retention never touches it: it is no `<alias>-<timestamp>`),
-// deleted when released, so nothing is left behind per alias. It carries an expiry that a heartbeat extends, so
+// One holder at a time of one thing of an alias, named by what it guards (LockOptions.guards): its generations
+// (reindex and rollback build and swap them), sync's in-place writes to its live index, its change log's writer.
+// A lock is a document (id: lockName) created with op_type=create in one small index shared by every alias
+// (LOCK_INDEX; retention never touches it: it is no `<alias>-<timestamp>`), deleted when released, so nothing is
+// left behind per alias. It carries an expiry that a heartbeat extends, so
 // a crashed run blocks others only until the expiry; an expired lock is taken over with optimistic concurrency
 // (if_seq_no / if_primary_term), so two runs cannot both take it. Expiries are read and written on the
 // cluster's clock, not this machine's: two indexer hosts whose clocks disagree still agree on the lock.
@@ -12,17 +14,36 @@ export interface LockOptions {
   ttlMs?: number;
   /** Who holds it, for the refusal message. */
   owner?: string;
-  /**
-   * What the lock keeps to one at a time (default "reindex"; "sync" takes the lock `<alias>:sync`, "changes" the
-   * change log's writer lock `<alias>:changes`).
-   */
-  label?: 'reindex' | 'sync' | 'changes';
+  /** What the lock keeps to one holder at a time (default: the alias's generations). */
+  guards?: LockGuards;
 }
 
-/** The lock's id (and its document's `alias`): the alias for reindexes and rollbacks, `<alias>:<label>` otherwise. */
-export function lockName(alias: string, label: LockOptions['label'] = 'reindex'): string {
-  return label === 'reindex' ? alias : `${alias}:${label}`;
+/**
+ * What a lock guards, with its document's id and the word its messages name a holder by. The ids are those the
+ * locks had when each was named for its first holder (a running indexer of the previous version and this one
+ * still exclude each other, and `status` lists the same names).
+ */
+const GUARDED = {
+  /** Building a new index of the alias and moving the alias to it or back: reindex, rollback. Id: the alias. */
+  generations: { suffix: '', holder: 'reindex' },
+  /** Sync's in-place writes to the live index: one sync per alias. Id: `<alias>:sync`. */
+  syncWrites: { suffix: ':sync', holder: 'sync' },
+  /** The change log's one writer (changes/changeLog.ts). Id: `<alias>:changes`. */
+  changeLog: { suffix: ':changes', holder: 'changes' },
+} as const;
+
+export type LockGuards = keyof typeof GUARDED;
+
+/** The lock's id (and its document's `alias`). */
+export function lockName(alias: string, guards: LockGuards = 'generations'): string {
+  return `${alias}${GUARDED[guards].suffix}`;
 }
+
+/**
+ * The holder lost its lock: the heartbeat could not keep it, and another run may now hold it. A plain Error, not
+ * an IndexerError: the CLI reports it as an unexpected failure, with the stack at LOG_LEVEL=debug.
+ */
+export class LockLostError extends Error {}
 
 export interface LockDocument {
   alias: string;
@@ -39,7 +60,7 @@ interface Version {
 
 const DEFAULT_TTL_MS = 60_000;
 
-/** The one index that holds the reindex locks of every alias (a document per running reindex). */
+/** The one index that holds the locks of every alias (a document per lock held). */
 export const LOCK_INDEX = 'ppa-indexer-locks';
 
 /** Where the lock of `alias` lives. */
@@ -67,7 +88,7 @@ function statusOf(error: unknown): number | undefined {
   return (error as { meta?: { statusCode?: number } }).meta?.statusCode;
 }
 
-export class ReindexLock {
+export class AliasLock {
   private lostReason: string | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
   private writes: Promise<void> = Promise.resolve();
@@ -78,16 +99,18 @@ export class ReindexLock {
     private readonly document: LockDocument,
     private version: Version,
     private readonly ttlMs: number,
+    private readonly holder: string,
   ) {}
 
-  static async acquire(client: Client, alias: string, options: LockOptions = {}): Promise<ReindexLock> {
+  static async acquire(client: Client, alias: string, options: LockOptions = {}): Promise<AliasLock> {
     const ttlMs = options.ttlMs ?? DEFAULT_TTL_MS;
-    const label = options.label ?? 'reindex';
-    const location = lockLocation(lockName(alias, label));
+    const guards = options.guards ?? 'generations';
+    const { holder: label } = GUARDED[guards];
+    const location = lockLocation(lockName(alias, guards));
     await ensureLockIndex(client);
     const now = await clusterNow(client);
     const document: LockDocument = {
-      alias: lockName(alias, label),
+      alias: lockName(alias, guards),
       owner: options.owner ?? `${hostname()} pid ${process.pid}`,
       acquired_at: new Date(now).toISOString(),
       expires_at: now + ttlMs,
@@ -98,7 +121,7 @@ export class ReindexLock {
         { ...location, op_type: 'create', document, refresh: false },
         { maxRetries: 0 },
       );
-      return new ReindexLock(client, location, document, versionOf(created), ttlMs).startHeartbeat();
+      return new AliasLock(client, location, document, versionOf(created), ttlMs, label).startHeartbeat();
     } catch (error) {
       if (statusOf(error) !== 409) throw error;
     }
@@ -114,7 +137,7 @@ export class ReindexLock {
     }
     try {
       const taken = await client.index({ ...location, document, ...versionOf(held), refresh: false });
-      return new ReindexLock(client, location, document, versionOf(taken), ttlMs).startHeartbeat();
+      return new AliasLock(client, location, document, versionOf(taken), ttlMs, label).startHeartbeat();
     } catch (error) {
       if (statusOf(error) === 409)
         throw new LockedError(`another ${label} of alias "${alias}" just took the expired lock`);
@@ -124,7 +147,7 @@ export class ReindexLock {
 
   /** Throws when the heartbeat could not keep the lock (another run may now hold it). */
   assertHeld(): void {
-    if (this.lostReason !== null) throw new Error(`lost the reindex lock: ${this.lostReason}`);
+    if (this.lostReason !== null) throw new LockLostError(`lost the ${this.holder} lock: ${this.lostReason}`);
   }
 
   /** Extends the expiry now; used by the heartbeat and right before the alias swap. */

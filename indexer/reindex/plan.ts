@@ -9,13 +9,9 @@ import {
   describeLimit,
   parseRemovalLimit,
 } from '../changes/removalGuard.js';
-import {
-  BuiltEntries,
-  diffServed,
-  servedEntries,
-  type DiffKind,
-  type ServedEntry,
-} from '../changes/generationDiff.js';
+import { BuiltEntries } from '../changes/builtEntries.js';
+import { diffServed, type DiffKind } from '../changes/generationDiff.js';
+import { servedEntries, type ServedEntry } from '../elasticsearch/servedEntries.js';
 import { openRecordSource } from '../sources/openSource.js';
 import { publishedDocuments, validatePhase, type ReindexOptions } from './reindex.js';
 import { terminalSafe } from '../terminalText.js';

@@ -3,10 +3,12 @@
 import type { Client } from '@elastic/elasticsearch';
 import { aliasTarget, previousIndex, swapAlias } from '../elasticsearch/aliases.js';
 import { NothingToRollBackError } from '../errors.js';
-import { ReindexLock } from '../elasticsearch/lock.js';
+import { AliasLock } from '../elasticsearch/lock.js';
 import { ChangeLog, type ChangeLogOptions } from '../changes/changeLog.js';
 import { appendGenerationChange } from '../changes/generationChange.js';
-import { compareGenerations, slugBounds, type GenerationDiff } from '../changes/generationDiff.js';
+import { compareGenerations } from '../changes/compareGenerations.js';
+import type { GenerationDiff } from '../changes/generationDiff.js';
+import { slugBounds } from '../elasticsearch/slugRanges.js';
 
 export { NothingToRollBackError };
 
@@ -23,7 +25,7 @@ export async function rollback(
   alias: string,
   changeLogOptions: ChangeLogOptions = {},
 ): Promise<RollbackResult> {
-  const lock = await ReindexLock.acquire(client, alias);
+  const lock = await AliasLock.acquire(client, alias, { guards: 'generations' });
   try {
     const live = await aliasTarget(client, alias);
     if (!live) throw new NothingToRollBackError(`alias "${alias}" does not exist; nothing to roll back`);

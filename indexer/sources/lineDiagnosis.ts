@@ -1,5 +1,5 @@
 // What is wrong with an NDJSON line that cannot become a record, said as a problem of the field it is in whenever
-// that can be found (indexer/jsonPathScanner.ts): "project_name is not valid UTF-8 (byte 0xff at byte 31 of the
+// that can be found (jsonPathScanner.ts): "project_name is not valid UTF-8 (byte 0xff at byte 31 of the
 // line)" rather than "(line) is not valid UTF-8". Only lines that fail come here, so reading good lines costs nothing more.
 import { fieldName, JsonPathScanner, type PathSegment, type ScannedValue } from './jsonPathScanner.js';
 import type { FieldProblem } from './recordSchema.js';

@@ -1,5 +1,5 @@
 // The relation the indexer reads from PostgreSQL (docs/record.md): `slug text, updated_at timestamptz,
-// record json|jsonb` (read as text). Shared by reindex (postgresSource.ts) and sync (sync.ts).
+// record json|jsonb` (read as text). Shared by reindex (postgresSource.ts) and sync (postgresChanges.ts).
 import type pg from 'pg';
 import QueryStream from 'pg-query-stream';
 import type { FieldProblem } from './recordSchema.js';
@@ -14,8 +14,8 @@ export const NOTIFY_CHANNEL = 'ppa_index_records';
 
 /**
  * For the read transactions of reindex and sync. The view's plan costs far above jit_above_cost, so PostgreSQL
- * compiles its expressions (~140 ms) for a query whose per-row work is function calls JIT does not speed up:
- * reading 100k records of the reference view took 2.86-2.97 s without it, 3.09-3.18 s with it.
+ * compiles its expressions for a query whose per-row work is function calls JIT does not speed up: the read is
+ * slower with it (docs/performance.md).
  */
 export const NO_JIT = 'SET LOCAL jit = off';
 

@@ -9,7 +9,6 @@
 // validation ends instead of being held through the load. Before it is released, the snapshot's slugs are
 // written, in byte order, beside the records: the catch-up compares them with the rows that exist then to find
 // the documents of deleted rows, without listing the new index.
-import type { Client } from '@elastic/elasticsearch';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -29,11 +28,9 @@ import {
   sortedSlugs,
   UTC_MICROSECONDS,
 } from './postgresRelation.js';
-import type { RecordSource, ValidateOptions } from './recordSource.js';
-import type { IndexerLogger } from '../indexerLog.js';
+import type { CatchUpSource, RecordSource, ValidateOptions } from './recordSource.js';
 import { readSlugList, writeSlugList } from './slugList.js';
 import { readSource, type SourceItem } from './source.js';
-import { Sync } from '../sync/sync.js';
 import { validateItems, type SourceReport } from './validateSource.js';
 
 const ROWS_PER_FETCH = 1000;
@@ -161,25 +158,16 @@ export class PostgresSource implements RecordSource {
     return { source_relation: this.relation, high_water_mark: this.highWaterMark };
   }
 
-  async catchUp(client: Client, index: string, logger: IndexerLogger): Promise<void> {
-    const sync = new Sync({
-      client,
-      alias: index,
+  catchUpFrom(): CatchUpSource {
+    const spool = this.spool;
+    if (!spool?.complete)
+      throw new SourceChangedError(`relation ${this.relation}: the first pass did not read every row`);
+    return {
       url: this.url,
       relation: this.relation,
-      logger,
       ...(this.overlapSeconds === undefined ? {} : { overlapSeconds: this.overlapSeconds }),
-    });
-    try {
-      if (!this.spool?.complete)
-        throw new SourceChangedError(`relation ${this.relation}: the first pass did not read every row`);
-      const summary = await sync.catchUp(index, readSlugList(this.spool.slugs));
-      // Searches must not see what the catch-up deleted once the alias points here.
-      await client.indices.refresh({ index });
-      logger.info({ catchUp: summary }, 'applied the changes made during the build');
-    } finally {
-      await sync.close();
-    }
+      snapshotSlugs: () => readSlugList(spool.slugs),
+    };
   }
 
   async close(): Promise<void> {

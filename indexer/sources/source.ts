@@ -22,7 +22,7 @@ export type SourceFormat = 'ndjson' | 'json-array' | 'postgres';
 /**
  * One entry of the source: a parsed value (with `problems` its source already found, e.g. a row whose slug column
  * differs from its record's slug), or a line that could not be parsed (too long, not UTF-8, not JSON), with its
- * problems named by field where the line shows it (indexer/lineDiagnosis.ts).
+ * problems named by field where the line shows it (lineDiagnosis.ts).
  */
 export type SourceItem =
   | { line: number; value: unknown; problems?: FieldProblem[] }

@@ -1,5 +1,6 @@
 // Pass 1 of a reindex (and all of `validate`): read every record, check it against the schema and for
 // duplicate slugs / reference codes, and count what would be indexed. Keeps only the keys it must compare.
+import { EXIT_CODES, IndexerError } from '../exitCodes.js';
 import { checkRecord, type FieldProblem } from './recordSchema.js';
 import { quoted, terminalSafe } from '../terminalText.js';
 import { readSource, type ReadSourceOptions, type SourceFormat, type SourceItem } from './source.js';
@@ -154,4 +155,28 @@ export function describeInvalidRecord(record: InvalidRecord, format: SourceForma
   const slug = record.slug === null ? '' : ` (slug ${quoted(record.slug)})`;
   const problems = record.problems.map((problem) => `${problem.field} ${problem.message}`).join('; ');
   return `${where}${slug}: ${terminalSafe(problems)}`;
+}
+
+/** Invalid records named in the error's message (the report counts them all). */
+const MAX_IN_MESSAGE = 20;
+
+/** The source has invalid records and --skip-invalid was not given: nothing was written. */
+export class InvalidSourceError extends IndexerError {
+  override readonly exitCode = EXIT_CODES.invalidRecords;
+  /** The failure in a few words; the message lists the records. */
+  readonly summary: string;
+  /** The records the message lists. */
+  readonly listed: InvalidRecord[];
+  constructor(readonly report: SourceReport) {
+    const listed = report.invalidRecords.slice(0, MAX_IN_MESSAGE);
+    const lines = listed.map((record) => `  ${describeInvalidRecord(record, report.format)}`);
+    const more = report.invalid > lines.length ? [`  … and ${report.invalid - lines.length} more`] : [];
+    super(
+      [`${report.invalid} invalid record(s) of ${report.read}; nothing was indexed:`, ...lines, ...more].join(
+        '\n',
+      ),
+    );
+    this.summary = `${report.invalid} invalid record(s) of ${report.read} (listed above)`;
+    this.listed = listed;
+  }
 }

@@ -4,7 +4,7 @@
 // high-water mark only moves after a run that applied everything, so nothing is lost in between.
 import pg from 'pg';
 import { InterruptedError } from '../errors.js';
-import type { ReindexLock } from '../elasticsearch/lock.js';
+import { LockLostError, type AliasLock } from '../elasticsearch/lock.js';
 import { NOTIFY_CHANNEL } from '../sources/postgresRelation.js';
 import type { IndexerLogger } from '../indexerLog.js';
 import type { Sync, SyncRunSummary } from './sync.js';
@@ -20,7 +20,7 @@ const DELETE_PAYLOAD = 'delete';
 export interface FollowOptions {
   sync: Sync;
   url: string;
-  lock: ReindexLock;
+  lock: AliasLock;
   intervalSeconds: number;
   /** Reconcile every N runs; unset: when DEFAULT_RECONCILE_MS has passed since the last reconcile. */
   reconcileEvery?: number;
@@ -61,7 +61,7 @@ export async function follow(options: FollowOptions): Promise<void> {
       } catch (error) {
         rowDeleted ||= deletedBefore; // not compared yet: the next run does it
         if (error instanceof InterruptedError || signal.aborted) break;
-        if ((error as Error).message.startsWith('lost the reindex lock')) throw error;
+        if (error instanceof LockLostError) throw error;
         logger.error({ err: error }, `sync run failed; retrying in ${options.intervalSeconds}s`);
       }
       if (notified) {

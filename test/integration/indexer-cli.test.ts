@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { aliasTarget, dataIndices } from '../../indexer/elasticsearch/aliases.js';
 import { generateRecords } from '../../tools/generate/generateRecords.js';
 import { writeNdjson } from '../../tools/generate/writeNdjson.js';
-import { lockLocation, ReindexLock } from '../../indexer/elasticsearch/lock.js';
+import { lockLocation, AliasLock } from '../../indexer/elasticsearch/lock.js';
 import { indexSample, SAMPLE_PATH } from '../support/sampleIndex.js';
 import { runCli, startCli, summaryOf } from '../support/indexerCliProcess.js';
 import { deleteIndices, testEsClient, uniqueName } from '../support/services.js';
@@ -149,7 +149,7 @@ describe('indexer: ppa-indexer CLI', function () {
   });
 
   it('a second reindex while one holds the lock exits 4 with a clear message', async () => {
-    const lock = await ReindexLock.acquire(client, alias, { owner: 'the first run' });
+    const lock = await AliasLock.acquire(client, alias, { owner: 'the first run' });
     try {
       const result = await runCli(['reindex', '--source', SAMPLE_PATH, '--alias', alias]);
       expect(result.code).to.equal(4);

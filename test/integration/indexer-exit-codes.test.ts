@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { aliasTarget, dataIndices } from '../../indexer/elasticsearch/aliases.js';
 import { generateRecords } from '../../tools/generate/generateRecords.js';
 import { writeNdjson } from '../../tools/generate/writeNdjson.js';
-import { ReindexLock } from '../../indexer/elasticsearch/lock.js';
+import { AliasLock } from '../../indexer/elasticsearch/lock.js';
 import { BIN_PATH, runCli, startCli, summaryOf, type CliResult } from '../support/indexerCliProcess.js';
 import { indexSample, SAMPLE_PATH } from '../support/sampleIndex.js';
 import { deleteIndices, ES_URL, freePort, testEsClient, uniqueName } from '../support/services.js';
@@ -185,7 +185,7 @@ describe('indexer: exit codes, one test per row of the table', function () {
   });
 
   it('4: another reindex holds the lock', async () => {
-    const lock = await ReindexLock.acquire(client, alias, { owner: 'the first run' });
+    const lock = await AliasLock.acquire(client, alias, { owner: 'the first run' });
     try {
       const result = await runCli(['reindex', '--source', SAMPLE_PATH, '--alias', alias]);
       expectSentence(

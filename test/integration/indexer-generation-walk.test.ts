@@ -1,18 +1,14 @@
-// How a reindex reads a generation to compare it with the next (indexer/changes/generationDiff.ts), against a
+// How a reindex reads a generation to compare it with the next (indexer/elasticsearch/servedEntries.ts, slugRanges.ts), against a
 // real Elasticsearch: walked in ranges of slugs, the index gives back exactly what one unbounded walk gives, in byte
 // order, whatever the bounds; and the comparison from what a reindex noted equals the one that reads both indices.
 import { expect } from 'chai';
 import type { Client } from '@elastic/elasticsearch';
-import {
-  BuiltEntries,
-  compareGenerations,
-  compareWithBuilt,
-  servedEntries,
-  slugBounds,
-  type ServedEntry,
-} from '../../indexer/changes/generationDiff.js';
+import { BuiltEntries } from '../../indexer/changes/builtEntries.js';
+import { compareGenerations, compareWithBuilt } from '../../indexer/changes/compareGenerations.js';
+import { servedEntries, type ServedEntry } from '../../indexer/elasticsearch/servedEntries.js';
+import { slugBounds } from '../../indexer/elasticsearch/slugRanges.js';
 import { indexDefinition } from '../../indexer/elasticsearch/indexMapping.js';
-import { compareBytes } from '../../indexer/sync/reconcile.js';
+import { compareBytes } from '../../indexer/slugOrder.js';
 import { deleteIndices, testEsClient, uniqueName } from '../support/services.js';
 
 /** Slugs the record schema allows, some of which start others ("a-1" and "a-1-b"). */

@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { LockedError } from '../../indexer/errors.js';
 import { aliasStatus, describeStatus } from '../../indexer/reindex/status.js';
-import { clusterNow, LOCK_INDEX, lockLocation, ReindexLock } from '../../indexer/elasticsearch/lock.js';
+import { clusterNow, LOCK_INDEX, lockLocation, AliasLock } from '../../indexer/elasticsearch/lock.js';
 import { deleteIndices, testEsClient, uniqueName } from '../support/services.js';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -17,20 +17,20 @@ describe('indexer: reindex lock', function () {
   after(() => client.close());
 
   it('stays held past its TTL while the heartbeat runs, and is free again after release', async () => {
-    const lock = await ReindexLock.acquire(client, alias, { ttlMs: 1500, owner: 'first' });
+    const lock = await AliasLock.acquire(client, alias, { ttlMs: 1500, owner: 'first' });
     await sleep(2500); // longer than the TTL: only the heartbeat keeps it alive
-    const refused = await ReindexLock.acquire(client, alias, { owner: 'second' }).catch(
+    const refused = await AliasLock.acquire(client, alias, { owner: 'second' }).catch(
       (error: unknown) => error,
     );
     expect(refused).to.be.instanceOf(LockedError);
     expect((refused as Error).message).to.include('lock held by first');
     await lock.release();
-    const second = await ReindexLock.acquire(client, alias, { owner: 'second' });
+    const second = await AliasLock.acquire(client, alias, { owner: 'second' });
     await second.release();
   });
 
   it('a run whose expired lock was taken over notices before it could swap the alias', async () => {
-    const lock = await ReindexLock.acquire(client, alias, { ttlMs: 60_000, owner: 'slow run' });
+    const lock = await AliasLock.acquire(client, alias, { ttlMs: 60_000, owner: 'slow run' });
     // Another run took the lock over (as it may once the expiry has passed): the document changed under us.
     await client.index({
       ...lockLocation(alias),
@@ -52,9 +52,9 @@ describe('indexer: reindex lock', function () {
   it('measures expiry on the cluster’s clock, not this machine’s', async () => {
     const realNow = Date.now;
     Date.now = () => realNow() + 3_600_000; // this machine's clock is an hour fast
-    let lock: ReindexLock | undefined;
+    let lock: AliasLock | undefined;
     try {
-      lock = await ReindexLock.acquire(client, alias, { ttlMs: 60_000, owner: 'skewed host' });
+      lock = await AliasLock.acquire(client, alias, { ttlMs: 60_000, owner: 'skewed host' });
     } finally {
       Date.now = realNow;
     }
@@ -66,8 +66,8 @@ describe('indexer: reindex lock', function () {
 
   it('keeps every alias’s lock in one index and leaves no document behind when released', async () => {
     const other = uniqueName('idx-lock-other');
-    const first = await ReindexLock.acquire(client, alias, { owner: 'a' });
-    const second = await ReindexLock.acquire(client, other, { owner: 'b' });
+    const first = await AliasLock.acquire(client, alias, { owner: 'a' });
+    const second = await AliasLock.acquire(client, other, { owner: 'b' });
     await client.indices.refresh({ index: LOCK_INDEX });
     const held = await client.search<{ alias: string }>({ index: LOCK_INDEX, size: 100 });
     expect(held.hits.hits.map((hit) => hit._source?.alias)).to.include.members([alias, other]);
@@ -91,7 +91,7 @@ describe('indexer: reindex lock', function () {
       calls.push({ params, options });
       return index(params as never, options as never);
     }) as unknown as typeof client.index;
-    const lock = await ReindexLock.acquire(recording, alias, { owner: 'careful' });
+    const lock = await AliasLock.acquire(recording, alias, { owner: 'careful' });
     await lock.release();
     const create = calls.find((call) => call.params.op_type === 'create');
     expect(create, 'the create').to.not.equal(undefined);

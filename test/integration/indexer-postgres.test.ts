@@ -5,7 +5,7 @@ import type { Client } from '@elastic/elasticsearch';
 import { expect } from 'chai';
 import { isDeepStrictEqual } from 'node:util';
 import { readIndexMeta } from '../../indexer/elasticsearch/indexMeta.js';
-import { InvalidSourceError } from '../../indexer/errors.js';
+import { InvalidSourceError } from '../../indexer/sources/validateSource.js';
 import { checkRecord } from '../../indexer/sources/recordSchema.js';
 import { buildDocument } from '../../indexer/elasticsearch/buildDocument.js';
 import type { PpaRecord } from '../../indexContract/record.js';

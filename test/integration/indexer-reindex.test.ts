@@ -9,10 +9,10 @@ import { aliasTarget, dataIndices } from '../../indexer/elasticsearch/aliases.js
 import {
   BulkRejectedError,
   EmptySourceError,
-  InvalidSourceError,
   LockedError,
   SourceChangedError,
 } from '../../indexer/errors.js';
+import { InvalidSourceError } from '../../indexer/sources/validateSource.js';
 import { generateRecords } from '../../tools/generate/generateRecords.js';
 import { parseIndexBuiltAt } from '../../indexContract/indexName.js';
 import { ensureLockIndex, LOCK_INDEX, lockLocation } from '../../indexer/elasticsearch/lock.js';

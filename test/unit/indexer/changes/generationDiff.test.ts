@@ -1,14 +1,11 @@
 import { expect } from 'chai';
-import {
-  BuiltEntries,
-  diffServed,
-  upsertReason,
-  type ServedEntry,
-} from '../../../../indexer/changes/generationDiff.js';
+import { BuiltEntries } from '../../../../indexer/changes/builtEntries.js';
+import { diffServed, upsertReason } from '../../../../indexer/changes/generationDiff.js';
+import type { ServedEntry } from '../../../../indexer/elasticsearch/servedEntries.js';
 import { loggedChanges } from '../../../../indexer/changes/loggedWrites.js';
 import { buildDocument } from '../../../../indexer/elasticsearch/buildDocument.js';
 import type { PpaRecord } from '../../../../indexContract/record.js';
-import { compareBytes } from '../../../../indexer/sync/reconcile.js';
+import { compareBytes } from '../../../../indexer/slugOrder.js';
 
 const entry = (slug: string, hash: string | null): ServedEntry => ({ slug, hash });
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { UsageError } from '../../../../indexer/errors.js';
 import { quotedRelation, rowProblems } from '../../../../indexer/sources/postgresRelation.js';
-import { describeSkipped } from '../../../../indexer/sync/sync.js';
+import { describeSkipped } from '../../../../indexer/sync/syncRun.js';
 
 describe('indexer/postgresRelation', () => {
   it('quotes NAME and SCHEMA.NAME; refuses anything else as a usage error', () => {

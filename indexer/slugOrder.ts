@@ -1,10 +1,11 @@
-// Finds documents whose row no longer exists: a merge of two slug lists sorted the same way (Elasticsearch's
-// keyword order and PostgreSQL's COLLATE "C" both order by bytes), so neither list is held in memory.
+// Slugs in byte order, the order both sides sort by (Elasticsearch's keyword order and PostgreSQL's COLLATE "C"):
+// the comparison every merge and range cut of slugs uses, and the merge that finds documents whose row no longer
+// exists, so neither list is held in memory. A shared module: it imports nothing of the indexer.
 
 /**
  * Byte order of the UTF-8 forms, which both sides sort by. UTF-16 code units below the surrogates (U+D800) order
  * as UTF-8 bytes do, so the first differing unit decides unless one of the two is a surrogate or above; only
- * then are the strings encoded. Merging 100k ASCII slugs: 0.02-0.03 s, against 0.06-0.09 s encoding every pair.
+ * then are the strings encoded, which costs several times more than comparing units.
  */
 export function compareBytes(a: string, b: string): number {
   const length = Math.min(a.length, b.length);

@@ -2,11 +2,11 @@
 import { errors } from '@elastic/elasticsearch';
 import { expect } from 'chai';
 import { CommanderError } from 'commander';
-import { readEsSettings } from '../../../settings/elasticsearch.js';
-import { InterruptedError, LockedError } from '../../../indexer/errors.js';
-import { describeFailure, failureSentence, type RunContext } from '../../../indexer/failure.js';
-import { createIndexerLogger, defaultLogFormat, textLogLine } from '../../../indexer/indexerLog.js';
-import { fileSourceError } from '../../../indexer/sources/sourceErrors.js';
+import { readEsSettings } from '../../../../settings/elasticsearch.js';
+import { InterruptedError, LockedError } from '../../../../indexer/errors.js';
+import { describeFailure, failureSentence, type RunContext } from '../../../../indexer/commands/failure.js';
+import { createIndexerLogger, defaultLogFormat, textLogLine } from '../../../../indexer/indexerLog.js';
+import { fileSourceError } from '../../../../indexer/sources/sourceErrors.js';
 
 function sentence(error: unknown, context: RunContext): string {
   return failureSentence(error, describeFailure(error, context), context);

@@ -1,7 +1,7 @@
 // Shows reindex progress on stderr: a cli-progress bar on a terminal, else one JSON line every few seconds
 // (log collectors read lines, not carriage returns).
 import { Presets, SingleBar } from 'cli-progress';
-import type { ProgressEvent } from './reindex/reindex.js';
+import type { ProgressEvent } from '../reindex/reindex.js';
 
 export interface ProgressReporter {
   onProgress: (event: ProgressEvent) => void;

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { compareBytes, vanishedSlugs } from '../../../../indexer/sync/reconcile.js';
+import { compareBytes, vanishedSlugs } from '../../../indexer/slugOrder.js';
 
 async function* from(values: string[]): AsyncGenerator<string> {
   yield* values;

@@ -2,13 +2,14 @@
 // live index, and what to do next. This module turns any error into that (and its exit code); the CLI prints it
 // last, after the structured log.
 import { CommanderError } from 'commander';
-import { ConfigError } from '../settings/variables.js';
-import { elasticsearchFailure } from './elasticsearch/elasticsearchErrors.js';
-import { EXIT_CODES, IndexerError } from './exitCodes.js';
-import { InterruptedError, InvalidSourceError, UsageError } from './errors.js';
-import { SourceSyntaxError } from './sources/source.js';
-import { MassRemovalError } from './changes/removalGuard.js';
-import { terminalSafe } from './terminalText.js';
+import { ConfigError } from '../../settings/variables.js';
+import { elasticsearchFailure } from '../elasticsearch/elasticsearchErrors.js';
+import { EXIT_CODES, IndexerError } from '../exitCodes.js';
+import { InterruptedError, UsageError } from '../errors.js';
+import { InvalidSourceError } from '../sources/validateSource.js';
+import { SourceSyntaxError } from '../sources/source.js';
+import { MassRemovalError } from '../changes/removalGuard.js';
+import { terminalSafe } from '../terminalText.js';
 
 /** What the CLI knew of the run when it failed. */
 export interface RunContext {
