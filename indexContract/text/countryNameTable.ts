@@ -1,6 +1,6 @@
 // English names by ISO 3166-1 alpha-2 code (long and short forms), taken once from CLDR through Node 20.20's ICU
-// (Intl.DisplayNames, type region). A table rather than Intl at run time: ICU's region data costs the indexer about
-// 7 MB of resident memory, and a table gives the same names whatever Node builds the index. To change a name, edit
+// (Intl.DisplayNames, type region). A table rather than Intl at run time: ICU's region data costs the indexer
+// megabytes of resident memory, and a table gives the same names whatever Node builds the index. To change a name, edit
 // it here (or add another in countryNames.ts COUNTRY_ALIASES) and reindex.
 export const COUNTRY_NAME_TABLE: Readonly<Record<string, readonly string[]>> = {
   AC: ['Ascension Island'],

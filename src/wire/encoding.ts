@@ -11,9 +11,9 @@ export type Encoding = 'br' | 'gzip';
 export const COMPRESSION_THRESHOLD_BYTES = 1024;
 
 /**
- * The fastest levels: compression was the largest share of the API's own CPU under load (bench/perf/
- * cpuProfileRun.ts). A 58 KB JSON body: gzip 1 → 12.4 KB in a third of gzip 6's time (9.8 KB), br 1 → 11.8 KB
- * in half of br 4's (9.9 KB); nginx compresses at level 1 by default for the same reason.
+ * The fastest levels: compression was the largest share of the API's own CPU under load (a CPU profile:
+ * `npm run bench -- scale --profile`). On JSON bodies the lowest levels compress nearly as well in a fraction of the
+ * time (docs/performance.md); nginx compresses at level 1 by default for the same reason.
  */
 export const BROTLI = { params: { [constants.BROTLI_PARAM_QUALITY]: 1 } };
 export const GZIP = { level: 1 };
