@@ -36,7 +36,7 @@ import type { OperationDeps } from './operations/operation.js';
 import { operationsRouter } from './operations/router.js';
 import { pagesRouter } from './pages/routes.js';
 import { loadPages } from './pages/assets.js';
-import { LiveState } from './liveState/liveState.js';
+import type { LiveState } from './liveState/liveState.js';
 import type { SearchGateway } from './search/gateway.js';
 import type { Admission } from './search/admission.js';
 import { abandonedSearchesCancelled } from './http/abandon.js';
@@ -54,11 +54,8 @@ export interface AppDeps {
   logger: Logger;
   /** Prometheus metrics (METRICS_PORT): every answer counted and timed, searches and refusals too. */
   metrics?: Metrics;
-  /**
-   * What is served now (src/liveState/): the same one the response cache keys on. Absent: one of the app's own,
-   * which looks up the served state only when asked.
-   */
-  liveState?: LiveState;
+  /** What is served now (src/liveState/): the same one the response cache keys on. */
+  liveState: LiveState;
   /** Finished answers of the live index generation (createResponseCache); absent: every request is answered. */
   responseCache?: ResponseCache;
 }
@@ -75,7 +72,7 @@ export function createApp(deps: AppDeps): Koa {
   app.silent = true;
   app.on('error', (error: unknown) => logger.error({ err: error }, 'response failed'));
 
-  const liveState = deps.liveState ?? new LiveState({ search, limiter });
+  const liveState = deps.liveState;
   if (metrics) metrics.observeServedState(liveState.served);
   const operationDeps: OperationDeps = {
     search,

@@ -107,7 +107,7 @@ async function main(): Promise<void> {
     'listening',
   );
   // Not a condition to start: /health/ready reports it, and the API recovers when the cluster comes.
-  void search.ready().then((readiness) => {
+  void liveState.lookups.ready().then((readiness) => {
     if (!readiness.cluster || !readiness.alias) logger.warn({ readiness }, 'search not ready yet');
   });
 }

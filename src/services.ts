@@ -8,7 +8,9 @@ import type { Logger } from './logger.js';
 import { createMetrics, type Metrics } from './metrics/metrics.js';
 import { createRateLimiter, type ClientRateLimiter } from './rateLimit/index.js';
 import { Admission } from './search/admission.js';
-import { admissionOutcome, createSearchGateway, type SearchGateway } from './search/gateway.js';
+import { createSearchGateway, type SearchGateway } from './search/gateway.js';
+import { admissionOutcome } from './search/clientErrors.js';
+import { createLiveLookups } from './liveState/lookups.js';
 import { createEsClient } from '../settings/esClient.js';
 
 export interface Services {
@@ -24,23 +26,22 @@ export interface Services {
 
 export function createServices(config: Config, logger: Logger): Services {
   const admission = createAdmission(config);
-  const search = createSearchGateway({
-    admission,
-    // The client's own retries are off: the gateway tries a failed search again on another node, within the one
-    // deadline of the request (ES_REQUEST_TIMEOUT_MS), which the client's retries would not respect.
-    client: createEsClient(config.es, { maxRetries: 0 }),
-    alias: config.es.alias,
-    requestTimeoutMs: config.es.requestTimeoutMs,
-  });
+  // The client's own retries are off: the gateway tries a failed search again on another node, within the one
+  // deadline of the request (ES_REQUEST_TIMEOUT_MS), which the client's retries would not respect.
+  const client = createEsClient(config.es, { maxRetries: 0 });
+  const target = { client, alias: config.es.alias, requestTimeoutMs: config.es.requestTimeoutMs };
+  const search = createSearchGateway({ admission, ...target });
   const limiter = createRateLimiter({
     redisUrl: config.redisUrl,
     points: config.rateLimitPoints,
     windowSeconds: config.rateLimitWindowSeconds,
     logger: logger.child({ component: 'rate-limit' }),
   });
+  const liveState = new LiveState({ lookups: createLiveLookups(target), limiter });
   const metrics =
-    config.metricsPort !== undefined ? createMetrics({ liveIndex: () => search.liveIndex() }) : undefined;
-  const liveState = new LiveState({ search, limiter });
+    config.metricsPort !== undefined
+      ? createMetrics({ liveIndex: () => liveState.lookups.liveIndex() })
+      : undefined;
   const responseCache = createResponseCache({
     maxBytes: config.responseCacheBytes,
     generation: () => liveState.generation(),

@@ -22,7 +22,7 @@ export function replaying<Request, Answer>(
   };
 }
 
-/** The gateway with its searches replayed; readiness and the live generation still asked of the cluster. */
+/** The gateway with its searches replayed (readiness and the live generation are the live state's: src/liveState/). */
 export function replayingGateway(live: SearchGateway): SearchGateway {
   const search = replaying((body: SearchRequestBody) => live.search(body));
   const msearch = replaying((bodies: readonly SearchRequestBody[]) => live.msearch(bodies));
@@ -31,12 +31,8 @@ export function replayingGateway(live: SearchGateway): SearchGateway {
   return {
     getDocument: getDocument as SearchGateway['getDocument'],
     searchChangeLog: searchChangeLog as SearchGateway['searchChangeLog'],
-    servedState: () => live.servedState(),
     search: search as SearchGateway['search'],
     msearch: msearch as SearchGateway['msearch'],
-    ready: () => live.ready(),
-    liveIndex: () => live.liveIndex(),
-    liveGeneration: () => live.liveGeneration(),
     close: () => live.close(),
   };
 }

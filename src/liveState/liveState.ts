@@ -3,14 +3,14 @@
 // `changes_since`, the changes operations and readiness), and the rate limiter's store (for readiness). Every
 // lookup of it in Elasticsearch is made here, each bounded in rate: the generation every 2 s while the response
 // cache watches it, the served state at most every 2 s and only when asked (./generationWatcher.ts,
-// ./servedStateWatcher.ts say how long each answer is trusted).
+// ./servedStateWatcher.ts say how long each answer is trusted; ./lookups.ts makes them).
 import type { LimiterHealth } from '../rateLimit/types.js';
-import type { SearchGateway } from '../search/gateway.js';
 import { GenerationWatcher } from './generationWatcher.js';
+import type { LiveLookups } from './lookups.js';
 import { ServedStateWatcher } from './servedStateWatcher.js';
 
 export interface LiveStateSources {
-  search: Pick<SearchGateway, 'liveGeneration' | 'servedState'>;
+  lookups: LiveLookups;
   limiter: { health(): LimiterHealth };
 }
 
@@ -20,7 +20,12 @@ export class LiveState {
   #generation: GenerationWatcher | undefined;
 
   constructor(private readonly sources: LiveStateSources) {
-    this.served = new ServedStateWatcher({ read: () => sources.search.servedState() });
+    this.served = new ServedStateWatcher({ read: () => sources.lookups.servedState() });
+  }
+
+  /** The lookups themselves: readiness asks whether the alias exists, the metrics which index is live. */
+  get lookups(): LiveLookups {
+    return this.sources.lookups;
   }
 
   /**
@@ -30,7 +35,7 @@ export class LiveState {
   generation(): GenerationWatcher {
     if (!this.#generation) {
       this.#generation = new GenerationWatcher({
-        liveGeneration: () => this.sources.search.liveGeneration(),
+        liveGeneration: () => this.sources.lookups.liveGeneration(),
       });
       this.#generation.onChange(() => this.served.invalidate());
     }

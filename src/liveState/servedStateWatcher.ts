@@ -1,4 +1,4 @@
-// The change log's head and sync's state as this instance last read them (gateway.servedState()), read again
+// The change log's head and sync's state as this instance last read them (lookups.ts: servedState()), read again
 // at most every MAX_AGE_MS and only when asked: no timer, and no lookup per request. A reading up to
 // MAX_STALE_MS old is answered at once while a new one is made; past that (or once invalidated), callers wait for
 // the new one, but never longer than WAIT_MS: then the last reading is answered, however old. An answer never
@@ -8,7 +8,7 @@
 // the data it was computed from, and a head read before the search cannot be (the indexer makes a change
 // searchable before its event is published). A later one would not be: the state is never read beside a search.
 import { SearchUnavailableError } from '../search/errors.js';
-import type { ServedState } from '../search/gateway.js';
+import type { ServedState } from '../liveState/lookups.js';
 
 export const MAX_AGE_MS = 2_000;
 export const MAX_STALE_MS = 5_000;

@@ -7,7 +7,8 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import { parseIndexBuiltAt } from '../../indexContract/indexName.js';
 import type { ResponseCache } from '../wire/responseCache.js';
 import type { ClientRateLimiter } from '../rateLimit/index.js';
-import type { SearchGateway, ServedState } from '../search/gateway.js';
+import type { SearchGateway } from '../search/gateway.js';
+import type { ServedState } from '../liveState/lookups.js';
 import type { ServedStateWatcher } from '../liveState/servedStateWatcher.js';
 import type { Admission } from '../search/admission.js';
 import { routeOf, wasOverloaded } from '../http/refusalLog.js';

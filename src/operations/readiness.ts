@@ -172,10 +172,10 @@ export const readiness = operation({
     NotReady: NotReadySchema,
   },
   handler:
-    ({ search, liveState, admission }) =>
+    ({ liveState, admission }) =>
     async (ctx) => {
       ctx.set('Cache-Control', 'no-store');
-      const [state, sync] = await Promise.all([search.ready(), syncCheck(liveState.served)]);
+      const [state, sync] = await Promise.all([liveState.lookups.ready(), syncCheck(liveState.served)]);
       const ready = state.cluster && state.alias;
       const health = liveState.limiterHealth();
       const checks: Checks = {

@@ -1,6 +1,7 @@
 // Builds the real app (createApp) on a real Elasticsearch for tests: listening on a free port, with a capturing
 // logger, an in-memory rate limiter unless one is given, and the gateway pointed at `alias`.
 import { LiveState } from '../../src/liveState/liveState.js';
+import { createLiveLookups } from '../../src/liveState/lookups.js';
 import type Koa from 'koa';
 import { once } from 'node:events';
 import type { Server } from 'node:http';
@@ -87,12 +88,12 @@ export async function buildTestApp(options: TestAppOptions): Promise<TestApp> {
       { write: (line: string) => void logs.push(JSON.parse(line) as LogLine) },
     );
   const admission = createAdmission(config);
-  const gateway = createSearchGateway({
-    admission,
+  const target = {
     client: createEsClient(config.es, { maxRetries: 0 }),
     alias: config.es.alias,
     requestTimeoutMs: config.es.requestTimeoutMs,
-  });
+  };
+  const gateway = createSearchGateway({ admission, ...target });
   const search = options.wrapSearch ? options.wrapSearch(gateway) : gateway;
   const limiter =
     options.limiter ??
@@ -101,12 +102,14 @@ export async function buildTestApp(options: TestAppOptions): Promise<TestApp> {
       windowSeconds: config.rateLimitWindowSeconds,
       logger,
     });
-  const liveState = new LiveState({ search: gateway, limiter });
+  const liveState = new LiveState({ lookups: createLiveLookups(target), limiter });
   const responseCache = createResponseCache({
     maxBytes: config.responseCacheBytes,
     generation: () => liveState.generation(),
   });
-  const metrics = options.withMetrics ? createMetrics({ liveIndex: () => gateway.liveIndex() }) : undefined;
+  const metrics = options.withMetrics
+    ? createMetrics({ liveIndex: () => liveState.lookups.liveIndex() })
+    : undefined;
   const app = createApp({
     config,
     search,

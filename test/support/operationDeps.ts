@@ -3,6 +3,7 @@
 import { pino } from 'pino';
 import { ExportSlots } from '../../src/export/exportSlots.js';
 import { LiveState } from '../../src/liveState/liveState.js';
+import type { LiveLookups } from '../../src/liveState/lookups.js';
 import type { OperationDeps } from '../../src/operations/operation.js';
 import type { ClientRateLimiter } from '../../src/rateLimit/index.js';
 import { answers } from '../../src/wire/answers.js';
@@ -12,7 +13,7 @@ export function operationDeps(given: Partial<OperationDeps> & Pick<OperationDeps
   return {
     answer: answers({ maxAgeSeconds: 60 }),
     exports: { slots: new ExportSlots(4), logger: pino({ level: 'silent' }) },
-    liveState: new LiveState({ search: given.search, limiter: {} as ClientRateLimiter }),
+    liveState: new LiveState({ lookups: {} as LiveLookups, limiter: {} as ClientRateLimiter }),
     openApiDocument: jsonRepresentation({}),
     ...given,
   };

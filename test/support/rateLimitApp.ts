@@ -12,6 +12,8 @@ import { loadConfig } from '../../src/config.js';
 import type { ClientRateLimiter } from '../../src/rateLimit/index.js';
 import { createSearchGateway } from '../../src/search/gateway.js';
 import { createEsClient } from '../../settings/esClient.js';
+import { LiveState } from '../../src/liveState/liveState.js';
+import { createLiveLookups } from '../../src/liveState/lookups.js';
 
 export const COUNTED_PATH = '/api/v1/openapi.json';
 export const FAILING_PATH = '/api/v1/no-such-path';
@@ -25,12 +27,14 @@ export function buildRateLimitedApp(limiter: ClientRateLimiter, trustProxyHops =
     responseCacheBytes: 0,
     es: { ...defaults.es, nodes: ['http://127.0.0.1:9'], alias: 'rate-limit-no-index' },
   };
-  const search = createSearchGateway({
+  const target = {
     client: createEsClient(config.es, { maxRetries: 0 }),
     alias: config.es.alias,
     requestTimeoutMs: config.es.requestTimeoutMs,
-  });
-  return createApp({ config, search, limiter, logger: pino({ level: 'silent' }) });
+  };
+  const search = createSearchGateway(target);
+  const liveState = new LiveState({ lookups: createLiveLookups(target), limiter });
+  return createApp({ config, search, limiter, liveState, logger: pino({ level: 'silent' }) });
 }
 
 export interface RunningApp {

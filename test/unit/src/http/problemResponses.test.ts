@@ -9,7 +9,7 @@ import {
 } from '../../../../src/http/problem.js';
 import { problemBody, toProblem } from '../../../../src/http/problemResponses.js';
 import { SearchTooLargeError, SearchUnavailableError } from '../../../../src/search/errors.js';
-import { searchOutageReason } from '../../../../src/search/gateway.js';
+import { searchOutageReason } from '../../../../src/search/clientErrors.js';
 
 function responseError(statusCode: number, type = 'some_exception'): errors.ResponseError {
   return new errors.ResponseError({

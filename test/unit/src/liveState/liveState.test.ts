@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { LiveState } from '../../../../src/liveState/liveState.js';
-import type { ServedState } from '../../../../src/search/gateway.js';
+import type { ServedState } from '../../../../src/liveState/lookups.js';
 
 const served = (seq: number): ServedState => ({
   head: {
@@ -22,12 +22,14 @@ describe('liveState: what is served now, in one place', () => {
     let generationLookups = 0;
     let servedReads = 0;
     const live = new LiveState({
-      search: {
+      lookups: {
         liveGeneration: () => {
           generationLookups++;
           return Promise.resolve(generation);
         },
         servedState: () => Promise.resolve(served(++servedReads)),
+        ready: () => Promise.resolve({ cluster: true, alias: true }),
+        liveIndex: () => Promise.resolve('ppas-1'),
       },
       limiter: { health: () => ({ status: 'degraded', store: 'redis', detail: 'away' }) },
     });

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { ServedState } from '../../../../src/search/gateway.js';
+import type { ServedState } from '../../../../src/liveState/lookups.js';
 import { SearchUnavailableError } from '../../../../src/search/errors.js';
 import { ServedStateWatcher } from '../../../../src/liveState/servedStateWatcher.js';
 

@@ -1,0 +1,136 @@
+// The lookups of what is served, each one small request to Elasticsearch outside admission control (they are not a
+// client's search): the generation behind the alias, the change log's head with sync's state, whether the alias
+// exists. Only the live state (./liveState.ts), readiness and the metrics make them, each at a bounded rate.
+import { errors, type Client, type estypes } from '@elastic/elasticsearch';
+import { changeLogIndexName, HEAD_ID, type ChangeLogHead } from '../../indexContract/changeLog.js';
+import { DATA_VERSION_FIELD, generationName } from '../../indexContract/dataVersion.js';
+import { SYNC_GUARD_FIELD, type SyncGuardState } from '../../indexContract/syncGuard.js';
+import { searchOutageReason } from '../search/clientErrors.js';
+
+export interface SearchReadiness {
+  /** The cluster answered. */
+  cluster: boolean;
+  /** The alias (ES_INDEX) exists. */
+  alias: boolean;
+  /** Why not ready, in words safe to show a client. */
+  detail?: string;
+}
+
+/** What the indexer says about the served set beside the documents: the change log's head and sync's state. */
+export interface ServedState {
+  /** null: the change log does not exist yet (no reindex or sync of this release has run). */
+  head: ChangeLogHead | null;
+  /** Set while sync holds back a run that would remove more than --max-removed. */
+  syncGuard: SyncGuardState | null;
+  /** Where sync's last complete run read up to (null: the live index was not built from PostgreSQL). */
+  highWaterMark: string | null;
+}
+
+export interface LiveLookups {
+  /** The change log's head and sync's state, read together (two small lookups). */
+  servedState(): Promise<ServedState>;
+  /** Whether the cluster answers and the alias exists. */
+  ready(): Promise<SearchReadiness>;
+  /** The concrete index behind the alias (null when the alias is missing): which generation is served. */
+  liveIndex(): Promise<string | null>;
+  /**
+   * What the served answers are computed from, in one lookup: the concrete index behind the alias and its data
+   * version (moved on by every sync that changed documents), as `generationName()`; null when the alias is missing.
+   */
+  liveGeneration(): Promise<string | null>;
+}
+
+const missing = (error: unknown) => error instanceof errors.ResponseError && error.statusCode === 404;
+
+export function createLiveLookups({
+  client,
+  alias,
+  requestTimeoutMs,
+}: {
+  client: Client;
+  alias: string;
+  requestTimeoutMs: number;
+}): LiveLookups {
+  const requestOptions = { requestTimeout: requestTimeoutMs, maxRetries: 0 };
+  const changeLog = changeLogIndexName(alias);
+  const liveIndex = async (): Promise<string | null> => {
+    try {
+      const aliases = await client.indices.getAlias({ name: alias }, requestOptions);
+      return Object.keys(aliases)[0] ?? null;
+    } catch (error) {
+      if (missing(error)) return null;
+      throw error;
+    }
+  };
+  return {
+    liveIndex,
+
+    async servedState(): Promise<ServedState> {
+      const [head, meta] = await Promise.all([
+        client
+          .get<{ log: ChangeLogHead }>({ index: changeLog, id: HEAD_ID }, requestOptions)
+          .then((found) => found._source?.log ?? null)
+          .catch((error: unknown) => {
+            if (missing(error)) return null;
+            throw error;
+          }),
+        client.indices
+          .getMapping(
+            {
+              index: alias,
+              filter_path: [`*.mappings._meta.${SYNC_GUARD_FIELD}`, '*.mappings._meta.high_water_mark'],
+            },
+            requestOptions,
+          )
+          .catch((error: unknown) => {
+            if (missing(error)) return {};
+            throw error;
+          }),
+      ]);
+      const state = Object.values(meta as estypes.IndicesGetMappingResponse)[0]?.mappings._meta ?? {};
+      return {
+        head,
+        syncGuard: (state[SYNC_GUARD_FIELD] as SyncGuardState | undefined) ?? null,
+        highWaterMark: typeof state.high_water_mark === 'string' ? state.high_water_mark : null,
+      };
+    },
+
+    async liveGeneration(): Promise<string | null> {
+      let mappings: estypes.IndicesGetMappingResponse;
+      try {
+        // `dynamic` is in every mapping of the contract: it keeps the index's name in the filtered answer when the
+        // index has no data version yet.
+        mappings = await client.indices.getMapping(
+          { index: alias, filter_path: ['*.mappings.dynamic', `*.mappings._meta.${DATA_VERSION_FIELD}`] },
+          requestOptions,
+        );
+      } catch (error) {
+        if (missing(error)) return null;
+        throw error;
+      }
+      const [index, state] = Object.entries(mappings)[0] ?? [];
+      if (index === undefined) {
+        // An index of another mapping (no `dynamic`): its name alone.
+        const named = await liveIndex();
+        return named === null ? null : generationName(named, 0);
+      }
+      const version = state?.mappings._meta?.[DATA_VERSION_FIELD];
+      return generationName(index, typeof version === 'number' ? version : 0);
+    },
+
+    async ready(): Promise<SearchReadiness> {
+      try {
+        const exists = await client.indices.exists({ index: alias }, requestOptions);
+        return exists
+          ? { cluster: true, alias: true }
+          : { cluster: true, alias: false, detail: 'alias missing' };
+      } catch (error) {
+        const reason = searchOutageReason(error);
+        if (error instanceof errors.ResponseError && !reason) {
+          return { cluster: false, alias: false, detail: `answered HTTP ${error.statusCode ?? 'error'}` };
+        }
+        return { cluster: false, alias: false, detail: reason ?? 'failed' };
+      }
+    },
+  };
+}
