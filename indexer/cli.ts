@@ -2,6 +2,7 @@
 // the program, runs it, and turns a failure into its exit code (the table: indexer/exitCodes.ts, also in --help and
 // docs/operations.md) and one closing sentence on stderr (indexer/commands/failure.ts).
 import { Command, CommanderError, Option } from 'commander';
+import { INDEX_CONTRACT_VERSION, RELEASE } from '../indexContract/contract.js';
 import { addReindexCommand } from './commands/reindex.js';
 import { addRollbackCommand } from './commands/rollback.js';
 import { addStatusCommand } from './commands/status.js';
@@ -18,6 +19,11 @@ export function buildProgram(run: CliRun): Command {
   const program = new Command()
     .name('ppa-indexer')
     .description('Builds and manages the PPA search index behind an alias')
+    .version(
+      `${RELEASE} (index contract ${INDEX_CONTRACT_VERSION})`,
+      '-V, --version',
+      'the release, and the index contract the indexes it builds follow',
+    )
     .addOption(
       new Option(
         '--log-format <format>',

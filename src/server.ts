@@ -1,5 +1,6 @@
 // The process entry: reads the configuration, wires the real clients, listens, and shuts down gracefully on
 // SIGTERM/SIGINT (stop accepting, let in-flight requests finish, close Elasticsearch and Redis, exit 0).
+import { RELEASE } from '../indexContract/contract.js';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -103,6 +104,7 @@ async function main(): Promise<void> {
       es_nodes: config.es.nodes.map(withoutCredentials),
       alias: config.es.alias,
       rate_limit_store: config.redisUrl ? 'redis' : 'memory',
+      release: RELEASE,
     },
     'listening',
   );
@@ -110,6 +112,14 @@ async function main(): Promise<void> {
   void liveState.lookups.ready().then((readiness) => {
     if (!readiness.cluster || !readiness.alias) logger.warn({ readiness }, 'search not ready yet');
   });
+  // One line at start when the live index is not all this release serves (readiness and a metric say it too).
+  void liveState.lookups.indexContract().then(
+    (reading) => {
+      if (reading && reading.status !== 'ok')
+        logger.warn({ index_contract: reading }, `index contract: ${reading.status}: ${reading.detail}`);
+    },
+    () => undefined,
+  );
 }
 
 /** Stops accepting, drops idle keep-alive connections as they appear, and waits for the busy ones. */

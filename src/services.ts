@@ -40,7 +40,10 @@ export function createServices(config: Config, logger: Logger): Services {
   const liveState = new LiveState({ lookups: createLiveLookups(target), limiter });
   const metrics =
     config.metricsPort !== undefined
-      ? createMetrics({ liveIndex: () => liveState.lookups.liveIndex() })
+      ? createMetrics({
+          liveIndex: () => liveState.lookups.liveIndex(),
+          indexContract: () => liveState.lookups.indexContract(),
+        })
       : undefined;
   const responseCache = createResponseCache({
     maxBytes: config.responseCacheBytes,

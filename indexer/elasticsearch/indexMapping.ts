@@ -1,13 +1,16 @@
-// The create-index body of a new generation: the contract's settings and mappings, loading settings, the build's _meta.
+// The create-index body of a new generation: the contract's settings and mappings, loading settings, the build's _meta
+// (with the index contract's version and the release: indexContract/contract.ts).
 import type { Client } from '@elastic/elasticsearch';
 import { readIndexDefinition, type IndexDefinition } from '../../indexContract/mapping.js';
 import type { SyncGuardState } from '../../indexContract/syncGuard.js';
+import { contractMeta, type ContractMeta } from '../../indexContract/contract.js';
 
 export type { SyncGuardState };
 
 const definition = readIndexDefinition();
 
-export interface IndexMeta {
+/** The _meta of a generation; the contract's version and the release that built it are written at creation. */
+export interface IndexMeta extends Partial<ContractMeta> {
   built_at: string;
   records: number;
   /** Built from PostgreSQL: the relation read and its snapshot's high-water mark (sync moves it on). */
@@ -32,7 +35,7 @@ export const LIVE_SETTINGS = { refresh_interval: '1s', translog: { durability: '
 export function indexDefinition(meta: IndexMeta): IndexDefinition {
   return {
     settings: { ...definition.settings, index: { ...definition.settings.index, ...LOADING_SETTINGS } },
-    mappings: { ...definition.mappings, _meta: { ...meta } },
+    mappings: { ...definition.mappings, _meta: { ...contractMeta(), ...meta } },
   };
 }
 

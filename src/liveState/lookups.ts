@@ -5,6 +5,7 @@ import { errors, type Client, type estypes } from '@elastic/elasticsearch';
 import { changeLogIndexName, HEAD_ID, type ChangeLogHead } from '../../indexContract/changeLog.js';
 import { DATA_VERSION_FIELD, generationName } from '../../indexContract/dataVersion.js';
 import { SYNC_GUARD_FIELD, type SyncGuardState } from '../../indexContract/syncGuard.js';
+import { judgeContract, type ContractMeta, type ContractReading } from '../../indexContract/contract.js';
 import { searchOutageReason } from '../search/clientErrors.js';
 
 export interface SearchReadiness {
@@ -38,6 +39,11 @@ export interface LiveLookups {
    * version (moved on by every sync that changed documents), as `generationName()`; null when the alias is missing.
    */
   liveGeneration(): Promise<string | null>;
+  /**
+   * The live index's contract (its _meta's version and release, the fields of its mapping) judged against this
+   * release's: served fully, served with a reindex recommended, or not to be served by this API. null: no alias.
+   */
+  indexContract(): Promise<ContractReading | null>;
 }
 
 const missing = (error: unknown) => error instanceof errors.ResponseError && error.statusCode === 404;
@@ -116,6 +122,33 @@ export function createLiveLookups({
       }
       const version = state?.mappings._meta?.[DATA_VERSION_FIELD];
       return generationName(index, typeof version === 'number' ? version : 0);
+    },
+
+    async indexContract(): Promise<ContractReading | null> {
+      let mappings: estypes.IndicesGetMappingResponse;
+      try {
+        mappings = await client.indices.getMapping(
+          {
+            index: alias,
+            filter_path: [
+              '*.mappings._meta.contract_version',
+              '*.mappings._meta.contract_compatible_from',
+              '*.mappings._meta.release',
+              '*.mappings.properties.*.type',
+            ],
+          },
+          requestOptions,
+        );
+      } catch (error) {
+        if (missing(error)) return null;
+        throw error;
+      }
+      const mapping = Object.values(mappings)[0]?.mappings;
+      if (!mapping) return null;
+      return judgeContract(
+        (mapping._meta ?? {}) as Partial<ContractMeta>,
+        Object.keys(mapping.properties ?? {}),
+      );
     },
 
     async ready(): Promise<SearchReadiness> {

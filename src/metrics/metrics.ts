@@ -9,6 +9,7 @@ import type { ResponseCache } from '../wire/responseCache.js';
 import type { ClientRateLimiter } from '../rateLimit/index.js';
 import type { SearchGateway } from '../search/gateway.js';
 import type { ServedState } from '../liveState/lookups.js';
+import type { ContractReading } from '../../indexContract/contract.js';
 import type { ServedStateWatcher } from '../liveState/servedStateWatcher.js';
 import type { Admission } from '../search/admission.js';
 import { routeOf, wasOverloaded } from '../http/refusalLog.js';
@@ -31,7 +32,13 @@ export interface Metrics {
   observeAdmission(admission: Admission): void;
 }
 
-export function createMetrics(options: { liveIndex: () => Promise<string | null> }): Metrics {
+export interface MetricsSources {
+  liveIndex: () => Promise<string | null>;
+  /** The live index judged against this release's contract (src/liveState/lookups.ts). */
+  indexContract?: () => Promise<ContractReading | null>;
+}
+
+export function createMetrics(options: MetricsSources): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'ppa_' });
   const requests = new Counter({
@@ -128,6 +135,28 @@ export function createMetrics(options: { liveIndex: () => Promise<string | null>
       if (builtAt) this.set((Date.now() - builtAt.getTime()) / 1000);
     },
   });
+
+  const contractGauge = (name: string, help: string, read: (reading: ContractReading) => number) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      async collect() {
+        const reading = await options.indexContract?.().catch(() => null);
+        this.reset();
+        if (reading) this.set(read(reading));
+      },
+    });
+  contractGauge(
+    'ppa_index_contract_version',
+    'The index contract the live index was built to (1: before versions were recorded); absent when unknown',
+    (reading) => reading.contractVersion ?? 1,
+  );
+  contractGauge(
+    'ppa_reindex_recommended',
+    '1 while the live index was built by an older release and lacks what this one serves (a reindex gives it), else 0',
+    (reading) => (reading.status === 'reindex_recommended' ? 1 : 0),
+  );
 
   let servedState: (() => Promise<ServedState>) | undefined;
   const servedGauge = (name: string, help: string, read: (state: ServedState) => number | null) =>

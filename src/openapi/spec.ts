@@ -1,6 +1,7 @@
 // The OpenAPI 3.1 document of the API, built from the list of operations (src/operations/): each gives its path,
 // its documentation and the body schemas it names; HEAD is documented from GET. A test keeps it true against real
 // answers (test/integration/api-openapi.test.ts).
+import { RELEASE } from '../../indexContract/contract.js';
 import { ALLOWED_METHODS } from '../http/problem.js';
 import { OPERATIONS } from '../operations/index.js';
 import type { Operation } from '../operations/operation.js';
@@ -17,7 +18,7 @@ export type OpenApiSpec = Record<string, unknown> & {
 export interface OpenApiOptions {
   /** PUBLIC_BASE_URL: the document's server; unset: the server is the document's own origin ("/"). */
   publicBaseUrl?: string;
-  /** package.json version. */
+  /** The document's version; default: this release (package.json's). */
   version?: string;
 }
 
@@ -50,7 +51,7 @@ export function buildOpenApiSpec(options: OpenApiOptions = {}): OpenApiSpec {
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
     info: {
       title: 'PPA search API',
-      version: options.version ?? '1.0.0',
+      version: options.version ?? RELEASE,
       summary: 'Read-only search over published Power Purchase Agreements.',
       description: [
         'Public, read-only JSON API; no credentials are read or required.',

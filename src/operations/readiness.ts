@@ -14,6 +14,8 @@ import {
 } from '../present/bodySchema.js';
 import type { Admission } from '../search/admission.js';
 import type { ServedStateWatcher } from '../liveState/servedStateWatcher.js';
+import type { LiveLookups } from '../liveState/lookups.js';
+import { INDEX_CONTRACT_VERSION } from '../../indexContract/contract.js';
 import { operation } from './operation.js';
 
 const ElasticsearchCheckSchema = record({
@@ -75,11 +77,36 @@ const LoadCheckSchema = Type.Object(
 );
 type LoadCheck = Static<typeof LoadCheckSchema>;
 
+const IndexCheckSchema = record(
+  {
+    status: oneOf(['ok', 'reindex_recommended', 'incompatible', 'unknown']),
+    contract_version: optionalInteger({
+      minimum: 1,
+      description: 'The index contract the live index was built to (1: before versions were recorded).',
+    }),
+    release: optionalString({ description: 'The release that built the live index (null: before 0.2.0).' }),
+    api_contract_version: Type.Integer({
+      minimum: 1,
+      description: 'The index contract this API serves fully.',
+    }),
+    missing_fields: Type.Array(Type.String(), {
+      description:
+        "Fields of this release's mapping the live index lacks: q matches nothing through them until a reindex.",
+    }),
+    detail: optionalString(),
+  },
+  'The live index against the contract this API serves. "reindex_recommended": built by an older release, served as ' +
+    'it is (every answer of the contract is right) but a reindex gives q all it can match; never a reason to be ' +
+    'unready. "incompatible": built for a newer API than this one: not ready. "unknown": not readable now.',
+);
+type IndexCheck = Static<typeof IndexCheckSchema>;
+
 const checks = {
   elasticsearch: ref('ElasticsearchCheck', ElasticsearchCheckSchema),
   rate_limit: ref('RateLimitCheck', RateLimitCheckSchema),
   sync: ref('SyncCheck', SyncCheckSchema),
   load: ref('LoadCheck', LoadCheckSchema),
+  index: ref('IndexCheck', IndexCheckSchema),
 };
 
 const ReadinessSchema = record({ status: constant('ready'), ...checks });
@@ -125,6 +152,32 @@ async function syncCheck(servedState: ServedStateWatcher): Promise<SyncCheck> {
   }
 }
 
+/** What readiness says of the live index's contract: served fully, a reindex recommended, or incompatible. */
+async function indexCheck(lookups: LiveLookups): Promise<IndexCheck> {
+  const unknown = (detail: string): IndexCheck => ({
+    status: 'unknown',
+    contract_version: null,
+    release: null,
+    api_contract_version: INDEX_CONTRACT_VERSION,
+    missing_fields: [],
+    detail,
+  });
+  try {
+    const reading = await lookups.indexContract();
+    if (!reading) return unknown('no live index behind the alias');
+    return {
+      status: reading.status,
+      contract_version: reading.contractVersion ?? 1,
+      release: reading.release,
+      api_contract_version: INDEX_CONTRACT_VERSION,
+      missing_fields: reading.missingFields,
+      detail: reading.detail,
+    };
+  } catch {
+    return unknown("the live index's mapping could not be read");
+  }
+}
+
 /** What readiness says of load: "shedding" while searches are being refused for overload (still ready). */
 function loadCheck(admission: Admission | undefined): LoadCheck {
   if (!admission) return { status: 'unknown', detail: null };
@@ -152,12 +205,15 @@ export const readiness = operation({
     description:
       'The rate limiter is reported but never makes the instance unready: degraded means Redis is away and ' +
       'this instance limits in memory. Load is reported too, never a reason to be unready: shedding means ' +
-      'searches beyond capacity are being refused (503 overloaded).',
+      'searches beyond capacity are being refused (503 overloaded). The live index is judged against the index ' +
+      'contract this API serves: one built by an older release is served as it is, with reindex_recommended naming ' +
+      'what it lacks; one built for a newer API than this one makes the instance unready (incompatible).',
     responses: {
       '200': { description: 'Ready.', headers: headerRefs(EVERY_ANSWER), content: json('Readiness') },
       '405': problem('Method not allowed.', ['Allow'], false),
       '503': {
-        description: 'Not ready: the search cluster is unreachable or the alias is missing.',
+        description:
+          'Not ready: the search cluster is unreachable, the alias is missing, or the live index needs a newer API.',
         headers: headerRefs([...EVERY_ANSWER, 'Retry-After']),
         content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/NotReady' } } },
       },
@@ -168,6 +224,7 @@ export const readiness = operation({
     RateLimitCheck: RateLimitCheckSchema,
     SyncCheck: SyncCheckSchema,
     LoadCheck: LoadCheckSchema,
+    IndexCheck: IndexCheckSchema,
     Readiness: ReadinessSchema,
     NotReady: NotReadySchema,
   },
@@ -175,12 +232,17 @@ export const readiness = operation({
     ({ liveState, admission }) =>
     async (ctx) => {
       ctx.set('Cache-Control', 'no-store');
-      const [state, sync] = await Promise.all([liveState.lookups.ready(), syncCheck(liveState.served)]);
-      const ready = state.cluster && state.alias;
+      const [state, sync, index] = await Promise.all([
+        liveState.lookups.ready(),
+        syncCheck(liveState.served),
+        indexCheck(liveState.lookups),
+      ]);
+      const incompatible = index.status === 'incompatible';
+      const ready = state.cluster && state.alias && !incompatible;
       const health = liveState.limiterHealth();
       const checks: Checks = {
         elasticsearch: {
-          status: ready ? 'ok' : 'down',
+          status: state.cluster && state.alias ? 'ok' : 'down',
           cluster: state.cluster,
           alias: state.alias,
           detail: state.detail ?? null,
@@ -193,8 +255,15 @@ export const readiness = operation({
         // Shedding (refusing searches beyond capacity) still serves: reported, not a reason to be unready, since
         // taking a busy instance out of rotation moves its load onto the others.
         load: loadCheck(admission),
+        // An older index is served as it is (ready, a reindex recommended); one built for a newer API is not.
+        index,
       };
-      if (!ready) throw new NotReadyError(checks, `Elasticsearch: ${state.detail ?? 'not ready'}.`);
+      if (!ready) {
+        const why = incompatible
+          ? `The live index: ${index.detail}.`
+          : `Elasticsearch: ${state.detail ?? 'not ready'}.`;
+        throw new NotReadyError(checks, why);
+      }
       ctx.body = { status: 'ready', ...checks } satisfies Static<typeof ReadinessSchema>;
     },
 });

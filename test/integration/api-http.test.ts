@@ -1,5 +1,6 @@
 // The app shell over HTTP on a real Elasticsearch holding the sample data: headers on every answer, request ids,
 // caching and 304s, HEAD, 405/404/500 as problem+json, CORS preflight, health, and the OpenAPI shapes.
+import { INDEX_CONTRACT_VERSION, RELEASE } from '../../indexContract/contract.js';
 import { expect } from 'chai';
 import { connect } from 'node:net';
 import { createRateLimiter } from '../../src/rateLimit/index.js';
@@ -461,6 +462,15 @@ describe('api http: the app shell on a real Elasticsearch', function () {
           in_flight: 0,
           queued: 0,
           refused_total: 0,
+          detail: null,
+        },
+        // Built by this release's indexer: the contract it serves, nothing missing.
+        index: {
+          status: 'ok',
+          contract_version: INDEX_CONTRACT_VERSION,
+          release: RELEASE,
+          api_contract_version: INDEX_CONTRACT_VERSION,
+          missing_fields: [],
           detail: null,
         },
       });

@@ -108,7 +108,10 @@ export async function buildTestApp(options: TestAppOptions): Promise<TestApp> {
     generation: () => liveState.generation(),
   });
   const metrics = options.withMetrics
-    ? createMetrics({ liveIndex: () => liveState.lookups.liveIndex() })
+    ? createMetrics({
+        liveIndex: () => liveState.lookups.liveIndex(),
+        indexContract: () => liveState.lookups.indexContract(),
+      })
     : undefined;
   const app = createApp({
     config,

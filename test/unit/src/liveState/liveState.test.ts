@@ -30,6 +30,7 @@ describe('liveState: what is served now, in one place', () => {
         servedState: () => Promise.resolve(served(++servedReads)),
         ready: () => Promise.resolve({ cluster: true, alias: true }),
         liveIndex: () => Promise.resolve('ppas-1'),
+        indexContract: () => Promise.resolve(null),
       },
       limiter: { health: () => ({ status: 'degraded', store: 'redis', detail: 'away' }) },
     });
