@@ -1,0 +1,184 @@
+// An upgrade as operators make one, against the previous release (the newest tag older than package.json's
+// version): its indexer builds the index, then this release's API serves it and says a reindex is recommended, this
+// release's reindex over it from the same source logs no change, a rollback onto it serves, and the previous
+// release's API serves this release's index. The previous release is exported once from git (`git archive`) into a
+// cache beside Elasticsearch's and run from source with this checkout's node_modules (a release adds dependencies,
+// it does not change the ones an older one uses).
+import { expect } from 'chai';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { RELEASE } from '../../indexContract/contract.js';
+import { rollback } from '../../indexer/reindex/rollback.js';
+import { buildTestApp, type TestApp } from '../support/app.js';
+import { assertMatchesOpenApi } from '../support/openapi.js';
+import { indexSample, SAMPLE_PATH } from '../support/sampleIndex.js';
+import { deleteIndices, ES_URL, freePort, testEsClient, uniqueName } from '../support/services.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** `1.2.3` → comparable numbers. */
+const versionOf = (tag: string) => tag.replace(/^v/, '').split('.').map(Number);
+const older = (a: number[], b: number[]) => {
+  for (let i = 0; i < 3; i++) if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) < (b[i] ?? 0);
+  return false;
+};
+
+/** The newest release tag older than this release (fetched from origin when a clone came without tags). */
+function previousTag(): string {
+  const listed = () => execFileSync('git', ['tag', '--list', 'v*'], { cwd: ROOT, encoding: 'utf8' });
+  if (!listed().trim()) {
+    try {
+      execFileSync('git', ['fetch', '--quiet', '--tags', 'origin'], { cwd: ROOT, stdio: 'ignore' });
+    } catch {
+      // no origin to ask: the error below names what is missing
+    }
+  }
+  const tags = listed()
+    .split('\n')
+    .filter((tag) => /^v\d+\.\d+\.\d+$/.test(tag));
+  const current = versionOf(RELEASE);
+  const candidates = tags.filter((tag) => older(versionOf(tag), current));
+  candidates.sort((a, b) => (older(versionOf(a), versionOf(b)) ? 1 : -1));
+  const tag = candidates[0];
+  if (!tag) throw new Error(`no release tag older than ${RELEASE} in this clone (git tag --list v*)`);
+  return tag;
+}
+
+/** The release's tree, exported once into the cache; node_modules is this checkout's. */
+function exportRelease(tag: string): string {
+  const cache =
+    process.getuid?.() === 0
+      ? '/var/cache/ppa-search/releases'
+      : join(homedir(), '.cache/ppa-search/releases');
+  const dir = join(cache, tag);
+  if (!existsSync(join(dir, '.exported'))) {
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    const archive = execFileSync('git', ['archive', '--format=tar', tag], { cwd: ROOT, maxBuffer: 1 << 28 });
+    execFileSync('tar', ['-x', '-C', dir], { input: archive });
+    writeFileSync(join(dir, '.exported'), `${tag}\n`);
+  }
+  rmSync(join(dir, 'node_modules'), { force: true });
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+  return dir;
+}
+
+function run(
+  dir: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; out: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const out: string[] = [];
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => out.push(chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => out.push(chunk));
+  return once(child, 'exit').then(([code]) => ({ code: code as number | null, out: out.join('') }));
+}
+
+describe('upgrade: from the previous release to this one and back', function () {
+  this.timeout(300_000);
+  const client = testEsClient();
+  const alias = uniqueName('upgrade');
+  let tag = '';
+  let releaseDir = '';
+  let previousIndex = '';
+  let api: TestApp | undefined;
+
+  before(async () => {
+    tag = previousTag();
+    releaseDir = exportRelease(tag);
+    const built = await run(releaseDir, ['indexer/cli.ts', 'reindex', '--source', SAMPLE_PATH], {
+      ES_URL,
+      ES_INDEX: alias,
+    });
+    expect(built.code, `the ${tag} indexer:\n${built.out}`).to.equal(0);
+    const aliases = await client.indices.getAlias({ name: alias });
+    previousIndex = Object.keys(aliases)[0] ?? '';
+    expect(previousIndex, `${tag} built a generation`).to.not.equal('');
+  });
+
+  after(async () => {
+    await api?.close();
+    await deleteIndices(client, alias);
+    await client.close();
+  });
+
+  it(`this release's API answers the contract over the previous release's index, and recommends a reindex`, async () => {
+    api = await buildTestApp({ alias });
+    const list = await fetch(`${api.url}/api/v1/ppas?q=solar&per_page=5&facets=technology`);
+    const listBody = (await list.json()) as { data: { slug: string }[]; meta: { total: number } };
+    assertMatchesOpenApi('/api/v1/ppas', list.status, listBody);
+    expect(list.status).to.equal(200);
+    expect(listBody.meta.total).to.be.above(0);
+    const slug = listBody.data[0]!.slug;
+    for (const path of [`/api/v1/ppas/${slug}`, '/api/v1/ppas/statistics', '/api/v1/ppas/suggest?q=sol']) {
+      const answer = await fetch(`${api.url}${path}`);
+      expect(answer.status, path).to.equal(200);
+      assertMatchesOpenApi(path, 200, await answer.json());
+    }
+    const ready = await fetch(`${api.url}/health/ready`);
+    expect(ready.status).to.equal(200);
+    const index = ((await ready.json()) as { index: { status: string; release: string | null } }).index;
+    // The previous release recorded no contract version: served as it is, a reindex recommended.
+    expect(index.status).to.equal('reindex_recommended');
+    expect(index.release).to.equal(null);
+  });
+
+  it("this release's reindex over it from the same source logs no change", async () => {
+    const summary = await indexSample(client, alias);
+    expect(summary.previousIndex).to.equal(previousIndex);
+    expect(summary.changes).to.deep.include({ added: 0, updated: 0, removed: 0 });
+    expect(summary.changes!.unchanged).to.be.above(0);
+    const ready = await fetch(`${api!.url}/health/ready`);
+    const index = ((await ready.json()) as { index: { status: string; release: string } }).index;
+    expect(index).to.deep.include({ status: 'ok', release: RELEASE });
+  });
+
+  it("the previous release's API serves this release's index", async () => {
+    const port = await freePort();
+    const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+      cwd: releaseDir,
+      env: { PATH: process.env.PATH ?? '', PORT: String(port), HOST: '127.0.0.1', ES_URL, ES_INDEX: alias },
+      stdio: 'ignore',
+    });
+    try {
+      const base = `http://127.0.0.1:${port}`;
+      const deadline = Date.now() + 60_000;
+      let status = 0;
+      while (status !== 200 && Date.now() < deadline) {
+        status = await fetch(`${base}/health/ready`).then(
+          (r) => r.status,
+          () => 0,
+        );
+        if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      expect(status, `${tag}'s API ready`).to.equal(200);
+      const list = await fetch(`${base}/api/v1/ppas?q=solar&per_page=5`);
+      expect(list.status).to.equal(200);
+      const body = (await list.json()) as { data: { slug: string }[]; meta: { total: number } };
+      expect(body.meta.total).to.be.above(0);
+      const detail = await fetch(`${base}/api/v1/ppas/${body.data[0]!.slug}`);
+      expect(detail.status).to.equal(200);
+    } finally {
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    }
+  });
+
+  it("a rollback onto the previous release's generation serves it, and logs no change", async () => {
+    const result = await rollback(client, alias);
+    expect(result.to).to.equal(previousIndex);
+    expect(result.changes).to.deep.include({ added: 0, updated: 0, removed: 0 });
+    const list = await fetch(`${api!.url}/api/v1/ppas?per_page=1`);
+    expect(list.status).to.equal(200);
+    expect(((await list.json()) as { meta: { total: number } }).meta.total).to.be.above(0);
+  });
+});
