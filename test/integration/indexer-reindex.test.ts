@@ -15,6 +15,7 @@ import {
 import { InvalidSourceError } from '../../indexer/sources/validateSource.js';
 import { generateRecords } from '../../tools/generate/generateRecords.js';
 import { parseIndexBuiltAt } from '../../indexContract/indexName.js';
+import { CONTENT_HASH_VERSION } from '../../indexContract/contentHash.js';
 import { ensureLockIndex, LOCK_INDEX, lockLocation } from '../../indexer/elasticsearch/lock.js';
 import type { PpaRecord } from '../../indexContract/record.js';
 import { reindex } from '../../indexer/reindex/reindex.js';
@@ -76,7 +77,7 @@ describe('indexer: reindex against Elasticsearch', function () {
     expect(await client.exists({ index: alias, id: unpublished.slug })).to.equal(false);
   });
 
-  it('names the index <alias>-<UTC timestamp> and records _meta built_at and records', async () => {
+  it('names the index <alias>-<UTC timestamp> and records _meta built_at, records and the hash version', async () => {
     const before = Date.now();
     const summary = await indexSample(client, alias);
     const builtAt = parseIndexBuiltAt(summary.index!);
@@ -86,6 +87,7 @@ describe('indexer: reindex against Elasticsearch', function () {
     expect(mapping[summary.index!]!.mappings._meta).to.deep.equal({
       built_at: builtAt!.toISOString(),
       records: publishedSlugs.length,
+      content_hash_version: CONTENT_HASH_VERSION,
     });
   });
 
