@@ -1,11 +1,13 @@
 // Writes in place that are logged (sync's batches): under the change log's writer lock, the previous documents
 // are read, the batch is applied and made searchable, and only then its events are published, each with the
 // PPA as served after an upsert or as last served before a removal. A write that changes nothing a client sees
-// (same content hash) and a delete of a document that was not there log nothing.
+// (same content hash) and a delete of a document that was not there log nothing. The document before is hashed
+// from its served fields (indexContract/contentHash.ts's servedContentHash), not read for its stored hash: a
+// document an older release wrote has none, or one of another definition.
 import type { Client } from '@elastic/elasticsearch';
+import { servedContentHash } from '../../indexContract/contentHash.js';
 import type { IndexDocument } from '../../indexContract/document.js';
 import { aliasTarget } from '../elasticsearch/aliases.js';
-import { contentHash } from '../elasticsearch/buildDocument.js';
 import { applyChanges, type Change } from '../elasticsearch/changeBulk.js';
 import { IndexerError } from '../errors.js';
 import type { ChangeLog, LoggedChange } from './changeLog.js';
@@ -40,7 +42,7 @@ export function loggedChanges(
       continue;
     }
     const after = change.document as IndexDocument;
-    if (before && contentHash(before) === after.content_hash) continue;
+    if (before && servedContentHash(before) === after.content_hash) continue;
     logged.push({ reason: upsertReason(before, after), document: after });
   }
   return logged;

@@ -33,26 +33,16 @@ import {
   withoutFirstLetterOfFolded,
 } from '../../indexContract/text/typos.js';
 import { facetValues } from '../../indexContract/facetValues.js';
-import { DETAIL_SOURCE_FIELDS } from '../../indexContract/sourceFields.js';
-import { hash } from 'node:crypto';
+import { contentHash } from '../../indexContract/contentHash.js';
+
+// The content hash's definition is the index contract's (versioned with it); re-exported for the indexer's callers.
+export { contentHash };
 
 /** ISO 8601 UTC with `Z`; milliseconds only when the source had them ("2024-03-01T12:00:00Z"). */
 export function toUtcTimestamp(timestamp: string): string {
   const canonical = canonicalUtc(timestamp);
   if (canonical === null) throw new Error(`not a timestamp: ${JSON.stringify(timestamp)}`);
   return canonical;
-}
-
-/**
- * The document's content hash: SHA-1 of the JSON of the values the API serves (DETAIL_SOURCE_FIELDS, as one array
- * in that order), which buildDocument writes in one key order whatever the source's. Derived search fields are left
- * out, so a release that only changes how names are expanded does not make every PPA look changed. An array and
- * the one-shot `hash` cost less a document than a keyed object and a Hash object.
- */
-export function contentHash(document: Omit<IndexDocument, 'content_hash'>): string {
-  const served = new Array<unknown>(DETAIL_SOURCE_FIELDS.length);
-  for (let i = 0; i < DETAIL_SOURCE_FIELDS.length; i++) served[i] = document[DETAIL_SOURCE_FIELDS[i]!];
-  return hash('sha1', JSON.stringify(served), 'base64url');
 }
 
 export function buildDocument(record: PpaRecord): IndexDocument {

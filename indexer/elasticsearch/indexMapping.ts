@@ -4,6 +4,7 @@ import type { Client } from '@elastic/elasticsearch';
 import { readIndexDefinition, type IndexDefinition } from '../../indexContract/mapping.js';
 import type { SyncGuardState } from '../../indexContract/syncGuard.js';
 import { contractMeta, type ContractMeta } from '../../indexContract/contract.js';
+import { CONTENT_HASH_VERSION } from '../../indexContract/contentHash.js';
 
 export type { SyncGuardState };
 
@@ -22,6 +23,8 @@ export interface IndexMeta extends Partial<ContractMeta> {
   data_version?: number;
   /** Set while sync holds back a run that would remove more than --max-removed (indexContract/syncGuard.ts). */
   sync_guard?: SyncGuardState;
+  /** The definition its documents' content_hash was computed by (indexContract/contentHash.ts); absent: unknown. */
+  content_hash_version?: number;
 }
 
 // While loading, refresh is off, the translog is synced asynchronously and there are no replicas (the mapping's
@@ -35,7 +38,10 @@ export const LIVE_SETTINGS = { refresh_interval: '1s', translog: { durability: '
 export function indexDefinition(meta: IndexMeta): IndexDefinition {
   return {
     settings: { ...definition.settings, index: { ...definition.settings.index, ...LOADING_SETTINGS } },
-    mappings: { ...definition.mappings, _meta: { ...contractMeta(), ...meta } },
+    mappings: {
+      ...definition.mappings,
+      _meta: { ...contractMeta(), ...meta, content_hash_version: CONTENT_HASH_VERSION },
+    },
   };
 }
 

@@ -1,14 +1,17 @@
 // How a reindex reads a generation to compare it with the next (indexer/elasticsearch/servedEntries.ts, slugRanges.ts), against a
 // real Elasticsearch: walked in ranges of slugs, the index gives back exactly what one unbounded walk gives, in byte
-// order, whatever the bounds; and the comparison from what a reindex noted equals the one that reads both indices.
+// order, whatever the bounds, by its stored hashes or (an older release's generation) by hashes derived from
+// _source; and the comparison from what a reindex noted equals the one that reads both indices.
 import { expect } from 'chai';
 import type { Client } from '@elastic/elasticsearch';
 import { BuiltEntries } from '../../indexer/changes/builtEntries.js';
 import { compareGenerations, compareWithBuilt } from '../../indexer/changes/compareGenerations.js';
 import { servedEntries, type ServedEntry } from '../../indexer/elasticsearch/servedEntries.js';
+import { servedContentHash } from '../../indexContract/contentHash.js';
 import { slugBounds } from '../../indexer/elasticsearch/slugRanges.js';
 import { indexDefinition } from '../../indexer/elasticsearch/indexMapping.js';
 import { compareBytes } from '../../indexer/slugOrder.js';
+import { makeOlder } from '../support/olderGeneration.js';
 import { deleteIndices, testEsClient, uniqueName } from '../support/services.js';
 
 /** Slugs the record schema allows, some of which start others ("a-1" and "a-1-b"). */
@@ -26,6 +29,14 @@ async function createGeneration(client: Client, index: string, entries: ServedEn
   const response = await client.bulk({ operations, refresh: true });
   expect(response.errors, 'bulk errors').to.equal(false);
 }
+
+/** What a walk gives for an entry: a document without a stored hash has the one derived from its _source. */
+const walked = ({ slug, hash }: ServedEntry): ServedEntry => ({
+  slug,
+  hash: hash ?? servedContentHash({ slug }),
+});
+/** What a walk of an older release's generation gives: every hash derived (these documents hold only a slug). */
+const derived = ({ slug }: ServedEntry): ServedEntry => ({ slug, hash: servedContentHash({ slug }) });
 
 async function all(entries: AsyncIterable<ServedEntry>): Promise<ServedEntry[]> {
   const collected: ServedEntry[] = [];
@@ -58,7 +69,10 @@ describe('indexer: walking a generation in ranges of slugs', function () {
   });
 
   it('gives back every document once, in byte order, with or without bounds and pages', async () => {
-    const expected = [...outgoingEntries].sort((a, b) => compareBytes(a.slug, b.slug));
+    const expected = [...outgoingEntries].sort((a, b) => compareBytes(a.slug, b.slug)).map(walked);
+    expect(
+      expected.filter(({ slug }) => outgoingEntries.some((e) => e.slug === slug && e.hash === null)),
+    ).to.have.length.greaterThan(5);
     expect(await all(servedEntries(client, outgoing))).to.deep.equal(expected);
     const slugs = expected.map(({ slug }) => slug);
     const cuts: Record<string, string[]> = {
@@ -76,7 +90,7 @@ describe('indexer: walking a generation in ranges of slugs', function () {
   });
 
   it('finds bounds from counts that cut a generation into ranges of at most the size asked', async () => {
-    const expected = [...outgoingEntries].sort((a, b) => compareBytes(a.slug, b.slug));
+    const expected = [...outgoingEntries].sort((a, b) => compareBytes(a.slug, b.slug)).map(walked);
     for (const per of [20, 75]) {
       const bounds = await slugBounds(client, outgoing, per);
       expect(bounds.length, `bounds for ${per}`).to.be.within(
@@ -91,6 +105,26 @@ describe('indexer: walking a generation in ranges of slugs', function () {
       expect(Math.max(...sizes), `largest range for ${per}`).to.be.at.most(per);
     }
     expect(await slugBounds(client, outgoing, 10_000)).to.deep.equal([]);
+  });
+
+  it("walks an older release's generation (no hash version) by hashes derived from _source, in the same order", async () => {
+    const older = `${prefix}-older`;
+    await createGeneration(client, older, outgoingEntries);
+    await makeOlder(client, older, { hashes: 'kept' });
+    const expected = [...outgoingEntries].sort((a, b) => compareBytes(a.slug, b.slug)).map(derived);
+    expect(await all(servedEntries(client, older))).to.deep.equal(expected);
+    const slugs = expected.map(({ slug }) => slug);
+    for (const bounds of [[], slugs.filter((_, i) => i > 0 && i % 7 === 0), ['0', 'a-1-', 'solar-', 'zz']]) {
+      for (const pageSize of [4, 1000]) {
+        const walked = await all(servedEntries(client, older, { bounds, pageSize }));
+        expect(walked, `${bounds.length} bounds, pages of ${pageSize}`).to.deep.equal(expected);
+      }
+    }
+    // Compared with a current generation of the same documents: every stored hash differs from the derived one.
+    const diff = await compareGenerations(client, older, outgoing);
+    expect(diff).to.include({ added: 0, removed: 0 });
+    expect(diff.updated + diff.unchanged).to.equal(outgoingEntries.length);
+    expect(diff.unchanged).to.equal(outgoingEntries.filter(({ hash }) => hash === null).length);
   });
 
   it("walks slugs outside the schema's alphabet whole, in byte order", async () => {
@@ -119,6 +153,13 @@ describe('indexer: walking a generation in ranges of slugs', function () {
     const bounds = await slugBounds(client, odd, 3);
     expect(bounds.length).to.be.greaterThan(3);
     expect(await all(servedEntries(client, odd, { bounds, pageSize: 2 }))).to.deep.equal(expected);
+    // The same slugs in an older release's generation: walked from _source in the same byte order.
+    const oddOlder = `${prefix}-odd-older`;
+    await createGeneration(client, oddOlder, entries);
+    await makeOlder(client, oddOlder, { hashes: 'removed' });
+    expect(await all(servedEntries(client, oddOlder, { bounds, pageSize: 2 }))).to.deep.equal(
+      expected.map(derived),
+    );
     // A document with two slugs (written by other means) comes back once per slug, in order, as unbounded.
     await client.index({
       index: odd,

@@ -1,4 +1,5 @@
 // Acceptance tests of reindex / rollback / status against the real Elasticsearch (programmatic API).
+import { contractMeta, INDEX_CONTRACT_VERSION, RELEASE } from '../../indexContract/contract.js';
 import type { Client } from '@elastic/elasticsearch';
 import { expect } from 'chai';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -15,6 +16,7 @@ import {
 import { InvalidSourceError } from '../../indexer/sources/validateSource.js';
 import { generateRecords } from '../../tools/generate/generateRecords.js';
 import { parseIndexBuiltAt } from '../../indexContract/indexName.js';
+import { CONTENT_HASH_VERSION } from '../../indexContract/contentHash.js';
 import { ensureLockIndex, LOCK_INDEX, lockLocation } from '../../indexer/elasticsearch/lock.js';
 import type { PpaRecord } from '../../indexContract/record.js';
 import { reindex } from '../../indexer/reindex/reindex.js';
@@ -76,7 +78,7 @@ describe('indexer: reindex against Elasticsearch', function () {
     expect(await client.exists({ index: alias, id: unpublished.slug })).to.equal(false);
   });
 
-  it('names the index <alias>-<UTC timestamp> and records _meta built_at and records', async () => {
+  it('names the index <alias>-<UTC timestamp> and records _meta built_at, records, the contract and the hash version', async () => {
     const before = Date.now();
     const summary = await indexSample(client, alias);
     const builtAt = parseIndexBuiltAt(summary.index!);
@@ -86,6 +88,13 @@ describe('indexer: reindex against Elasticsearch', function () {
     expect(mapping[summary.index!]!.mappings._meta).to.deep.equal({
       built_at: builtAt!.toISOString(),
       records: publishedSlugs.length,
+      content_hash_version: CONTENT_HASH_VERSION,
+      ...contractMeta(),
+    });
+    expect(contractMeta()).to.deep.equal({
+      contract_version: INDEX_CONTRACT_VERSION,
+      contract_compatible_from: 1,
+      release: RELEASE,
     });
   });
 

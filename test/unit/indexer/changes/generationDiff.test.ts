@@ -4,6 +4,7 @@ import { diffServed, upsertReason } from '../../../../indexer/changes/generation
 import type { ServedEntry } from '../../../../indexer/elasticsearch/servedEntries.js';
 import { loggedChanges } from '../../../../indexer/changes/loggedWrites.js';
 import { buildDocument } from '../../../../indexer/elasticsearch/buildDocument.js';
+import type { IndexDocument } from '../../../../indexContract/document.js';
 import type { PpaRecord } from '../../../../indexContract/record.js';
 import { compareBytes } from '../../../../indexer/slugOrder.js';
 
@@ -109,6 +110,20 @@ describe('indexer changes: what a sync batch logs', () => {
     expect(
       loggedChanges([{ kind: 'write', id: 'new', document: bigger }], new Map(), () => 'deleted')[0]?.reason,
     ).to.equal('published');
+  });
+
+  it("hashes the document before from its served fields: an older release's, without a hash, logs no rewrite", () => {
+    const { content_hash: _stored, ...older } = before;
+    const reordered = { ...older, fiscal: Object.fromEntries(Object.entries(older.fiscal).reverse()) };
+    const previous = new Map([[record.slug, reordered as IndexDocument]]);
+    const same = buildDocument({ ...record });
+    const bigger = buildDocument({ ...record, capacity_mw: 61 });
+    expect(
+      loggedChanges([{ kind: 'write', id: record.slug, document: same }], previous, () => 'deleted'),
+    ).to.deep.equal([]);
+    expect(
+      loggedChanges([{ kind: 'write', id: record.slug, document: bigger }], previous, () => 'deleted'),
+    ).to.deep.equal([{ reason: 'updated', document: bigger }]);
   });
 
   it('hashes only what is served: the same record from another key order has the same hash', () => {
