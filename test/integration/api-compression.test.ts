@@ -34,6 +34,17 @@ const decode = (raw: Raw): string => {
   return raw.body.toString('utf8');
 };
 
+/**
+ * The body without meta.changes_since: two answers computed apart may differ in it alone (it is null when the
+ * change log's head could not be read within its short wait, as on a loaded machine: docs/api.md).
+ */
+function withoutChangesSince(json: string): unknown {
+  const body = JSON.parse(json) as { meta: { changes_since?: unknown } };
+  expect(body.meta.changes_since === null || typeof body.meta.changes_since === 'string').to.equal(true);
+  delete body.meta.changes_since;
+  return body;
+}
+
 describe('compression of answers', function () {
   this.timeout(60_000);
   const { app } = useSampleApp('api-compression');
@@ -47,7 +58,9 @@ describe('compression of answers', function () {
       expect(encoded.headers['content-encoding']).to.equal(encoding);
       expect(String(encoded.headers.vary)).to.match(/Accept-Encoding/i);
       expect(encoded.body.length).to.be.below(plain.body.length / 2);
-      expect(JSON.parse(decode(encoded))).to.deep.equal(JSON.parse(plain.body.toString('utf8')));
+      expect(withoutChangesSince(decode(encoded))).to.deep.equal(
+        withoutChangesSince(plain.body.toString('utf8')),
+      );
     });
   }
 
