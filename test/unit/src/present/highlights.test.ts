@@ -6,6 +6,7 @@ import {
   type HighlightSource,
   type Span,
 } from '../../../../src/present/highlights.js';
+import { presentSuggestions } from '../../../../src/present/suggest.js';
 
 /** The marked texts of a value, in order. */
 const marked = (value: string, spans: readonly Span[] | undefined): string[] =>
@@ -130,5 +131,41 @@ describe('api present: highlights (issue 46)', () => {
   it('counts a transposition as one edit', () => {
     expect(editDistance('kafeu', 'kafue', 2)).to.equal(1);
     expect(editDistance('abc', 'xyz', 1)).to.equal(2);
+  });
+});
+
+describe('api present: suggestion highlights (issue 46)', () => {
+  const response = {
+    took: 1,
+    timed_out: false,
+    _shards: { total: 1, successful: 1, failed: 0 },
+    hits: {
+      hits: [
+        {
+          _index: 'i',
+          _id: 'kahone-solar',
+          _source: {
+            slug: 'kahone-solar',
+            project_name: 'Kahone Solar',
+            technology: 'solar_pv',
+            country_code: 'SN',
+          },
+        },
+      ],
+    },
+  };
+
+  it('marks the name only when asked', () => {
+    expect(presentSuggestions(response, 'https://x.org', { q: 'kahone so' }).data[0]).to.not.have.property(
+      'highlights',
+    );
+    expect(
+      presentSuggestions(response, 'https://x.org', { q: 'kahone so', highlight: true }).data[0]?.highlights,
+    ).to.deep.equal({
+      project_name: [
+        [0, 6],
+        [7, 12],
+      ],
+    });
   });
 });
