@@ -266,7 +266,26 @@ export function computeHighlights(
   source: HighlightSource,
   mode: HighlightMode = 'list',
 ): Highlights {
+  return highlighter(q, mode)(source);
+}
+
+/** computeHighlights for many items of one answer: `q` is read once. */
+export function highlighter(
+  q: string,
+  mode: HighlightMode = 'list',
+): (source: HighlightSource) => Highlights {
   const query = queryWords(q);
+  // The reference code is also looked up as typed, case aside (textQuery.ts referenceCode).
+  const whole = q.trim().toLowerCase();
+  return (source) => highlightsOf(query, whole, source, mode);
+}
+
+function highlightsOf(
+  query: readonly QueryWord[],
+  whole: string,
+  source: HighlightSource,
+  mode: HighlightMode,
+): Highlights {
   const highlights: Highlights = {};
   if (query.length === 0) return highlights;
   const fields: readonly HighlightTextField[] = mode === 'list' ? HIGHLIGHT_TEXT_FIELDS : ['project_name'];
@@ -276,7 +295,7 @@ export function computeHighlights(
     if (typeof value !== 'string' || value === '') continue;
     const spans: Span[] = [];
     // The reference code as typed (case aside) is the whole value.
-    if (field === 'reference_code' && q.trim().toLowerCase() === value.toLowerCase()) {
+    if (field === 'reference_code' && whole === value.toLowerCase()) {
       spans.push([0, value.length]);
       query.forEach((_, index) => matchedQueryWords.add(index));
     }

@@ -18,7 +18,7 @@ import {
   type Static,
   type TSchema,
 } from './bodySchema.js';
-import { computeHighlights } from './highlights.js';
+import { highlighter } from './highlights.js';
 import {
   PPAS_PATH,
   PpaListItemSchema,
@@ -151,11 +151,11 @@ export function presentList(
   const totalPages = Math.ceil(total / query.perPage);
   const hits = response.hits.hits;
   // Highlights only when asked and with a q: without them nothing is computed.
-  const highlightQ = query.highlight && query.q !== undefined ? query.q : undefined;
+  const highlight = query.highlight && query.q !== undefined ? highlighter(query.q) : undefined;
   const data = hits.flatMap((hit) => {
     if (!hit._source) return [];
     const item = pickFields(presentListItem(hit._source, base), query.fields);
-    if (highlightQ !== undefined) item.highlights = computeHighlights(highlightQ, item);
+    if (highlight) item.highlights = highlight(item);
     return [item];
   });
   // The cursor after this page's last record: only when the page is full (a short page is the last one).

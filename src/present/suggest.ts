@@ -4,7 +4,7 @@ import type { ListSource } from '../../indexContract/sourceFields.js';
 import { record, Type, type Static } from './bodySchema.js';
 import { ppaSummaryProperties, ppaUrl } from './ppa.js';
 import { MAX_SUGGEST_LIMIT, type SuggestQuery } from '../params/suggest.js';
-import { computeHighlights, HighlightsSchema } from './highlights.js';
+import { highlighter, HighlightsSchema } from './highlights.js';
 
 export type SuggestSource = Pick<ListSource, 'slug' | 'project_name' | 'technology' | 'country_code'>;
 
@@ -30,6 +30,7 @@ export function presentSuggestions(
   base: string,
   query?: Pick<SuggestQuery, 'q' | 'highlight'>,
 ): SuggestionsBody {
+  const highlight = query?.highlight ? highlighter(query.q, 'suggest') : undefined;
   return {
     data: response.hits.hits.flatMap((hit) => {
       if (!hit._source) return [];
@@ -41,7 +42,7 @@ export function presentSuggestions(
         url: ppaUrl(base, hit._source.slug),
       };
       // Only when asked: without highlight=true nothing is computed.
-      if (query?.highlight) suggestion.highlights = computeHighlights(query.q, suggestion, 'suggest');
+      if (highlight) suggestion.highlights = highlight(suggestion);
       return [suggestion];
     }),
   };
