@@ -51,6 +51,54 @@ const el = (tag, props = {}, ...children) => {
 };
 const label = (value) => String(value).replaceAll('_', ' ');
 
+// Country names, not codes (the API serves ISO 3166-1 alpha-2 codes): the browser's own CLDR names.
+const regionNames = (() => {
+  try {
+    return new Intl.DisplayNames(['en'], { type: 'region' });
+  } catch {
+    return null;
+  }
+})();
+/** The English name of a country code ("ZM" → "Zambia"); the code itself when the browser has no name for it. */
+function countryName(code) {
+  if (!code) return code;
+  try {
+    return regionNames?.of(code) ?? code;
+  } catch {
+    return code;
+  }
+}
+
+/**
+ * A served value with the spans the API's `highlights` gives ([start, end) in UTF-16 code units, as slice takes
+ * them) wrapped in <mark>: built from text nodes, never from HTML, so a value holding markup shows as text.
+ */
+function marked(value, spans) {
+  const text = String(value ?? '');
+  if (!Array.isArray(spans) || spans.length === 0) return [document.createTextNode(text)];
+  const nodes = [];
+  let at = 0;
+  for (const [start, end] of spans) {
+    if (!(
+      Number.isInteger(start) &&
+      Number.isInteger(end) &&
+      start >= at &&
+      end > start &&
+      end <= text.length
+    )) {
+      continue; // a span the value cannot hold is left out rather than trusted
+    }
+    if (start > at) nodes.push(document.createTextNode(text.slice(at, start)));
+    nodes.push(el('mark', {}, document.createTextNode(text.slice(start, end))));
+    at = end;
+  }
+  if (at < text.length) nodes.push(document.createTextNode(text.slice(at)));
+  return nodes;
+}
+
+/** A fact of a result, marked whole when the API says the match came through it (technology, country). */
+const fact = (text, matched) => (matched ? el('mark', {}, document.createTextNode(text)) : text);
+
 /** The filter and q parameters of the current state, as the list and the statistics take them. */
 function filterParams() {
   const params = new URLSearchParams();
@@ -170,6 +218,8 @@ async function refresh() {
   listParams.set('page', String(state.page));
   if (state.sort) listParams.set('sort', state.sort);
   else if (state.q.trim()) listParams.set('sort', 'relevance');
+  // Why each result matched q: the words marked in the results.
+  if (state.q.trim()) listParams.set('highlight', 'true');
   const listUrl = `${API}?${listParams}`;
   const statsUrl = `${API}/statistics${params.size ? `?${params}` : ''}`;
   showUrl('list-url', listUrl);
@@ -225,21 +275,24 @@ function renderResults({ data, meta }) {
       : `${total} PPA${total === 1 ? '' : 's'} match; page ${meta.page} of ${meta.total_pages}.`;
   $('results').replaceChildren(
     ...data.map((item) => {
-      const open = el('button', {
-        type: 'button',
-        className: 'linklike name',
-        textContent: item.project_name,
-      });
+      const highlights = item.highlights ?? {};
+      const open = el(
+        'button',
+        { type: 'button', className: 'linklike name' },
+        ...marked(item.project_name, highlights.project_name),
+      );
       open.dataset.slug = item.slug;
       open.addEventListener('click', () => openDetail(item.slug));
       const facts = [
-        label(item.technology),
+        fact(label(item.technology), highlights.technology),
         `${item.capacity_mw} MW`,
-        item.country_code,
-        item.financial_close_year,
-        item.developer,
-      ].filter((fact) => fact !== null && fact !== undefined && fact !== '');
-      return el('li', {}, open, el('span', { className: 'facts', textContent: facts.join(' · ') }));
+        item.country_code ? fact(countryName(item.country_code), highlights.country_code) : null,
+        item.financial_close_year === null ? null : String(item.financial_close_year),
+        item.developer ? marked(item.developer, highlights.developer) : null,
+        item.location && highlights.location ? marked(item.location, highlights.location) : null,
+      ].filter((part) => part !== null && part !== undefined && part !== '');
+      const factNodes = facts.flatMap((part, index) => [...(index > 0 ? [' · '] : []), ...[part].flat()]);
+      return el('li', {}, open, el('span', { className: 'facts' }, ...factNodes));
     }),
   );
   $('page-info').textContent = total ? `Page ${meta.page} of ${meta.total_pages}` : '';
@@ -271,7 +324,8 @@ function renderFacets(facets) {
         state.page = 1;
         search();
       });
-      return el('label', {}, input, `${label(value)} (${bucket.count})`);
+      const shown = name === 'country' ? countryName(value) : label(value);
+      return el('label', {}, input, `${shown} (${bucket.count})`);
     });
     // Long lists (countries, years) scroll inside their group, so the results stay in view.
     const group = el('fieldset', { className: boxes.length > 10 ? 'long' : '' });
@@ -292,7 +346,7 @@ async function openDetail(slug) {
       ['Developer', data.developer],
       ['Reference code', data.reference_code],
       ['Location', data.location],
-      ['Country', data.country_code],
+      ['Country', countryName(data.country_code)],
       ['Technology', label(data.technology)],
       ['Capacity', `${data.capacity_mw} MW`],
       ['Tariff', label(data.tariff)],
@@ -461,7 +515,7 @@ function highlight(index) {
 
 async function suggest(text) {
   const request = ++suggestRequest;
-  const url = `${API}/suggest?${new URLSearchParams({ q: text, limit: '8' })}`;
+  const url = `${API}/suggest?${new URLSearchParams({ q: text, limit: '8', highlight: 'true' })}`;
   showUrl('suggest-url', url);
   try {
     const { data } = await getJson(url);
@@ -470,10 +524,10 @@ async function suggest(text) {
       const option = el(
         'li',
         { id: `suggestion-${index}`, role: 'option' },
-        item.project_name,
+        ...marked(item.project_name, item.highlights?.project_name),
         el('span', {
           className: 'meta',
-          textContent: [label(item.technology), item.country_code].filter(Boolean).join(' · '),
+          textContent: [label(item.technology), countryName(item.country_code)].filter(Boolean).join(' · '),
         }),
       );
       option.setAttribute('aria-selected', 'false');

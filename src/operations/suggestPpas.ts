@@ -29,7 +29,7 @@ export const suggestPpas = operation({
     const base = baseOf(ctx, deps);
     await deps.answer(ctx, { route: 'suggest', normalized: `${base} ${JSON.stringify(query)}` }, async () => {
       const response = await deps.search.search<SuggestSource>(buildSuggestSearch(query));
-      return { body: presentSuggestions(response, base) };
+      return { body: presentSuggestions(response, base, query) };
     });
   },
 });

@@ -186,3 +186,20 @@ export function capacityProblems(filters: SearchFilters): { name: string; reason
 function unique(values: string[]): string[] {
   return [...new Set(values)];
 }
+
+/** `highlight`: the list and suggest both take it (src/present/highlights.ts). */
+export const highlightProperty = {
+  type: 'string',
+  enum: ['true', 'false'],
+  default: 'false',
+  description:
+    'true: each item with a q gains `highlights`, why it matched: for each searched field that matched, the ' +
+    '[start, end) spans of the served value (UTF-16 code units, as String.prototype.slice takes them) of the words ' +
+    'a word of q names, typos, accents, joined or split words, numerals and abbreviations included; ' +
+    'technology/country_code true when a word named those instead. false (the default) or absent: no highlights.',
+} as const;
+
+/** Whether `highlight=true` was asked (validated). */
+export function highlightAsked(valid: ParsedParams): boolean {
+  return valid.highlight === 'true';
+}

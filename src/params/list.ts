@@ -4,6 +4,8 @@ import {
   capacityProblems,
   filterProperties,
   foldedTextProblems,
+  highlightAsked,
+  highlightProperty,
   REPEATABLE_FILTERS,
   parameterDocs,
   toFilters,
@@ -37,6 +39,8 @@ export interface ListQuery extends SearchFilters {
   facets?: FacetName[];
   /** Cursor mode (cursor=… instead of page): where the walk resumes. */
   cursor?: Cursor;
+  /** highlight=true: items carry `highlights` (with q). */
+  highlight?: true;
 }
 
 export const listParamsSchema = {
@@ -82,6 +86,7 @@ export const listParamsSchema = {
     },
     fields: fieldsProperty,
     facets: facetsProperty,
+    highlight: highlightProperty,
     cursor: {
       type: 'string',
       minLength: 1,
@@ -143,6 +148,7 @@ export function parseListQuery(querystring: string): ListQuery {
     ...(Array.isArray(valid.slug) ? { slugs: [...new Set(valid.slug)] } : {}),
     ...(Array.isArray(valid.fields) ? { fields: toItemFields(valid.fields) } : {}),
     ...(Array.isArray(valid.facets) ? { facets: toFacetNames(valid.facets) } : {}),
+    ...(highlightAsked(valid) ? { highlight: true as const } : {}),
   };
   if (cursorText !== undefined) {
     if (valid.page !== undefined || problems.some((problem) => problem.name === 'page')) {

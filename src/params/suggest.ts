@@ -1,6 +1,6 @@
 // GET /api/v1/ppas/suggest: what is typed so far (q, required) and how many names to suggest (limit).
 import { BadRequestError } from '../http/problem.js';
-import { parameterDocs } from './filters.js';
+import { highlightAsked, highlightProperty, parameterDocs } from './filters.js';
 import { readQueryString } from './querystring.js';
 import { paramsValidator, validOnly, type ParamsSchema } from './validate.js';
 
@@ -11,6 +11,8 @@ export const MAX_SUGGEST_LIMIT = 20;
 export interface SuggestQuery {
   q: string;
   limit: number;
+  /** highlight=true: suggestions carry `highlights` (absent otherwise, so the response-cache key is unchanged). */
+  highlight?: true;
 }
 
 export const suggestParamsSchema = {
@@ -33,6 +35,7 @@ export const suggestParamsSchema = {
       default: DEFAULT_SUGGEST_LIMIT,
       description: `How many names, 1 to ${MAX_SUGGEST_LIMIT}.`,
     },
+    highlight: highlightProperty,
   },
 } satisfies ParamsSchema & { required: string[] };
 
@@ -47,5 +50,6 @@ export function parseSuggestQuery(querystring: string): SuggestQuery {
   return {
     q: String(valid.q),
     limit: typeof valid.limit === 'number' ? valid.limit : DEFAULT_SUGGEST_LIMIT,
+    ...(highlightAsked(valid) ? { highlight: true as const } : {}),
   };
 }

@@ -18,6 +18,7 @@ import {
   type Static,
   type TSchema,
 } from './bodySchema.js';
+import { highlighter } from './highlights.js';
 import {
   PPAS_PATH,
   PpaListItemSchema,
@@ -149,9 +150,14 @@ export function presentList(
   const total = totalHits(response.hits.total);
   const totalPages = Math.ceil(total / query.perPage);
   const hits = response.hits.hits;
-  const data = hits.flatMap((hit) =>
-    hit._source ? [pickFields(presentListItem(hit._source, base), query.fields)] : [],
-  );
+  // Highlights only when asked and with a q: without them nothing is computed.
+  const highlight = query.highlight && query.q !== undefined ? highlighter(query.q) : undefined;
+  const data = hits.flatMap((hit) => {
+    if (!hit._source) return [];
+    const item = pickFields(presentListItem(hit._source, base), query.fields);
+    if (highlight) item.highlights = highlight(item);
+    return [item];
+  });
   // The cursor after this page's last record: only when the page is full (a short page is the last one).
   const lastSort = hits.length === query.perPage ? hits[hits.length - 1]?.sort : undefined;
   const nextCursor = lastSort ? encodeCursor(query, positionAfter(lastSort)) : null;

@@ -28,6 +28,7 @@ import {
   Type,
   type Static,
 } from './bodySchema.js';
+import { HighlightsSchema, type Highlights } from './highlights.js';
 
 export const PPAS_PATH = apiPath('/ppas');
 
@@ -57,11 +58,12 @@ export const ppaSummaryProperties = {
 const ppaSummary = record(ppaSummaryProperties);
 export type PpaListItem = Static<typeof ppaSummary>;
 
-/** A list item: every field, or those `fields` chose plus slug and url. */
-export type ListItem = Partial<PpaListItem> & Pick<PpaListItem, 'slug' | 'url'>;
+/** A list item: every field, or those `fields` chose plus slug and url; highlights with highlight=true and q. */
+export type ListItem = Partial<PpaListItem> & Pick<PpaListItem, 'slug' | 'url'> & { highlights?: Highlights };
 
 export const PpaListItemSchema = Type.Unsafe<ListItem>({
   ...ppaSummary,
+  properties: { ...ppaSummary.properties, highlights: HighlightsSchema },
   required: ['slug', 'url'],
   description:
     'A published, active PPA as the list shows it: every field, or only those `fields` names (slug and url always).',

@@ -3,7 +3,8 @@ import type { estypes } from '@elastic/elasticsearch';
 import type { ListSource } from '../../indexContract/sourceFields.js';
 import { record, Type, type Static } from './bodySchema.js';
 import { ppaSummaryProperties, ppaUrl } from './ppa.js';
-import { MAX_SUGGEST_LIMIT } from '../params/suggest.js';
+import { MAX_SUGGEST_LIMIT, type SuggestQuery } from '../params/suggest.js';
+import { highlighter, HighlightsSchema } from './highlights.js';
 
 export type SuggestSource = Pick<ListSource, 'slug' | 'project_name' | 'technology' | 'country_code'>;
 
@@ -16,6 +17,7 @@ export const SuggestionsSchema = record({
       technology: ppaSummaryProperties.technology,
       country_code: ppaSummaryProperties.country_code,
       url: ppaSummaryProperties.url,
+      highlights: Type.Optional(HighlightsSchema),
     }),
     { maxItems: MAX_SUGGEST_LIMIT, description: 'Best first.' },
   ),
@@ -26,20 +28,22 @@ export type Suggestion = SuggestionsBody['data'][number];
 export function presentSuggestions(
   response: estypes.SearchResponse<SuggestSource>,
   base: string,
+  query?: Pick<SuggestQuery, 'q' | 'highlight'>,
 ): SuggestionsBody {
+  const highlight = query?.highlight ? highlighter(query.q, 'suggest') : undefined;
   return {
-    data: response.hits.hits.flatMap((hit) =>
-      hit._source
-        ? [
-            {
-              slug: hit._source.slug,
-              project_name: hit._source.project_name,
-              technology: hit._source.technology,
-              country_code: hit._source.country_code ?? null,
-              url: ppaUrl(base, hit._source.slug),
-            },
-          ]
-        : [],
-    ),
+    data: response.hits.hits.flatMap((hit) => {
+      if (!hit._source) return [];
+      const suggestion: Suggestion = {
+        slug: hit._source.slug,
+        project_name: hit._source.project_name,
+        technology: hit._source.technology,
+        country_code: hit._source.country_code ?? null,
+        url: ppaUrl(base, hit._source.slug),
+      };
+      // Only when asked: without highlight=true nothing is computed.
+      if (highlight) suggestion.highlights = highlight(suggestion);
+      return [suggestion];
+    }),
   };
 }

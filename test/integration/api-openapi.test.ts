@@ -285,6 +285,9 @@ describe('api openapi: the document stays true', function () {
     for (const path of [
       '/api/v1/ppas/suggest?q=sol',
       '/api/v1/ppas/suggest?q=zzzzzz',
+      '/api/v1/ppas/suggest?q=sol&highlight=true',
+      '/api/v1/ppas?q=solar%20zambia&highlight=true&per_page=100',
+      '/api/v1/ppas?q=solar&highlight=true&fields=project_name',
       '/api/v1/ppas?facets=technology,tariff,country,year,risk_features&q=solar',
       '/api/v1/ppas?fields=project_name&slug=no-such-slug',
       '/api/v1/ppas?fields=capacity_mw,country_code&country=sn,ke',

@@ -324,6 +324,35 @@ describe('GET /api/v1/ppas on the sample index', function () {
         expect(await slugsFor('Boundiali Ivory Coast')).to.include.members(boundiali.map((r) => r.slug));
       });
 
+      it('highlight=true: spans of the words q names, technology/country_code when they matched (issue 46)', async () => {
+        type Item = { project_name: string; highlights?: Record<string, unknown> };
+        const answer = async (query: string) => {
+          const { status, body } = await get(`/api/v1/ppas?${query}`);
+          expect(status, query).to.equal(200);
+          return (body as { data: Item[] }).data;
+        };
+        const found = await answer('q=Tuy%20Phong%20hydropower%20Vietnam&highlight=true');
+        expect(found.length).to.be.above(0);
+        for (const item of found) {
+          const spans = (item.highlights?.project_name ?? []) as [number, number][];
+          expect(spans.map(([s, e]) => foldText(item.project_name.slice(s, e)))).to.include.members([
+            'tuy',
+            'phong',
+          ]);
+          expect(item.highlights).to.include({ technology: true });
+          // "Vietnam" is the location's "Viet Nam" (a joined word) or, where the location does not say it, the country.
+          expect(item.highlights?.country_code === true || item.highlights?.location !== undefined).to.equal(
+            true,
+          );
+        }
+        // Without highlight, or without q, no highlights; with fields, only the fields the item carries.
+        expect((await answer('q=Tuy%20Phong'))[0]).to.not.have.property('highlights');
+        expect((await answer('highlight=true&per_page=3'))[0]).to.not.have.property('highlights');
+        const narrow = await answer('q=Tuy%20Phong%20Vietnam&highlight=true&fields=project_name');
+        expect(Object.keys(narrow[0]?.highlights ?? {})).to.deep.equal(['project_name']);
+        expect(paramNames(await problem('/api/v1/ppas?highlight=yes'))).to.deep.equal(['highlight']);
+      });
+
       it('names that say the word rank above PPAs found by their technology', async () => {
         const found = await slugsFor('hydro Victoria');
         const saysHydro = found.map((slug) =>

@@ -12,6 +12,7 @@ interface Suggestions {
     technology: string;
     country_code: string | null;
     url: string;
+    highlights?: { project_name?: [number, number][] };
   }[];
 }
 
@@ -78,6 +79,25 @@ describe('GET /api/v1/ppas/suggest on the sample index', function () {
       (await suggest(digits)).data.map((item) => item.slug),
       digits,
     ).to.include(roman?.slug);
+  });
+
+  it('highlight=true marks the words of each name that what was typed names (issue 46)', async () => {
+    const record = listed.find((r) => r.project_name.split(' ').length >= 2) ?? listed[0];
+    const [first = '', second = ''] = record!.project_name.split(' ');
+    const typed = `${first} ${second.slice(0, 3)}`;
+    const plain = await suggest(typed);
+    expect(plain.data[0]).to.not.have.property('highlights');
+    const { data } = await suggest(typed, '&highlight=true');
+    expect(data.length).to.be.above(0);
+    for (const item of data) {
+      const spans = item.highlights?.project_name ?? [];
+      expect(spans.length, item.project_name).to.be.above(0);
+      for (const [start, end] of spans) expect(end).to.be.within(start + 1, item.project_name.length);
+    }
+    const exact = data.find((item) => item.project_name === record!.project_name);
+    const marked = (exact?.highlights?.project_name ?? []).map(([s, e]) => record!.project_name.slice(s, e));
+    expect(marked.slice(0, 2)).to.deep.equal([first, second]);
+    expect((await suggest(typed, '&highlight=false')).data[0]).to.not.have.property('highlights');
   });
 
   it('suggests only published and active PPAs; limit bounds how many', async () => {

@@ -231,6 +231,19 @@ describe('response cache', function () {
     expect(cached.cache.stats()).to.include({ hits: stats.hits, misses: stats.misses });
   });
 
+  it('highlight=true is cached apart from the same request without it, on the list and on suggest', async () => {
+    for (const path of ['/api/v1/ppas?q=solar&per_page=3', '/api/v1/ppas/suggest?q=sola']) {
+      const plain = decoded(await raw(`${cached.url}${path}`)) as { data: object[] };
+      const stats = cached.cache.stats();
+      const highlighted = decoded(await raw(`${cached.url}${path}&highlight=true`)) as { data: object[] };
+      expect(cached.cache.stats().misses - stats.misses, path).to.equal(1);
+      expect(plain.data[0], path).to.not.have.property('highlights');
+      expect(highlighted.data[0], path).to.have.property('highlights');
+      const again = decoded(await raw(`${cached.url}${path}`)) as { data: object[] };
+      expect(again.data[0], path).to.not.have.property('highlights');
+    }
+  });
+
   it('the rate limit counts every request, hits included', async () => {
     const limited = await cachedApp(alias, 1024 * 1024, { alias, configOverrides: { rateLimitPoints: 3 } });
     apps.push(limited);

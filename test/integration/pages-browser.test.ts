@@ -1,12 +1,18 @@
 // The pages in a real browser (headless Chromium): the API reference renders every operation, and the explorer
 // does what a person would do with it — suggestions, detail, facets, charts — with the API's own numbers.
 import { expect } from 'chai';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { buildOpenApiSpec } from '../../src/openapi/spec.js';
 import { useBrowserPage, watchPage } from '../support/browser.js';
 import { useSampleApp } from '../support/sampleApp.js';
+import { buildTestApp, type TestApp } from '../support/app.js';
+import { indexSample, SAMPLE_PATH } from '../support/sampleIndex.js';
+import { deleteIndices, testEsClient, uniqueName } from '../support/services.js';
+import type { PpaRecord } from '../../indexContract/record.js';
 import { listed } from '../support/sampleOracle.js';
 import { foldText } from '../../indexContract/text/fold.js';
 
@@ -404,5 +410,71 @@ describe('the explorer in a real browser', function () {
         ['year', year],
       ],
     });
+  });
+});
+
+describe('the explorer marks why a result matched (issue 46)', function () {
+  this.timeout(120_000);
+  const client = testEsClient();
+  const alias = uniqueName('explorer-highlights');
+  const directory = mkdtempSync(join(tmpdir(), 'explorer-highlights-'));
+  const NAME = 'Zyxqua <b>Bold</b> Solar Park';
+  let app: TestApp | undefined;
+
+  before(async () => {
+    // A few sample records, one of them renamed to hold markup: the explorer must show it as text.
+    const lines = readFileSync(SAMPLE_PATH, 'utf8').split('\n').filter(Boolean);
+    const records = lines
+      .map((line) => JSON.parse(line) as PpaRecord)
+      .filter((record) => record.published && record.active)
+      .slice(0, 5);
+    records[0] = { ...records[0]!, project_name: NAME };
+    const source = join(directory, 'source.ndjson');
+    writeFileSync(source, `${records.map((record) => JSON.stringify(record)).join('\n')}\n`);
+    await indexSample(client, alias, source);
+    app = await buildTestApp({ alias, configOverrides: { logLevel: 'warn' } });
+  });
+
+  after(async () => {
+    await app?.close();
+    await deleteIndices(client, alias);
+    await client.close();
+    rmSync(directory, { recursive: true, force: true });
+  });
+
+  const { page } = useBrowserPage(() => app!.url, { height: 1200 });
+
+  it('a search shows <mark> around the matched words, and a value holding <b> as text', async () => {
+    await page().goto(`${app!.url}/?q=${encodeURIComponent('zyxqua bold')}`);
+    const result = page().locator('#results button[data-slug]').first();
+    await result.locator('mark').first().waitFor();
+    expect(await result.textContent()).to.equal(NAME);
+    expect(await result.locator('mark').allTextContents()).to.deep.equal(['Zyxqua', 'Bold']);
+    expect(await page().locator('#results b').count()).to.equal(0);
+    expect(await page().locator('#list-url code').textContent()).to.include('highlight=true');
+    // Suggestions mark the name too, as text.
+    await page().locator('#q').fill('');
+    await page().locator('#q').pressSequentially('zyxq', { delay: 30 });
+    const option = page().locator('#suggestions [role=option]').first();
+    await option.locator('mark').first().waitFor();
+    expect(await option.locator('mark').allTextContents()).to.deep.equal(['Zyxqua']);
+    expect(await page().locator('#suggestions b').count()).to.equal(0);
+  });
+
+  it('facets and results show country names, not codes', async () => {
+    await page().goto(`${app!.url}/`);
+    await page().waitForSelector('#results li');
+    const labels = await page()
+      .locator('input[name=facet-country]')
+      .evaluateAll((inputs) =>
+        inputs.map(
+          (input) =>
+            (input as unknown as { parentElement: { textContent: string } }).parentElement.textContent,
+        ),
+      );
+    expect(labels.length).to.be.above(0);
+    for (const text of labels) expect(text).to.not.match(/^[A-Z]{2} \(/);
+    const facts = await page().locator('#results .facts').allTextContents();
+    for (const text of facts) expect(text).to.not.match(/ · [A-Z]{2}( · |$)/);
   });
 });

@@ -15,6 +15,8 @@ export interface QueryResult {
   tookMs: number;
   /** Elasticsearch's own `took` (ms): its time for the search, without the round trip and the client. */
   esTookMs: number;
+  /** Whether the expected item's highlights pass the check (highlightCheck.ts); absent when it was not returned. */
+  highlightOk?: boolean;
 }
 
 export interface ClassFigures {
@@ -35,6 +37,11 @@ export interface ClassFigures {
   /** Median and p90 of Elasticsearch's `took`: the cost of the query itself. */
   medianTook: number;
   p90Took: number;
+  /**
+   * Of the queries whose expected PPA was returned, the share whose highlights pass (highlightCheck.ts); 1 when
+   * none was returned (gibberish).
+   */
+  highlighted: number;
 }
 
 /** Rank of the first hit that is an acceptable answer; null when none of the hits is. */
@@ -90,5 +97,11 @@ export function classFigures(queryClass: QueryClass, results: readonly QueryResu
       results.map((r) => r.esTookMs),
       0.9,
     ),
+    highlighted: highlightedShare(results),
   };
+}
+
+function highlightedShare(results: readonly QueryResult[]): number {
+  const checked = results.filter((r) => r.highlightOk !== undefined);
+  return checked.length === 0 ? 1 : checked.filter((r) => r.highlightOk).length / checked.length;
 }

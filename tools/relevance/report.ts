@@ -16,6 +16,7 @@ const HEADERS = [
   'median ms',
   'took p50',
   'took p90',
+  'highlighted',
 ];
 
 function row(figure: ClassFigures): string[] {
@@ -34,6 +35,7 @@ function row(figure: ClassFigures): string[] {
     figure.medianMs.toFixed(1),
     String(figure.medianTook),
     String(figure.p90Took),
+    gibberish ? '–' : figure.highlighted.toFixed(3),
   ];
 }
 

@@ -8,6 +8,9 @@ import { buildSuggestSearch } from '../../src/search/suggestSearch.js';
 import type { ListSource } from '../../indexContract/sourceFields.js';
 import type { SearchGateway } from '../../src/search/gateway.js';
 import { buildListSearch } from '../../src/search/listSearch.js';
+import { presentList } from '../../src/present/list.js';
+import { presentSuggestions } from '../../src/present/suggest.js';
+import { highlightsPass } from './highlightCheck.js';
 import { rankOf, recallAt10, type QueryResult } from './metrics.js';
 import { isSuggestClass, type RelevanceQuery } from './queries.js';
 import type { TextQueryBuilder } from './variants.js';
@@ -19,9 +22,16 @@ export function totalOf(total: estypes.SearchTotalHits | number | undefined): nu
   return typeof total === 'number' ? total : (total?.value ?? 0);
 }
 
+/** Where the presented items point (their url): the figures never read it. */
+const BASE = 'http://relevance.invalid';
+
+/** The list query for `q`, with highlights (issue 46): the search itself is the same without them. */
+const listQueryOf = (q: string) =>
+  parseListQuery(`q=${encodeURIComponent(q)}&per_page=${HITS_READ}&highlight=true`);
+
 /** The list request for `q` as the API builds it, its text clause replaced by `textQuery` when given. */
 export function listRequest(q: string, textQuery?: TextQueryBuilder): ReturnType<typeof buildListSearch> {
-  const listQuery = parseListQuery(`q=${encodeURIComponent(q)}&per_page=${HITS_READ}`);
+  const listQuery = listQueryOf(q);
   const request = buildListSearch(listQuery);
   if (textQuery && listQuery.q !== undefined) {
     request.query = { bool: { ...request.query?.bool, must: [textQuery(listQuery.q)] } };
@@ -44,9 +54,19 @@ export async function runQuery(
   const response = await search.search<ListSource>(request);
   const tookMs = Number(process.hrtime.bigint() - started) / 1e6;
   const hits = response.hits.hits.map((hit) => hit._source?.slug ?? '');
+  const rank = rankOf(hits, query.equivalent);
+  let highlightOk: boolean | undefined;
+  if (rank !== null) {
+    // The expected item as the API presents it with highlight=true.
+    const listQuery = listQueryOf(query.q);
+    const { body } = presentList(response, { query: listQuery, querystring: '', base: BASE });
+    const item = body.data[rank - 1];
+    highlightOk = item !== undefined && highlightsPass(query.queryClass, query.q, item, item.highlights);
+  }
   return {
     query,
-    rank: rankOf(hits, query.equivalent),
+    rank,
+    ...(highlightOk === undefined ? {} : { highlightOk }),
     total: totalOf(response.hits.total),
     top: hits.slice(0, 5),
     recall10: recallAt10(hits, query.equivalent),
@@ -60,16 +80,24 @@ export const SUGGESTIONS_READ = 10;
 
 /** A suggest class: through the suggest endpoint's request path; total is how many names were suggested. */
 async function runSuggestQuery(search: SearchGateway, query: RelevanceQuery): Promise<QueryResult> {
-  const request = buildSuggestSearch(
-    parseSuggestQuery(`q=${encodeURIComponent(query.q)}&limit=${SUGGESTIONS_READ}`),
+  const suggestQuery = parseSuggestQuery(
+    `q=${encodeURIComponent(query.q)}&limit=${SUGGESTIONS_READ}&highlight=true`,
   );
+  const request = buildSuggestSearch(suggestQuery);
   const started = process.hrtime.bigint();
   const response = await search.search<SuggestSource>(request);
   const tookMs = Number(process.hrtime.bigint() - started) / 1e6;
   const hits = response.hits.hits.map((hit) => hit._source?.slug ?? '');
+  const rank = rankOf(hits, query.equivalent);
+  let highlightOk: boolean | undefined;
+  if (rank !== null) {
+    const item = presentSuggestions(response, BASE, suggestQuery).data[rank - 1];
+    highlightOk = item !== undefined && highlightsPass(query.queryClass, query.q, item, item.highlights);
+  }
   return {
     query,
-    rank: rankOf(hits, query.equivalent),
+    rank,
+    ...(highlightOk === undefined ? {} : { highlightOk }),
     total: hits.length,
     top: hits.slice(0, 5),
     recall10: recallAt10(hits, query.equivalent),

@@ -1,17 +1,17 @@
 // The floors of issues 9, 16, 19 and 32, asserted by test/integration/relevance.test.ts and checked by `npm run relevance`.
 import type { ClassFigures } from './metrics.js';
-import type { QueryClass } from './queries.js';
+import { QUERY_CLASSES, type QueryClass } from './queries.js';
 
 export interface Target {
   queryClass: QueryClass;
-  metric: 'success1' | 'success3' | 'success10' | 'recall10' | 'medianTotal' | 'nonEmpty';
+  metric: 'success1' | 'success3' | 'success10' | 'recall10' | 'highlighted' | 'medianTotal' | 'nonEmpty';
   /** success1/success3: at least this; medianTotal/nonEmpty: at most this. */
   bound: number;
 }
 
 const atLeast = (
   queryClasses: QueryClass[],
-  metric: 'success1' | 'success3' | 'success10' | 'recall10',
+  metric: 'success1' | 'success3' | 'success10' | 'recall10' | 'highlighted',
   bound: number,
 ): Target[] => queryClasses.map((queryClass) => ({ queryClass, metric, bound }));
 
@@ -48,6 +48,13 @@ export const TARGETS: readonly Target[] = [
   // Suggestions as you type (issue 16): the name among the ten suggested, and first nine times in ten.
   ...atLeast(['suggest_typing', 'suggest_typo'], 'success10', 0.99),
   ...atLeast(['suggest_typing', 'suggest_typo'], 'success1', 0.9),
+  // Highlights (issue 46): where the expected PPA is returned, its highlights are well formed and mark what the
+  // query named (tools/relevance/highlightCheck.ts).
+  ...atLeast(
+    QUERY_CLASSES.filter((queryClass) => queryClass !== 'gibberish'),
+    'highlighted',
+    0.98,
+  ),
 ];
 
 export function isUpperBound(target: Target): boolean {
@@ -75,6 +82,7 @@ export function describeTarget({ queryClass, metric, bound }: Target): string {
     success3: 'success@3',
     success10: 'success@10',
     recall10: 'recall@10',
+    highlighted: 'highlights checked',
     medianTotal: 'median total',
     nonEmpty: 'queries with results',
   }[metric];

@@ -173,6 +173,7 @@ describe('api params: list', () => {
       'slug',
       'fields',
       'facets',
+      'highlight',
       'cursor',
     ]);
     const technology = listParameters.find((p) => p.name === 'technology');
@@ -261,5 +262,14 @@ describe('api params: bounds after folding (q, developer)', () => {
     const error = thrown as BadRequestError;
     expect(error.invalidParams).to.have.length(20);
     expect(error.detail).to.contain('(and 40 more problems not listed)');
+  });
+});
+
+describe('api params: highlight (issue 46)', () => {
+  it('takes true or false, true only when asked', () => {
+    expect(parseListQuery('q=solar&highlight=true').highlight).to.equal(true);
+    expect(parseListQuery('q=solar&highlight=false')).to.not.have.property('highlight');
+    expect(parseListQuery('q=solar')).to.not.have.property('highlight');
+    expect(names(problemsOf(() => parseListQuery('highlight=yes')))).to.deep.equal(['highlight']);
   });
 });

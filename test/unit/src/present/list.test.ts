@@ -127,3 +127,30 @@ describe('api present: the Link header stays small', () => {
     expect(short.linkHeader).to.contain('rel="next"');
   });
 });
+
+describe('api present: list highlights (issue 46)', () => {
+  const present = (querystring: string) =>
+    presentList(listResponse(1, [listSource]), {
+      query: parseListQuery(querystring),
+      querystring,
+      base: BASE,
+    }).body.data[0];
+
+  it('only with highlight=true and a q; spans of the served values, over the fields the item carries', () => {
+    expect(present('q=kahone')).to.not.have.property('highlights');
+    expect(present('highlight=true')).to.not.have.property('highlights');
+    expect(present('q=kahone&highlight=false')).to.not.have.property('highlights');
+    expect(present('q=kahone senegal engie&highlight=true')?.highlights).to.deep.equal({
+      project_name: [[0, 6]],
+      developer: [[0, 5]],
+      location: [[9, 16]],
+    });
+    expect(present('q=kahone pv&highlight=true')?.highlights).to.deep.equal({
+      project_name: [[0, 6]],
+      technology: true,
+    });
+    expect(present('q=kahone senegal&highlight=true&fields=project_name')?.highlights).to.deep.equal({
+      project_name: [[0, 6]],
+    });
+  });
+});

@@ -1,0 +1,171 @@
+import { expect } from 'chai';
+import {
+  computeHighlights,
+  editDistance,
+  mergeSpans,
+  type HighlightSource,
+  type Span,
+} from '../../../../src/present/highlights.js';
+import { presentSuggestions } from '../../../../src/present/suggest.js';
+
+/** The marked texts of a value, in order. */
+const marked = (value: string, spans: readonly Span[] | undefined): string[] =>
+  (spans ?? []).map(([start, end]) => value.slice(start, end));
+
+const nameMarks = (q: string, name: string, mode: 'list' | 'suggest' = 'list'): string[] =>
+  marked(name, computeHighlights(q, { project_name: name }, mode).project_name);
+
+describe('api present: highlights (issue 46)', () => {
+  it('marks the words of the value a word of q names, as served (case and accents aside)', () => {
+    expect(nameMarks('sao joao', 'São João Solar')).to.deep.equal(['São', 'João']);
+    expect(nameMarks('SOLAR', 'Kahone Solar')).to.deep.equal(['Solar']);
+  });
+
+  it('marks a word typed with a typo: one from five letters, two from eight, the first letter included', () => {
+    expect(nameMarks('Kahome', 'Kahone Solar')).to.deep.equal(['Kahone']);
+    expect(nameMarks('Kafeu gorge', 'Kafue Gorge')).to.deep.equal(['Kafue', 'Gorge']);
+    expect(nameMarks('Kikagatti Fals', 'Kikagati Falls')).to.deep.equal(['Kikagati', 'Falls']);
+    expect(nameMarks('olar park', 'Solar Park')).to.deep.equal(['Solar', 'Park']);
+    expect(nameMarks('Volar park', 'Solar Park')).to.deep.equal(['Solar', 'Park']);
+    // Under five letters a word matches as typed only.
+    expect(nameMarks('park', 'Bark Solar')).to.deep.equal([]);
+  });
+
+  it('marks the word being typed (the last word of q) as a prefix', () => {
+    expect(nameMarks('kafue gor', 'Kafue Gorge')).to.deep.equal(['Kafue', 'Gorge']);
+    expect(nameMarks('kafue gor', 'Kafue Gorge', 'suggest')).to.deep.equal(['Kafue', 'Gorge']);
+    // Not a prefix when it is not the last word.
+    expect(nameMarks('gor kafue', 'Kafue Gorge')).to.deep.equal(['Kafue']);
+  });
+
+  it('marks both words a joined word of q stands for, and the one word two words of q split', () => {
+    expect(nameMarks('kafuegorge', 'Kafue Gorge 2')).to.deep.equal(['Kafue', 'Gorge']);
+    expect(nameMarks('hydro electric', 'Tobel Hydroelectric')).to.deep.equal(['Hydroelectric']);
+  });
+
+  it('marks numerals and abbreviations written the other way', () => {
+    expect(nameMarks('kafue gorge 2', 'Kafue Gorge II')).to.deep.equal(['Kafue', 'Gorge', 'II']);
+    expect(nameMarks('kafue gorge ii', 'Kafue Gorge 2')).to.deep.equal(['Kafue', 'Gorge', '2']);
+    expect(nameMarks('kafue pv', 'Kafue Photovoltaic')).to.deep.equal(['Kafue', 'Photovoltaic']);
+    expect(nameMarks('kafue photovoltaic', 'Kafue PV')).to.deep.equal(['Kafue', 'PV']);
+    expect(nameMarks('HPP', 'Nam Hydro Power Plant')).to.deep.equal(['Hydro', 'Power', 'Plant']);
+  });
+
+  it('marks a word whose punctuation was left out, the punctuation included', () => {
+    expect(nameMarks('pe solar', 'P.E. Solar')).to.deep.equal(['P.E', 'Solar']);
+    expect(nameMarks('oneill', "O'Neill Wind")).to.deep.equal(["O'Neill"]);
+  });
+
+  it('counts offsets in UTF-16 code units: an astral character is two', () => {
+    const name = '𝔸lpha Beta 😀 Gamma';
+    const spans = computeHighlights('beta gamma', { project_name: name }).project_name;
+    expect(spans).to.deep.equal([
+      [7, 11],
+      [15, 20],
+    ]);
+    expect(marked(name, spans)).to.deep.equal(['Beta', 'Gamma']);
+    expect(nameMarks('𝔸lpha', name)).to.deep.equal(['𝔸lpha']);
+  });
+
+  it('gives sorted, non-overlapping spans inside the value, over every text field', () => {
+    const source: HighlightSource = {
+      project_name: 'Solar Solar Park',
+      developer: 'Solar Developers Ltd',
+      location: 'Near the Solar hills',
+      reference_code: 'SOL-1',
+    };
+    const highlights = computeHighlights('solar solar', source);
+    for (const field of ['project_name', 'developer', 'location'] as const) {
+      const spans = highlights[field] ?? [];
+      const value = source[field] ?? '';
+      expect(spans.length, field).to.be.above(0);
+      spans.forEach(([start, end], index) => {
+        expect(start).to.be.at.least(0);
+        expect(end).to.be.above(start).and.at.most(value.length);
+        if (index > 0) expect(start).to.be.above((spans[index - 1] as Span)[1]);
+      });
+    }
+    expect(highlights.reference_code).to.equal(undefined);
+    expect(
+      mergeSpans([
+        [4, 6],
+        [0, 2],
+        [1, 3],
+        [3, 4],
+      ]),
+    ).to.deep.equal([[0, 6]]);
+  });
+
+  it('marks a reference code typed whole', () => {
+    expect(computeHighlights('zm-ppa-0042', { reference_code: 'ZM-PPA-0042' }).reference_code).to.deep.equal([
+      [0, 11],
+    ]);
+  });
+
+  it('names the technology or the country when a word of q matched them rather than the text', () => {
+    const source = { project_name: 'Tobel Plant', technology: 'hydro', country_code: 'CH' };
+    expect(computeHighlights('tobel hydro', source)).to.deep.equal({
+      project_name: [[0, 5]],
+      technology: true,
+    });
+    expect(computeHighlights('tobel hydropower', source)).to.deep.include({ technology: true });
+    expect(computeHighlights('tobel switz', source)).to.deep.equal({
+      project_name: [[0, 5]],
+      country_code: true,
+    });
+    // A word the name holds is the name's, not the technology's.
+    expect(computeHighlights('hydro', { ...source, project_name: 'Tobel Hydro' })).to.deep.equal({
+      project_name: [[6, 11]],
+    });
+    // Suggest searches the name only.
+    expect(computeHighlights('tobel hydro', source, 'suggest')).to.deep.equal({ project_name: [[0, 5]] });
+  });
+
+  it('gives nothing for a q without words, and skips absent or null fields', () => {
+    expect(computeHighlights('  -- ', { project_name: 'Kahone Solar' })).to.deep.equal({});
+    expect(computeHighlights('solar', { project_name: null, developer: 'Solar Co' })).to.deep.equal({
+      developer: [[0, 5]],
+    });
+  });
+
+  it('counts a transposition as one edit', () => {
+    expect(editDistance('kafeu', 'kafue', 2)).to.equal(1);
+    expect(editDistance('abc', 'xyz', 1)).to.equal(2);
+  });
+});
+
+describe('api present: suggestion highlights (issue 46)', () => {
+  const response = {
+    took: 1,
+    timed_out: false,
+    _shards: { total: 1, successful: 1, failed: 0 },
+    hits: {
+      hits: [
+        {
+          _index: 'i',
+          _id: 'kahone-solar',
+          _source: {
+            slug: 'kahone-solar',
+            project_name: 'Kahone Solar',
+            technology: 'solar_pv',
+            country_code: 'SN',
+          },
+        },
+      ],
+    },
+  };
+
+  it('marks the name only when asked', () => {
+    expect(presentSuggestions(response, 'https://x.org', { q: 'kahone so' }).data[0]).to.not.have.property(
+      'highlights',
+    );
+    expect(
+      presentSuggestions(response, 'https://x.org', { q: 'kahone so', highlight: true }).data[0]?.highlights,
+    ).to.deep.equal({
+      project_name: [
+        [0, 6],
+        [7, 12],
+      ],
+    });
+  });
+});
