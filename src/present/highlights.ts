@@ -51,6 +51,8 @@ interface ValueWord {
   canonical: string[];
   /** The canonical words joined. */
   compact: string;
+  /** Every form a typed word may name: written, compact, each canonical word (no repeats). */
+  targets: string[];
 }
 
 /** A word of `q`, its forms. */
@@ -60,6 +62,8 @@ interface QueryWord {
   canonical: string[];
   compact: string;
   writtenCompact: string;
+  /** Every form it is compared by: written, canonical, compact (no repeats). */
+  forms: string[];
 }
 
 // The standard tokenizer's words (indexContract/text/prefixes.ts STANDARD_TOKEN), on the served text so that the
@@ -68,17 +72,33 @@ const SERVED_TOKEN = /[\p{L}\p{N}\p{M}_]+(?:(?:['’.:·]|(?<=\p{N})[,;](?=\p{N}
 const MAX_WORDS = 12;
 const MAX_TYPO_LETTERS = 30;
 
+/** Values cut into words, kept across answers (the same PPAs recur); the oldest dropped past the bound. */
+const CUT_VALUES = new Map<string, ValueWord[]>();
+const MAX_CUT_VALUES = 10_000;
+
 function valueWords(value: string): ValueWord[] {
+  const known = CUT_VALUES.get(value);
+  if (known) return known;
+  const words = cutIntoWords(value);
+  if (CUT_VALUES.size >= MAX_CUT_VALUES) CUT_VALUES.delete(CUT_VALUES.keys().next().value!);
+  CUT_VALUES.set(value, words);
+  return words;
+}
+
+function cutIntoWords(value: string): ValueWord[] {
   const words: ValueWord[] = [];
   for (const match of value.matchAll(SERVED_TOKEN)) {
     const tokens = standardTokens(foldText(match[0]));
     const canonical = canonicalOfTokens(tokens);
+    const written = writtenOfTokens(tokens).join('');
+    const compact = canonical.join('');
     words.push({
       start: match.index,
       end: match.index + match[0].length,
-      written: writtenOfTokens(tokens).join(''),
+      written,
       canonical,
-      compact: canonical.join(''),
+      compact,
+      targets: [...new Set([written, compact, ...canonical])],
     });
   }
   return words;
@@ -93,17 +113,59 @@ function queryWords(q: string): QueryWord[] {
       const tokens = standardTokens(word);
       const written = writtenOfTokens(tokens);
       const canonical = canonicalOfTokens(tokens);
-      return { tokens, written, canonical, compact: canonical.join(''), writtenCompact: written.join('') };
+      const compact = canonical.join('');
+      const writtenCompact = written.join('');
+      const forms = [...new Set([...written, ...canonical, compact, writtenCompact])];
+      return { tokens, written, canonical, compact, writtenCompact, forms };
     })
     .filter((word) => word.tokens.length > 0);
 }
 
 const codePoints = (text: string): string[] => [...text];
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/** Letters (code points) of a word, without making an array of them. */
+function letterCount(text: string): number {
+  let count = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xdc00 && unit <= 0xdfff) count--; // the second half of an astral letter
+  }
+  return count;
+}
+
+const LETTER_COUNTS = new Int16Array(128);
+
+/**
+ * Whether two ASCII words' letters, as multisets, differ by at most two per typo (an edit changes at most two
+ * letters of the difference): a linear test that rules most pairs out before the quadratic distance. Words with
+ * other letters pass (the distance decides).
+ */
+function lettersWithin(a: string, b: string, typos: number): boolean {
+  for (let i = 0; i < a.length; i++) if (a.charCodeAt(i) > 127) return true;
+  for (let i = 0; i < b.length; i++) if (b.charCodeAt(i) > 127) return true;
+  for (let i = 0; i < a.length; i++) LETTER_COUNTS[a.charCodeAt(i)]!++;
+  for (let i = 0; i < b.length; i++) LETTER_COUNTS[b.charCodeAt(i)]!--;
+  let differing = 0;
+  for (let i = 0; i < a.length; i++) {
+    const code = a.charCodeAt(i);
+    differing += Math.abs(LETTER_COUNTS[code]!);
+    LETTER_COUNTS[code] = 0;
+  }
+  for (let i = 0; i < b.length; i++) {
+    const code = b.charCodeAt(i);
+    differing += Math.abs(LETTER_COUNTS[code]!);
+    LETTER_COUNTS[code] = 0;
+  }
+  return differing <= 2 * typos;
+}
 
 /** Optimal-string-alignment distance (a transposition is one edit), or limit + 1 once past `limit`. */
 export function editDistance(a: string, b: string, limit: number): number {
-  const x = codePoints(a);
-  const y = codePoints(b);
+  // Strings index as their letters unless an astral letter is in one (then its code points are compared).
+  const astral = SURROGATE.test(a) || SURROGATE.test(b);
+  const x: ArrayLike<string> = astral ? codePoints(a) : a;
+  const y: ArrayLike<string> = astral ? codePoints(b) : b;
   if (Math.abs(x.length - y.length) > limit) return limit + 1;
   let previous2: number[] = [];
   let previous = Array.from({ length: y.length + 1 }, (_, index) => index);
@@ -133,9 +195,9 @@ export function editDistance(a: string, b: string, limit: number): number {
  * from five letters (a dropped letter from four).
  */
 function allowedTypos(typed: string, target: string, mode: HighlightMode): number {
-  const letters = codePoints(typed).length;
+  const letters = letterCount(typed);
   if (letters > MAX_TYPO_LETTERS) return 0;
-  const longer = codePoints(target).length > letters;
+  const longer = letterCount(target) > letters;
   if (mode === 'list') {
     if (letters >= 8) return 2;
     if (letters >= 6 && longer) return 2;
@@ -144,18 +206,38 @@ function allowedTypos(typed: string, target: string, mode: HighlightMode): numbe
   return letters >= 4 && longer ? 1 : 0;
 }
 
+/** Answers of names() kept across items and answers: the same words recur, and the distance is the cost. */
+const NAMED = new Map<string, boolean>();
+const MAX_NAMED = 100_000;
+
 /** Whether `typed` names `target`: equal, within the typos allowed, or (the word being typed) its start. */
 function names(typed: string, target: string, last: boolean, mode: HighlightMode): boolean {
+  if (typed === target) return typed !== '';
+  const key = `${mode === 'list' ? 'l' : 's'}${last ? 1 : 0}${typed}\u0000${target}`;
+  let named = NAMED.get(key);
+  if (named === undefined) {
+    named = namesAfresh(typed, target, last, mode);
+    if (NAMED.size >= MAX_NAMED) NAMED.clear();
+    NAMED.set(key, named);
+  }
+  return named;
+}
+
+function namesAfresh(typed: string, target: string, last: boolean, mode: HighlightMode): boolean {
   if (typed === '' || target === '') return false;
   if (typed === target) return true;
   if (last && target.startsWith(typed)) return true;
+  // At most two typos, each changing the length by at most two UTF-16 units (an astral letter): lengths further
+  // apart cannot name each other, except a word being typed, which may be the start of a longer one.
+  if (Math.abs(typed.length - target.length) > 4 && !(last && target.length > typed.length)) return false;
   const typos = allowedTypos(typed, target, mode);
-  if (typos > 0 && editDistance(typed, target, typos) <= typos) return true;
-  if (last && codePoints(typed).length >= 4) {
+  if (typos > 0 && lettersWithin(typed, target, typos) && editDistance(typed, target, typos) <= typos)
+    return true;
+  if (last && letterCount(typed) >= 4) {
     // The start of a word with one typo, the first letter as typed (suggest's fuzzy prefixes, prefix_length 1).
     const letters = codePoints(target);
-    const length = codePoints(typed).length;
-    if (codePoints(typed)[0] !== letters[0]) return false;
+    const length = letterCount(typed);
+    if (typed.codePointAt(0) !== target.codePointAt(0)) return false;
     for (const cut of [length - 1, length, length + 1]) {
       if (cut < 1 || cut > letters.length) continue;
       if (editDistance(typed, letters.slice(0, cut).join(''), 1) <= 1) return true;
@@ -166,11 +248,9 @@ function names(typed: string, target: string, last: boolean, mode: HighlightMode
 
 /** Whether a word of `q` names a word of the value, by any of its forms. */
 function wordNames(query: QueryWord, word: ValueWord, last: boolean, mode: HighlightMode): boolean {
-  const targets = new Set([word.written, word.compact, ...word.canonical]);
-  for (const typed of new Set([...query.written, ...query.canonical, query.compact, query.writtenCompact])) {
-    // Canonical words of an abbreviation ("HPP" → hydro power plant) each name the word they stand for.
-    for (const target of targets) if (names(typed, target, last, mode)) return true;
-  }
+  // Canonical words of an abbreviation ("HPP" → hydro power plant) each name the word they stand for.
+  for (const typed of query.forms)
+    for (const target of word.targets) if (names(typed, target, last, mode)) return true;
   return false;
 }
 
@@ -185,17 +265,15 @@ function joinedRuns(
   mode: HighlightMode,
 ): Span[] {
   const spans: Span[] = [];
-  const typed = [...new Set([query.compact, query.writtenCompact])].filter(
-    (form) => codePoints(form).length >= 5,
-  );
+  const typed = [...new Set([query.compact, query.writtenCompact])].filter((form) => letterCount(form) >= 5);
   for (let start = 0; start + 1 < words.length; start++) {
     const first = words[start] as ValueWord;
     const second = words[start + 1] as ValueWord;
     const third = words[start + 2];
     const pairs = [first.compact + second.compact, first.written + second.written];
-    const longestPart = Math.max(codePoints(first.compact).length, codePoints(second.compact).length);
+    const longestPart = Math.max(letterCount(first.compact), letterCount(second.compact));
     for (const form of typed) {
-      const letters = codePoints(form).length;
+      const letters = letterCount(form);
       // Far longer than either word: not one of them with a typo.
       const joinsTwo =
         pairs.includes(form) ||
@@ -222,7 +300,7 @@ function splitMatches(
     let compact = '';
     for (let length = 1; length <= 3 && start + length <= query.length; length++) {
       compact += (query[start + length - 1] as QueryWord).compact;
-      if (length === 1 || codePoints(compact).length < 5) continue;
+      if (length === 1 || letterCount(compact) < 5) continue;
       const last = start + length === query.length;
       for (const word of words) {
         if (names(compact, word.compact, last, mode) || names(compact, word.written, last, mode)) {
