@@ -134,32 +134,6 @@ function letterCount(text: string): number {
   return count;
 }
 
-const LETTER_COUNTS = new Int16Array(128);
-
-/**
- * Whether two ASCII words' letters, as multisets, differ by at most two per typo (an edit changes at most two
- * letters of the difference): a linear test that rules most pairs out before the quadratic distance. Words with
- * other letters pass (the distance decides).
- */
-function lettersWithin(a: string, b: string, typos: number): boolean {
-  for (let i = 0; i < a.length; i++) if (a.charCodeAt(i) > 127) return true;
-  for (let i = 0; i < b.length; i++) if (b.charCodeAt(i) > 127) return true;
-  for (let i = 0; i < a.length; i++) LETTER_COUNTS[a.charCodeAt(i)]!++;
-  for (let i = 0; i < b.length; i++) LETTER_COUNTS[b.charCodeAt(i)]!--;
-  let differing = 0;
-  for (let i = 0; i < a.length; i++) {
-    const code = a.charCodeAt(i);
-    differing += Math.abs(LETTER_COUNTS[code]!);
-    LETTER_COUNTS[code] = 0;
-  }
-  for (let i = 0; i < b.length; i++) {
-    const code = b.charCodeAt(i);
-    differing += Math.abs(LETTER_COUNTS[code]!);
-    LETTER_COUNTS[code] = 0;
-  }
-  return differing <= 2 * typos;
-}
-
 /** Optimal-string-alignment distance (a transposition is one edit), or limit + 1 once past `limit`. */
 export function editDistance(a: string, b: string, limit: number): number {
   // Strings index as their letters unless an astral letter is in one (then its code points are compared).
@@ -231,8 +205,7 @@ function namesAfresh(typed: string, target: string, last: boolean, mode: Highlig
   // apart cannot name each other, except a word being typed, which may be the start of a longer one.
   if (Math.abs(typed.length - target.length) > 4 && !(last && target.length > typed.length)) return false;
   const typos = allowedTypos(typed, target, mode);
-  if (typos > 0 && lettersWithin(typed, target, typos) && editDistance(typed, target, typos) <= typos)
-    return true;
+  if (typos > 0 && editDistance(typed, target, typos) <= typos) return true;
   if (last && letterCount(typed) >= 4) {
     // The start of a word with one typo, the first letter as typed (suggest's fuzzy prefixes, prefix_length 1).
     const letters = codePoints(target);

@@ -1,20 +1,8 @@
 import { expect } from 'chai';
 import { LiveState } from '../../../../src/liveState/liveState.js';
-import type { ServedState } from '../../../../src/liveState/lookups.js';
+import { servedStateAt } from '../../../support/servedState.js';
 
-const served = (seq: number): ServedState => ({
-  head: {
-    epoch: 'e',
-    created_at: '2026-11-26T00:00:00Z',
-    seq,
-    pending_to: seq,
-    pending_index: null,
-    pruned_through: 0,
-    retained_since: '2026-11-26T00:00:00Z',
-  },
-  syncGuard: null,
-  highWaterMark: null,
-});
+const served = servedStateAt;
 
 describe('liveState: what is served now, in one place', () => {
   it('looks up nothing until asked; a move of the generation makes the next served state a new reading', async () => {

@@ -1,21 +1,10 @@
 import { expect } from 'chai';
 import type { ServedState } from '../../../../src/liveState/lookups.js';
+import { servedStateAt } from '../../../support/servedState.js';
 import { SearchUnavailableError } from '../../../../src/search/errors.js';
 import { ServedStateWatcher } from '../../../../src/liveState/servedStateWatcher.js';
 
-const state = (seq: number): ServedState => ({
-  head: {
-    epoch: 'e',
-    created_at: '2026-11-26T00:00:00Z',
-    seq,
-    pending_to: seq,
-    pending_index: null,
-    pruned_through: 0,
-    retained_since: '2026-11-26T00:00:00Z',
-  },
-  syncGuard: null,
-  highWaterMark: null,
-});
+const state = servedStateAt;
 
 describe('liveState: the served-state watcher', () => {
   it('reads at most every 2 s, answers a reading up to 5 s old at once while reading anew, waits past that', async () => {
