@@ -1,13 +1,13 @@
-// An upgrade as operators make one, against the previous release (the newest tag older than package.json's
-// version): its indexer builds the index, then this release's API serves it and says a reindex is recommended, this
-// release's reindex over it from the same source logs no change, a rollback onto it serves, and the previous
-// release's API serves this release's index. The previous release is exported once from git (`git archive`) into a
-// cache beside Elasticsearch's and run from source with this checkout's node_modules (a release adds dependencies,
-// it does not change the ones an older one uses).
+// An upgrade as operators make one, against the previous release (the newest in CHANGELOG.md older than
+// package.json's version): its indexer builds the index, then this release's API serves it and says a reindex is
+// recommended, this release's reindex over it from the same source logs no change, a rollback onto it serves, and
+// the previous release's API serves this release's index. The previous release is exported once from git
+// (`git archive`) into a cache beside Elasticsearch's and run from source with this checkout's node_modules (a
+// release adds dependencies, it does not change the ones an older one uses).
 import { expect } from 'chai';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,46 +21,70 @@ import { deleteIndices, ES_URL, freePort, testEsClient, uniqueName } from '../su
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** `1.2.3` → comparable numbers. */
-const versionOf = (tag: string) => tag.replace(/^v/, '').split('.').map(Number);
+const versionOf = (version: string) => version.replace(/^v/, '').split('.').map(Number);
 const older = (a: number[], b: number[]) => {
   for (let i = 0; i < 3; i++) if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) < (b[i] ?? 0);
   return false;
 };
 
-/** The newest release tag older than this release (fetched from origin when a clone came without tags). */
-function previousTag(): string {
-  const listed = () => execFileSync('git', ['tag', '--list', 'v*'], { cwd: ROOT, encoding: 'utf8' });
-  if (!listed().trim()) {
-    try {
-      execFileSync('git', ['fetch', '--quiet', '--tags', 'origin'], { cwd: ROOT, stdio: 'ignore' });
-    } catch {
-      // no origin to ask: the error below names what is missing
-    }
-  }
-  const tags = listed()
-    .split('\n')
-    .filter((tag) => /^v\d+\.\d+\.\d+$/.test(tag));
+const git = (args: string[]) =>
+  execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+
+/**
+ * The newest release older than this one, from CHANGELOG.md's headings, and the commit that is it: its tag when
+ * the clone has tags, else the `Commit:` line the changelog records under it (a CI clone of one branch comes
+ * without tags). Checked: the commit is in this clone and its package.json names that version.
+ */
+function previousRelease(changelog: string): { version: string; commit: string } {
+  const releases = [
+    ...changelog.matchAll(/^## (\d+\.\d+\.\d+) - [^\n]*\n(?:\s*\nCommit: ([0-9a-f]{40})\b)?/gm),
+  ].map(([, version, commit]) => ({ version: version!, commit: commit ?? '' }));
   const current = versionOf(RELEASE);
-  const candidates = tags.filter((tag) => older(versionOf(tag), current));
-  candidates.sort((a, b) => (older(versionOf(a), versionOf(b)) ? 1 : -1));
-  const tag = candidates[0];
-  if (!tag) throw new Error(`no release tag older than ${RELEASE} in this clone (git tag --list v*)`);
-  return tag;
+  const candidates = releases.filter((release) => older(versionOf(release.version), current));
+  candidates.sort((a, b) => (older(versionOf(a.version), versionOf(b.version)) ? 1 : -1));
+  const release = candidates[0];
+  if (!release) throw new Error(`CHANGELOG.md names no release older than ${RELEASE}`);
+  let commit = '';
+  try {
+    commit = git(['rev-parse', '--verify', '--quiet', `refs/tags/v${release.version}^{commit}`]).trim();
+  } catch {
+    commit = release.commit;
+  }
+  if (!commit)
+    throw new Error(
+      `no tag v${release.version} and no "Commit:" line under ${release.version} in CHANGELOG.md`,
+    );
+  try {
+    git(['cat-file', '-e', `${commit}^{commit}`]);
+  } catch {
+    throw new Error(
+      `release ${release.version}: commit ${commit} is not in this clone (a shallow clone? git fetch --unshallow)`,
+    );
+  }
+  const recorded = (JSON.parse(git(['show', `${commit}:package.json`])) as { version: string }).version;
+  if (recorded !== release.version) {
+    throw new Error(`release ${release.version}: commit ${commit}'s package.json says ${recorded}`);
+  }
+  return { version: release.version, commit };
 }
 
 /** The release's tree, exported once into the cache; node_modules is this checkout's. */
-function exportRelease(tag: string): string {
+function exportRelease(release: { version: string; commit: string }): string {
   const cache =
     process.getuid?.() === 0
       ? '/var/cache/ppa-search/releases'
       : join(homedir(), '.cache/ppa-search/releases');
-  const dir = join(cache, tag);
-  if (!existsSync(join(dir, '.exported'))) {
+  const dir = join(cache, `v${release.version}`);
+  const stamp = `${release.commit}\n`;
+  if (!existsSync(join(dir, '.exported')) || readFileSync(join(dir, '.exported'), 'utf8') !== stamp) {
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
-    const archive = execFileSync('git', ['archive', '--format=tar', tag], { cwd: ROOT, maxBuffer: 1 << 28 });
+    const archive = execFileSync('git', ['archive', '--format=tar', release.commit], {
+      cwd: ROOT,
+      maxBuffer: 1 << 28,
+    });
     execFileSync('tar', ['-x', '-C', dir], { input: archive });
-    writeFileSync(join(dir, '.exported'), `${tag}\n`);
+    writeFileSync(join(dir, '.exported'), stamp);
   }
   rmSync(join(dir, 'node_modules'), { force: true });
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
@@ -93,8 +117,9 @@ describe('upgrade: from the previous release to this one and back', function () 
   let api: TestApp | undefined;
 
   before(async () => {
-    tag = previousTag();
-    releaseDir = exportRelease(tag);
+    const release = previousRelease(readFileSync(join(ROOT, 'CHANGELOG.md'), 'utf8'));
+    tag = `v${release.version}`;
+    releaseDir = exportRelease(release);
     const built = await run(releaseDir, ['indexer/cli.ts', 'reindex', '--source', SAMPLE_PATH], {
       ES_URL,
       ES_INDEX: alias,
