@@ -5,6 +5,7 @@
 //   postgres   the PostgreSQL source: reindex and sync
 //   overload   past capacity: open-loop arrivals at 1×, 2×, 5× and 10× capacity, one and two instances
 //   relevance  search quality per query class
+//   highlights what highlight=true costs: the presenter alone, and the API without and with it
 // Each suite's own options follow its name (`npm run bench -- scale --only zipf --help`).
 import { fileURLToPath } from 'node:url';
 
@@ -15,6 +16,7 @@ const SUITES = {
   postgres: './postgres.ts',
   overload: './overload.ts',
   relevance: './relevance.ts',
+  highlights: './highlights.ts',
 } as const;
 
 const [first, ...rest] = process.argv.slice(2);

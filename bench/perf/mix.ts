@@ -296,6 +296,25 @@ export function buildDistinctMix(records: PpaRecord[], options: MixOptions & { e
   return distinct;
 }
 
+/**
+ * `size` distinct text searches of the list (the mix's list_q kind: names, typos, a name being typed, places,
+ * reference codes, a name word and a developer word), seeded.
+ */
+export function buildTextSearchMix(records: PpaRecord[], options: MixOptions): MixRequest[] {
+  const random = new Random(options.seed + 71);
+  const vocabulary = vocabularyOf(records);
+  const seen = new Set<string>();
+  const mix: MixRequest[] = [];
+  for (let tries = 0; mix.length < options.size && tries < options.size * 50; tries++) {
+    const request = mixRequest('list_q', textSearch(random, vocabulary));
+    if (seen.has(request.apiPath)) continue;
+    seen.add(request.apiPath);
+    mix.push(request);
+  }
+  if (mix.length < options.size) throw new Error(`only ${mix.length} distinct text searches`);
+  return mix;
+}
+
 /** `size` distinct filtered statistics requests (never the unfiltered one), seeded. */
 export function buildStatisticsMix(records: PpaRecord[], options: MixOptions & { exclude?: Set<string> }) {
   const random = new Random(options.seed + 31);

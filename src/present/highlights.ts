@@ -13,6 +13,11 @@ import { countryNameWords } from '../../indexContract/text/countryNames.js';
 import { foldText } from '../../indexContract/text/fold.js';
 import { foldedWords, standardTokens } from '../../indexContract/text/prefixes.js';
 import { Type } from './bodySchema.js';
+import { allowedTypos, formOf, names, type Form, type HighlightMode } from './typedWord.js';
+
+export { editDistance } from './typedWord.js';
+
+export type { HighlightMode } from './typedWord.js';
 
 /** A span of a served value: [start, end) in UTF-16 code units. */
 export type Span = [number, number];
@@ -35,57 +40,85 @@ export interface HighlightSource {
   country_code?: string | null;
 }
 
-/**
- * What was searched: the list's `q` searches the four text fields and the descriptors (technology, country), one
- * typo from five letters (two from eight); suggest searches the project name only, one typo from five letters.
- */
-export type HighlightMode = 'list' | 'suggest';
-
 /** A word of a served value as the standard tokenizer cuts it, with its UTF-16 offsets in the served value. */
 interface ValueWord {
   start: number;
   end: number;
   /** Folded, inner punctuation dropped ("P.E." → pe). */
-  written: string;
-  /** Canonical words (numerals as digits, abbreviations written out). */
-  canonical: string[];
-  /** The canonical words joined. */
-  compact: string;
+  written: Form;
+  /** The canonical words (numerals as digits, abbreviations written out) joined. */
+  compact: Form;
   /** Every form a typed word may name: written, compact, each canonical word (no repeats). */
-  targets: string[];
+  targets: Form[];
+}
+
+/** Two adjacent words of a value that one typed word may join ("kafuegorge"), and a third after them. */
+interface ValueRun {
+  first: ValueWord;
+  second: ValueWord;
+  /** The two written as one: canonical, then as written. */
+  pairs: [Form, Form];
+  /** The longer of the two words' compact forms, in letters. */
+  longestPart: number;
+  /** The word after the two, and the three written as one (canonical; as written). */
+  third?: { word: ValueWord; triples: [string, string] };
+}
+
+/** A served value cut into words, and its runs of adjacent words. */
+interface ValueCut {
+  words: ValueWord[];
+  runs: ValueRun[];
 }
 
 /** A word of `q`, its forms. */
 interface QueryWord {
-  tokens: string[];
-  written: string[];
-  canonical: string[];
-  compact: string;
-  writtenCompact: string;
   /** Every form it is compared by: written, canonical, compact (no repeats). */
-  forms: string[];
+  forms: Form[];
+  /** The canonical words joined. */
+  compact: Form;
+  /** The forms that may join words of a value (compact; written compact): five letters or more. */
+  joining: Form[];
+  /** The folded words of each of its tokens (how technology and country words are looked up). */
+  tokenWords: string[][];
+}
+
+/** 2–3 adjacent words of `q` written as one (a split word: "hydro electric"). */
+interface QuerySplit {
+  compact: Form;
+  from: number;
+  length: number;
+  last: boolean;
 }
 
 // The standard tokenizer's words (indexContract/text/prefixes.ts STANDARD_TOKEN), on the served text so that the
 // offsets are the served value's.
 const SERVED_TOKEN = /[\p{L}\p{N}\p{M}_]+(?:(?:['’.:·]|(?<=\p{N})[,;](?=\p{N}))[\p{L}\p{N}\p{M}_]+)*/gu;
 const MAX_WORDS = 12;
-const MAX_TYPO_LETTERS = 30;
 
-/** Values cut into words, kept across answers (the same PPAs recur); the oldest dropped past the bound. */
-const CUT_VALUES = new Map<string, ValueWord[]>();
-const MAX_CUT_VALUES = 10_000;
-
-function valueWords(value: string): ValueWord[] {
-  const known = CUT_VALUES.get(value);
-  if (known) return known;
-  const words = cutIntoWords(value);
-  if (CUT_VALUES.size >= MAX_CUT_VALUES) CUT_VALUES.delete(CUT_VALUES.keys().next().value!);
-  CUT_VALUES.set(value, words);
-  return words;
+/** Bounded memo: the oldest entry dropped past `bound`. */
+function remembered<T>(memo: Map<string, T>, bound: number, key: string, make: (key: string) => T): T {
+  let value = memo.get(key);
+  if (value === undefined) {
+    value = make(key);
+    if (memo.size >= bound) memo.delete(memo.keys().next().value!);
+    memo.set(key, value);
+  }
+  return value;
 }
 
-function cutIntoWords(value: string): ValueWord[] {
+/** Values cut into words, kept across answers (the same PPAs, developers and places recur). */
+const CUT_VALUES = new Map<string, ValueCut>();
+const MAX_CUT_VALUES = 10_000;
+/** Technology and country words by value: a handful of each. */
+const DESCRIPTOR_WORDS = new Map<string, string[]>();
+const MAX_DESCRIPTORS = 1_000;
+
+/** Empties the kept values (for a benchmark of the presenter at first sight). */
+export function forgetHighlightCaches(): void {
+  CUT_VALUES.clear();
+}
+
+function cutValue(value: string): ValueCut {
   const words: ValueWord[] = [];
   for (const match of value.matchAll(SERVED_TOKEN)) {
     const tokens = standardTokens(foldText(match[0]));
@@ -95,128 +128,70 @@ function cutIntoWords(value: string): ValueWord[] {
     words.push({
       start: match.index,
       end: match.index + match[0].length,
-      written,
-      canonical,
-      compact,
-      targets: [...new Set([written, compact, ...canonical])],
+      written: formOf(written),
+      compact: formOf(compact),
+      targets: [...new Set([written, compact, ...canonical])].map(formOf),
+    });
+  }
+  const runs: ValueRun[] = [];
+  for (let index = 0; index + 1 < words.length; index++) {
+    const first = words[index]!;
+    const second = words[index + 1]!;
+    const third = words[index + 2];
+    const compactPair = first.compact.text + second.compact.text;
+    const writtenPair = first.written.text + second.written.text;
+    runs.push({
+      first,
+      second,
+      pairs: [formOf(compactPair), formOf(writtenPair)],
+      longestPart: Math.max(first.compact.letters, second.compact.letters),
+      ...(third
+        ? {
+            third: {
+              word: third,
+              triples: [compactPair + third.compact.text, writtenPair + third.written.text],
+            },
+          }
+        : {}),
+    });
+  }
+  return { words, runs };
+}
+
+function queryWords(q: string): QueryWord[] {
+  const words: QueryWord[] = [];
+  for (const word of foldText(q.trim()).split(/\s+/u)) {
+    if (words.length === MAX_WORDS) break;
+    if (!/[\p{L}\p{N}]/u.test(word)) continue;
+    const tokens = standardTokens(word);
+    if (tokens.length === 0) continue;
+    const written = writtenOfTokens(tokens);
+    const canonical = canonicalOfTokens(tokens);
+    const compact = canonical.join('');
+    const writtenCompact = written.join('');
+    words.push({
+      forms: [...new Set([...written, ...canonical, compact, writtenCompact])].map(formOf),
+      compact: formOf(compact),
+      joining: [...new Set([compact, writtenCompact])].map(formOf).filter((form) => form.letters >= 5),
+      tokenWords: tokens.map((token) => foldedWords(token)),
     });
   }
   return words;
 }
 
-function queryWords(q: string): QueryWord[] {
-  return foldText(q.trim())
-    .split(/\s+/u)
-    .filter((word) => /[\p{L}\p{N}]/u.test(word))
-    .slice(0, MAX_WORDS)
-    .map((word) => {
-      const tokens = standardTokens(word);
-      const written = writtenOfTokens(tokens);
-      const canonical = canonicalOfTokens(tokens);
-      const compact = canonical.join('');
-      const writtenCompact = written.join('');
-      const forms = [...new Set([...written, ...canonical, compact, writtenCompact])];
-      return { tokens, written, canonical, compact, writtenCompact, forms };
-    })
-    .filter((word) => word.tokens.length > 0);
-}
-
-const codePoints = (text: string): string[] => [...text];
-const SURROGATE = /[\uD800-\uDFFF]/;
-
-/** Letters (code points) of a word, without making an array of them. */
-function letterCount(text: string): number {
-  let count = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    if (unit >= 0xdc00 && unit <= 0xdfff) count--; // the second half of an astral letter
-  }
-  return count;
-}
-
-/** Optimal-string-alignment distance (a transposition is one edit), or limit + 1 once past `limit`. */
-export function editDistance(a: string, b: string, limit: number): number {
-  // Strings index as their letters unless an astral letter is in one (then its code points are compared).
-  const astral = SURROGATE.test(a) || SURROGATE.test(b);
-  const x: ArrayLike<string> = astral ? codePoints(a) : a;
-  const y: ArrayLike<string> = astral ? codePoints(b) : b;
-  if (Math.abs(x.length - y.length) > limit) return limit + 1;
-  let previous2: number[] = [];
-  let previous = Array.from({ length: y.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= x.length; i++) {
-    const current = [i];
-    let rowMin = i;
-    for (let j = 1; j <= y.length; j++) {
-      const cost = x[i - 1] === y[j - 1] ? 0 : 1;
-      let value = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
-      if (i > 1 && j > 1 && x[i - 1] === y[j - 2] && x[i - 2] === y[j - 1]) {
-        value = Math.min(value, (previous2[j - 2] ?? 0) + 1);
-      }
-      current.push(value);
-      rowMin = Math.min(rowMin, value);
-    }
-    if (rowMin > limit) return limit + 1;
-    previous2 = previous;
-    previous = current;
-  }
-  return previous[y.length] ?? limit + 1;
-}
-
-/**
- * The typos a typed word may carry against a word of the value: the list's fuzziness AUTO:5,8 (one from five
- * letters, two from eight), a dropped letter from four typed letters (the dropped-letter and first-letter
- * spellings), two typos in six or seven typed letters against a longer word (textQuery.ts twoTypos); suggest one
- * from five letters (a dropped letter from four).
- */
-function allowedTypos(typed: string, target: string, mode: HighlightMode): number {
-  const letters = letterCount(typed);
-  if (letters > MAX_TYPO_LETTERS) return 0;
-  const longer = letterCount(target) > letters;
-  if (mode === 'list') {
-    if (letters >= 8) return 2;
-    if (letters >= 6 && longer) return 2;
-    if (letters >= 5) return 1;
-  } else if (letters >= 5) return 1;
-  return letters >= 4 && longer ? 1 : 0;
-}
-
-/** Answers of names() kept across items and answers: the same words recur, and the distance is the cost. */
-const NAMED = new Map<string, boolean>();
-const MAX_NAMED = 100_000;
-
-/** Whether `typed` names `target`: equal, within the typos allowed, or (the word being typed) its start. */
-function names(typed: string, target: string, last: boolean, mode: HighlightMode): boolean {
-  if (typed === target) return typed !== '';
-  const key = `${mode === 'list' ? 'l' : 's'}${last ? 1 : 0}${typed}\u0000${target}`;
-  let named = NAMED.get(key);
-  if (named === undefined) {
-    named = namesAfresh(typed, target, last, mode);
-    if (NAMED.size >= MAX_NAMED) NAMED.clear();
-    NAMED.set(key, named);
-  }
-  return named;
-}
-
-function namesAfresh(typed: string, target: string, last: boolean, mode: HighlightMode): boolean {
-  if (typed === '' || target === '') return false;
-  if (typed === target) return true;
-  if (last && target.startsWith(typed)) return true;
-  // At most two typos, each changing the length by at most two UTF-16 units (an astral letter): lengths further
-  // apart cannot name each other, except a word being typed, which may be the start of a longer one.
-  if (Math.abs(typed.length - target.length) > 4 && !(last && target.length > typed.length)) return false;
-  const typos = allowedTypos(typed, target, mode);
-  if (typos > 0 && editDistance(typed, target, typos) <= typos) return true;
-  if (last && letterCount(typed) >= 4) {
-    // The start of a word with one typo, the first letter as typed (suggest's fuzzy prefixes, prefix_length 1).
-    const letters = codePoints(target);
-    const length = letterCount(typed);
-    if (typed.codePointAt(0) !== target.codePointAt(0)) return false;
-    for (const cut of [length - 1, length, length + 1]) {
-      if (cut < 1 || cut > letters.length) continue;
-      if (editDistance(typed, letters.slice(0, cut).join(''), 1) <= 1) return true;
+/** The runs of 2–3 adjacent words of `q` that may name one word of a value together. */
+function querySplits(query: readonly QueryWord[]): QuerySplit[] {
+  const splits: QuerySplit[] = [];
+  for (let from = 0; from < query.length; from++) {
+    let compact = query[from]!.compact.text;
+    for (let length = 2; length <= 3 && from + length <= query.length; length++) {
+      compact += query[from + length - 1]!.compact.text;
+      const form = formOf(compact);
+      if (form.letters >= 5)
+        splits.push({ compact: form, from, length, last: from + length === query.length });
     }
   }
-  return false;
+  return splits;
 }
 
 /** Whether a word of `q` names a word of the value, by any of its forms. */
@@ -228,62 +203,63 @@ function wordNames(query: QueryWord, word: ValueWord, last: boolean, mode: Highl
 }
 
 /**
- * Runs of adjacent value words that one typed word joins ("kafuegorge"), each word of the run marked: two words
- * as typed, with the typos allowed or (the word being typed) past the first word's end; three only as typed.
+ * Marks the runs of adjacent value words that one typed word joins ("kafuegorge"), each word of the run: two
+ * words as typed, with the typos allowed or (the word being typed) past the first word's end; three only as typed.
+ * Whether it marked any.
  */
-function joinedRuns(
+function markJoinedRuns(
   query: QueryWord,
-  words: readonly ValueWord[],
+  runs: readonly ValueRun[],
   last: boolean,
   mode: HighlightMode,
-): Span[] {
-  const spans: Span[] = [];
-  const typed = [...new Set([query.compact, query.writtenCompact])].filter((form) => letterCount(form) >= 5);
-  for (let start = 0; start + 1 < words.length; start++) {
-    const first = words[start] as ValueWord;
-    const second = words[start + 1] as ValueWord;
-    const third = words[start + 2];
-    const pairs = [first.compact + second.compact, first.written + second.written];
-    const longestPart = Math.max(letterCount(first.compact), letterCount(second.compact));
-    for (const form of typed) {
-      const letters = letterCount(form);
+  spans: Span[],
+): boolean {
+  let marked = false;
+  for (const run of runs) {
+    const [compactPair, writtenPair] = run.pairs;
+    for (const form of query.joining) {
       // Far longer than either word: not one of them with a typo.
       const joinsTwo =
-        pairs.includes(form) ||
-        (letters > longestPart + allowedTypos(form, pairs[0] ?? '', mode) &&
-          pairs.some((pair) => names(form, pair, last, mode)));
-      if (joinsTwo) spans.push([first.start, first.end], [second.start, second.end]);
-      if (third && (form === pairs[0] + third.compact || form === pairs[1] + third.written)) {
-        spans.push([first.start, first.end], [second.start, second.end], [third.start, third.end]);
+        form.text === compactPair.text ||
+        form.text === writtenPair.text ||
+        (form.letters > run.longestPart + allowedTypos(form, compactPair, mode) &&
+          (names(form, compactPair, last, mode) || names(form, writtenPair, last, mode)));
+      if (joinsTwo) {
+        spans.push([run.first.start, run.first.end], [run.second.start, run.second.end]);
+        marked = true;
+      }
+      const third = run.third;
+      if (third && (form.text === third.triples[0] || form.text === third.triples[1])) {
+        spans.push(
+          [run.first.start, run.first.end],
+          [run.second.start, run.second.end],
+          [third.word.start, third.word.end],
+        );
+        marked = true;
       }
     }
   }
-  return spans;
+  return marked;
 }
-
-/** Value words that 2–3 adjacent typed words name together (a split word: "hydro electric"). */
-function splitMatches(
-  query: readonly QueryWord[],
+/** Marks the value words that 2–3 adjacent typed words name together; adds those typed words to `matched`. */
+function markSplitWords(
+  splits: readonly QuerySplit[],
   words: readonly ValueWord[],
   mode: HighlightMode,
-): { spans: Span[]; queryIndexes: Set<number> } {
-  const spans: Span[] = [];
-  const queryIndexes = new Set<number>();
-  for (let start = 0; start < query.length; start++) {
-    let compact = '';
-    for (let length = 1; length <= 3 && start + length <= query.length; length++) {
-      compact += (query[start + length - 1] as QueryWord).compact;
-      if (length === 1 || letterCount(compact) < 5) continue;
-      const last = start + length === query.length;
-      for (const word of words) {
-        if (names(compact, word.compact, last, mode) || names(compact, word.written, last, mode)) {
-          spans.push([word.start, word.end]);
-          for (let index = start; index < start + length; index++) queryIndexes.add(index);
-        }
+  spans: Span[],
+  matched: Set<number>,
+): void {
+  for (const split of splits) {
+    for (const word of words) {
+      if (
+        names(split.compact, word.compact, split.last, mode) ||
+        names(split.compact, word.written, split.last, mode)
+      ) {
+        spans.push([word.start, word.end]);
+        for (let index = split.from; index < split.from + split.length; index++) matched.add(index);
       }
     }
   }
-  return { spans, queryIndexes };
 }
 
 /** Spans sorted, overlapping or touching ones merged. */
@@ -300,12 +276,19 @@ export function mergeSpans(spans: readonly Span[]): Span[] {
 
 /** Whether a typed word names one of the words `vocabulary` holds (the last word also as a prefix). */
 function namesAnyOf(query: QueryWord, vocabulary: readonly string[], last: boolean): boolean {
-  return query.tokens.some((token) =>
-    foldedWords(token).every((typed) =>
+  return query.tokenWords.some((typedWords) =>
+    typedWords.every((typed) =>
       vocabulary.some((word) => word === typed || (last && word.startsWith(typed))),
     ),
   );
 }
+
+const technologyVocabulary = (technology: string) =>
+  remembered(DESCRIPTOR_WORDS, MAX_DESCRIPTORS, `t${technology}`, () => technologyWords(technology));
+const countryVocabulary = (code: string) =>
+  remembered(DESCRIPTOR_WORDS, MAX_DESCRIPTORS, `c${code}`, () =>
+    countryNameWords(code).flatMap((name) => name.split(' ')),
+  );
 
 /**
  * The highlights of one item for `q`: for each text field searched that a word of `q` names, the spans of the
@@ -326,13 +309,15 @@ export function highlighter(
   mode: HighlightMode = 'list',
 ): (source: HighlightSource) => Highlights {
   const query = queryWords(q);
+  const splits = querySplits(query);
   // The reference code is also looked up as typed, case aside (textQuery.ts referenceCode).
   const whole = q.trim().toLowerCase();
-  return (source) => highlightsOf(query, whole, source, mode);
+  return (source) => highlightsOf(query, splits, whole, source, mode);
 }
 
 function highlightsOf(
   query: readonly QueryWord[],
+  splits: readonly QuerySplit[],
   whole: string,
   source: HighlightSource,
   mode: HighlightMode,
@@ -340,7 +325,7 @@ function highlightsOf(
   const highlights: Highlights = {};
   if (query.length === 0) return highlights;
   const fields: readonly HighlightTextField[] = mode === 'list' ? HIGHLIGHT_TEXT_FIELDS : ['project_name'];
-  const matchedQueryWords = new Set<number>();
+  const matched = new Set<number>();
   for (const field of fields) {
     const value = source[field];
     if (typeof value !== 'string' || value === '') continue;
@@ -348,36 +333,35 @@ function highlightsOf(
     // The reference code as typed (case aside) is the whole value.
     if (field === 'reference_code' && whole === value.toLowerCase()) {
       spans.push([0, value.length]);
-      query.forEach((_, index) => matchedQueryWords.add(index));
+      for (let index = 0; index < query.length; index++) matched.add(index);
     }
-    const words = valueWords(value);
-    query.forEach((typed, index) => {
+    const { words, runs } = remembered(CUT_VALUES, MAX_CUT_VALUES, value, cutValue);
+    for (let index = 0; index < query.length; index++) {
+      const typed = query[index]!;
       const last = index === query.length - 1;
-      let matched = false;
+      let named = false;
       for (const word of words) {
         if (wordNames(typed, word, last, mode)) {
           spans.push([word.start, word.end]);
-          matched = true;
+          named = true;
         }
       }
-      const joined = joinedRuns(typed, words, last, mode);
-      spans.push(...joined);
-      if (matched || joined.length > 0) matchedQueryWords.add(index);
-    });
-    const split = splitMatches(query, words, mode);
-    spans.push(...split.spans);
-    for (const index of split.queryIndexes) matchedQueryWords.add(index);
+      if (typed.joining.length > 0 && markJoinedRuns(typed, runs, last, mode, spans)) named = true;
+      if (named) matched.add(index);
+    }
+    markSplitWords(splits, words, mode, spans, matched);
     if (spans.length > 0) highlights[field] = mergeSpans(spans);
   }
-  if (mode === 'list') {
-    const technology = source.technology ? technologyWords(source.technology) : [];
-    const country = countryNameWords(source.country_code ?? null).flatMap((name) => name.split(' '));
-    query.forEach((typed, index) => {
-      if (matchedQueryWords.has(index)) return;
+  if (mode === 'list' && matched.size < query.length) {
+    const technology = source.technology ? technologyVocabulary(source.technology) : [];
+    const country = source.country_code ? countryVocabulary(source.country_code) : [];
+    for (let index = 0; index < query.length; index++) {
+      if (matched.has(index)) continue;
+      const typed = query[index]!;
       const last = index === query.length - 1;
       if (technology.length > 0 && namesAnyOf(typed, technology, last)) highlights.technology = true;
       if (country.length > 0 && namesAnyOf(typed, country, last)) highlights.country_code = true;
-    });
+    }
   }
   return highlights;
 }

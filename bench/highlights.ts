@@ -1,0 +1,209 @@
+// `npm run bench -- highlights`: what `highlight=true` costs (issue 46's goal: at most 15 % more Elasticsearch CPU
+// and 0.2 ms more API CPU a request). Over a generated corpus, distinct text searches of the list (the mix's
+// list_q kind, its page sizes: mostly the default 25):
+//   1. the presenter alone, in this process: highlighter() over the answers the API gave for them, per page and
+//      per item, at first sight (its caches emptied before each pass, as under a no-repeat mix) and warm;
+//   2. the API as deployed (compiled, its response cache off so that every request is computed), the same requests
+//      without and with `highlight=true`, evenly paced at a rate the machine serves without queueing, in rounds of
+//      fresh requests, the two sides alternating first; the API's and Elasticsearch's CPU per request read from
+//      /proc around each side.
+// Writes bench/results/<date>-highlights.md unless --no-write. --api-root DIR runs another checkout's API (a
+// `git worktree` of the commit before a change) with the same load, for a before/after.
+import { Command } from 'commander';
+import { writeFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { positiveInteger } from '../indexer/optionParsers.js';
+import { forgetHighlightCaches, highlighter, type HighlightSource } from '../src/present/highlights.js';
+import { withFixture } from './fixture.js';
+import { REPO_ROOT } from './perf/apiProcess.js';
+import { localEsPid } from './perf/cpuSplit.js';
+import { localNodeInfo } from './perf/elasticsearch.js';
+import { apiTarget } from './perf/load.js';
+import { cpuSecondsIfLocal, machineInfo, processCpuSeconds } from './perf/machine.js';
+import { buildTextSearchMix, type MixRequest } from './perf/mix.js';
+import { runEvenlyPaced } from './perf/pacedLoad.js';
+
+const options = new Command()
+  .option('--count <n>', 'records generated', positiveInteger, 20_000)
+  .option('--seed <n>', 'seed of the records and the requests', positiveInteger, 20261127)
+  .option('--rounds <n>', 'measured rounds (each side once per round, fresh requests each round)', positiveInteger, 4)
+  .option('--per-round <n>', 'requests per side and round', positiveInteger, 600)
+  .option('--rate <n>', 'requests per second, evenly paced', positiveInteger, 60)
+  .option('--connections <n>', 'connections of the paced load', positiveInteger, 4)
+  .option('--api-root <dir>', "another checkout's API (a before/after)")
+  .option('--presenter-only', 'only the presenter, in this process')
+  .option('--out <file>', 'results file (default bench/results/<date>-highlights.md)')
+  .option('--no-write', 'print only')
+  .parse()
+  .opts<{
+    count: number;
+    seed: number;
+    rounds: number;
+    perRound: number;
+    rate: number;
+    connections: number;
+    apiRoot?: string;
+    presenterOnly?: boolean;
+    out?: string;
+    write: boolean;
+  }>();
+
+const log = (line: string) => process.stderr.write(`highlights: ${line}\n`);
+const withHighlight = (request: MixRequest): MixRequest => ({
+  ...request,
+  apiPath: `${request.apiPath}&highlight=true`,
+});
+
+interface Page {
+  q: string;
+  items: HighlightSource[];
+}
+
+/** One pass of the presenter over every page, in µs; `cold`: its caches emptied first. */
+function presenterPass(pages: readonly Page[], cold: boolean): number {
+  if (cold) forgetHighlightCaches();
+  const started = performance.now();
+  let sink = 0;
+  for (const page of pages) {
+    const highlight = highlighter(page.q);
+    for (const item of page.items) sink += Object.keys(highlight(item)).length;
+  }
+  const micros = (performance.now() - started) * 1000;
+  if (sink < 0) log('unreachable'); // keeps the results used
+  return micros;
+}
+
+/** The median of several passes (µs per pass), after two passes to warm the JIT. */
+function presenterMicros(pages: readonly Page[], cold: boolean): number {
+  presenterPass(pages, cold);
+  presenterPass(pages, cold);
+  const passes: number[] = [];
+  const until = performance.now() + 3000;
+  while (passes.length < 5 || performance.now() < until) passes.push(presenterPass(pages, cold));
+  passes.sort((a, b) => a - b);
+  return passes[Math.floor(passes.length / 2)]!;
+}
+
+await withFixture('highlights', async (fixture) => {
+  const { alias, corpus } = await fixture.indexedCorpus({
+    count: options.count,
+    seed: options.seed,
+    sampleSize: Math.min(20_000, Math.max(500, Math.floor(options.count / 4))),
+  });
+  const build = await fixture.build('dist', options.apiRoot);
+  const api = await fixture.startApi({ build, alias, logLevel: 'info', env: { RESPONSE_CACHE_MB: '0' } });
+  const requests = buildTextSearchMix(corpus.sample, {
+    seed: options.seed,
+    size: options.perRound * (options.rounds + 1),
+  });
+  const warmup = requests.slice(0, options.perRound);
+  const rounds = Array.from({ length: options.rounds }, (_, round) =>
+    requests.slice(options.perRound * (round + 1), options.perRound * (round + 2)),
+  );
+
+  // 1. The presenter alone, over the API's answers to the first round's requests.
+  const pages: Page[] = [];
+  for (const request of rounds[0]!) {
+    const answer = await fetch(`${api.url}${request.apiPath}`);
+    if (!answer.ok) throw new Error(`${request.apiPath}: HTTP ${answer.status}`);
+    const body = (await answer.json()) as { data: HighlightSource[] };
+    pages.push({ q: new URL(request.apiPath, api.url).searchParams.get('q') ?? '', items: body.data });
+  }
+  const items = pages.reduce((sum, page) => sum + page.items.length, 0);
+  const cold = presenterMicros(pages, true);
+  const warm = presenterMicros(pages, false);
+  log(
+    `presenter: ${pages.length} pages, ${items} items; ${(cold / pages.length).toFixed(1)} µs a page at first sight, ${(warm / pages.length).toFixed(1)} warm`,
+  );
+
+  // 2. The API, without and with highlight=true.
+  const node = await localNodeInfo(fixture.es);
+  const esPid = await localEsPid(node.pid);
+  type Side = 'without' | 'with';
+  const rows: { round: number; side: Side; ok: number; apiMs: number; esMs?: number }[] = [];
+  if (!options.presenterOnly) {
+    const pace = { connections: options.connections, ratePerSecond: options.rate };
+    const seconds = (set: MixRequest[]) => set.length / options.rate;
+    for (const side of ['without', 'with'] as const) {
+      const set = side === 'with' ? warmup.map(withHighlight) : warmup;
+      await runEvenlyPaced(apiTarget(api.url, set), { ...pace, durationSeconds: seconds(set) });
+    }
+    for (const [round, set] of rounds.entries()) {
+      const order: Side[] = round % 2 === 0 ? ['without', 'with'] : ['with', 'without'];
+      for (const side of order) {
+        const sent = side === 'with' ? set.map(withHighlight) : set;
+        const apiBefore = await processCpuSeconds(api.pid);
+        const esBefore = await cpuSecondsIfLocal(esPid);
+        const result = await runEvenlyPaced(apiTarget(api.url, sent), { ...pace, durationSeconds: seconds(sent) });
+        const apiMs = (((await processCpuSeconds(api.pid)) - apiBefore) * 1000) / Math.max(1, result.ok);
+        const esAfter = await cpuSecondsIfLocal(esPid);
+        const esMs =
+          esBefore === undefined || esAfter === undefined
+            ? undefined
+            : ((esAfter - esBefore) * 1000) / Math.max(1, result.ok);
+        if (result.errors > 0) throw new Error(`${side}: ${result.errors} failed requests`);
+        rows.push({ round, side, ok: result.ok, apiMs, ...(esMs === undefined ? {} : { esMs }) });
+        log(
+          `round ${round + 1} ${side}: ${result.ok} answers, API ${apiMs.toFixed(3)} ms CPU a request` +
+            `${esMs === undefined ? '' : `, Elasticsearch ${esMs.toFixed(3)}`} (load ${loadavg()[0]!.toFixed(2)})`,
+        );
+      }
+    }
+  }
+
+  const mean = (side: Side, key: 'apiMs' | 'esMs') => {
+    const values = rows.filter((row) => row.side === side).map((row) => row[key] ?? Number.NaN);
+    return values.reduce((sum, value) => sum + value, 0) / values.length;
+  };
+  const machine = machineInfo();
+  const lines = [
+    `# What highlight=true costs: ${options.count.toLocaleString('en')} records, distinct text searches`,
+    '',
+    `${new Date().toISOString()}; ${machine.cores} cores (${machine.cpuModel}), load average at the start ${machine.loadAverage}; Node ${process.version}.` +
+      `${options.apiRoot ? ` The API of ${options.apiRoot}.` : ''} Made by \`npm run bench -- highlights\`.`,
+    '',
+    '## The presenter alone',
+    '',
+    `highlighter() in this process over the API's answers to ${pages.length} distinct text searches of the list ` +
+      `(${items} items, ${(items / pages.length).toFixed(1)} a page), the median of the passes over 3 s or more.`,
+    '',
+    '| caches | µs a page | µs an item |',
+    '|---|---:|---:|',
+    `| emptied before each pass (first sight) | ${(cold / pages.length).toFixed(1)} | ${(cold / items).toFixed(2)} |`,
+    `| warm | ${(warm / pages.length).toFixed(1)} | ${(warm / items).toFixed(2)} |`,
+    '',
+  ];
+  if (rows.length > 0) {
+    const apiDelta = mean('with', 'apiMs') - mean('without', 'apiMs');
+    const esRatio = mean('with', 'esMs') / mean('without', 'esMs');
+    lines.push(
+      '## The API, without and with highlight=true',
+      '',
+      `The compiled API, RESPONSE_CACHE_MB=0 (every request computed); ${options.perRound} distinct text searches a side and round ` +
+        `at ${options.rate} a second over ${options.connections} connections, evenly paced; ${options.rounds} rounds of fresh requests, ` +
+        `the sides alternating first, after a warm-up of ${warmup.length} each. CPU from /proc (1/100 s ticks), per answered request.`,
+      '',
+      '| round | side | answers | API CPU ms | Elasticsearch CPU ms |',
+      '|---:|---|---:|---:|---:|',
+      ...rows.map(
+        (row) =>
+          `| ${row.round + 1} | ${row.side} | ${row.ok} | ${row.apiMs.toFixed(3)} | ${row.esMs?.toFixed(3) ?? ''} |`,
+      ),
+      '',
+      '| target | goal | measured |  |',
+      '|---|---|---:|---|',
+      `| API CPU a request, with − without | ≤ 0.2 ms | ${apiDelta.toFixed(3)} ms | ${apiDelta <= 0.2 ? 'met' : 'MISSED'} |`,
+      `| Elasticsearch CPU a request, with ÷ without | ≤ 1.15× | ${esRatio.toFixed(2)}× | ${esRatio <= 1.15 ? 'met' : 'MISSED'} |`,
+      '',
+    );
+  }
+  const report = lines.join('\n');
+  process.stdout.write(`${report}\n`);
+  if (options.write) {
+    const file =
+      options.out ?? join(REPO_ROOT, 'bench/results', `${new Date().toISOString().slice(0, 10)}-highlights.md`);
+    await writeFile(file, report);
+    log(`wrote ${file}`);
+  }
+});
