@@ -6,6 +6,7 @@
 //   overload   past capacity: open-loop arrivals at 1×, 2×, 5× and 10× capacity, one and two instances
 //   relevance  search quality per query class
 //   highlights what highlight=true costs: the presenter alone, and the API without and with it
+//   query-cost what the forgiving q costs Elasticsearch against a plain fuzzy query, by kind of q
 // Each suite's own options follow its name (`npm run bench -- scale --only zipf --help`).
 import { fileURLToPath } from 'node:url';
 
@@ -17,6 +18,7 @@ const SUITES = {
   overload: './overload.ts',
   relevance: './relevance.ts',
   highlights: './highlights.ts',
+  'query-cost': './queryCost.ts',
 } as const;
 
 const [first, ...rest] = process.argv.slice(2);

@@ -93,6 +93,10 @@ interface QuerySplit {
 // The standard tokenizer's words (indexContract/text/prefixes.ts STANDARD_TOKEN), on the served text so that the
 // offsets are the served value's.
 const SERVED_TOKEN = /[\p{L}\p{N}\p{M}_]+(?:(?:['’.:·]|(?<=\p{N})[,;](?=\p{N}))[\p{L}\p{N}\p{M}_]+)*/gu;
+/** SERVED_TOKEN for a value of ASCII only (no marks, no curly apostrophe or middle dot there). */
+const ASCII_SERVED_TOKEN = /[A-Za-z0-9_]+(?:(?:['.:]|(?<=[0-9])[,;](?=[0-9]))[A-Za-z0-9_]+)*/g;
+const ASCII_VALUE = /^[ -~\t\n\r]*$/;
+const ALPHANUMERIC = /^[A-Za-z0-9]+$/;
 const MAX_WORDS = 12;
 
 /** Bounded memo: the oldest entry dropped past `bound`. */
@@ -120,17 +124,27 @@ export function forgetHighlightCaches(): void {
 
 function cutValue(value: string): ValueCut {
   const words: ValueWord[] = [];
-  for (const match of value.matchAll(SERVED_TOKEN)) {
-    const tokens = standardTokens(foldText(match[0]));
+  // Most values are plain ASCII: the same words by a plainer pattern, and a word of letters and digits only is
+  // its own folded token (lowercased), without the general path's folding and cutting.
+  const ascii = ASCII_VALUE.test(value);
+  for (const match of value.matchAll(ascii ? ASCII_SERVED_TOKEN : SERVED_TOKEN)) {
+    const text = match[0];
+    const tokens = ascii && ALPHANUMERIC.test(text) ? [text.toLowerCase()] : standardTokens(foldText(text));
     const canonical = canonicalOfTokens(tokens);
     const written = writtenOfTokens(tokens).join('');
     const compact = canonical.join('');
+    const targets = [formOf(written)];
+    const compactForm = compact === written ? targets[0]! : formOf(compact);
+    if (compactForm !== targets[0]) targets.push(compactForm);
+    for (const word of canonical) {
+      if (!targets.some((target) => target.text === word)) targets.push(formOf(word));
+    }
     words.push({
       start: match.index,
-      end: match.index + match[0].length,
-      written: formOf(written),
-      compact: formOf(compact),
-      targets: [...new Set([written, compact, ...canonical])].map(formOf),
+      end: match.index + text.length,
+      written: targets[0]!,
+      compact: compactForm,
+      targets,
     });
   }
   const runs: ValueRun[] = [];
@@ -140,10 +154,11 @@ function cutValue(value: string): ValueCut {
     const third = words[index + 2];
     const compactPair = first.compact.text + second.compact.text;
     const writtenPair = first.written.text + second.written.text;
+    const pairForm = formOf(compactPair);
     runs.push({
       first,
       second,
-      pairs: [formOf(compactPair), formOf(writtenPair)],
+      pairs: [pairForm, writtenPair === compactPair ? pairForm : formOf(writtenPair)],
       longestPart: Math.max(first.compact.letters, second.compact.letters),
       ...(third
         ? {
@@ -223,7 +238,8 @@ function markJoinedRuns(
         form.text === compactPair.text ||
         form.text === writtenPair.text ||
         (form.letters > run.longestPart + allowedTypos(form, compactPair, mode) &&
-          (names(form, compactPair, last, mode) || names(form, writtenPair, last, mode)));
+          (names(form, compactPair, last, mode) ||
+            (writtenPair !== compactPair && names(form, writtenPair, last, mode))));
       if (joinsTwo) {
         spans.push([run.first.start, run.first.end], [run.second.start, run.second.end]);
         marked = true;
@@ -253,7 +269,7 @@ function markSplitWords(
     for (const word of words) {
       if (
         names(split.compact, word.compact, split.last, mode) ||
-        names(split.compact, word.written, split.last, mode)
+        (word.written !== word.compact && names(split.compact, word.written, split.last, mode))
       ) {
         spans.push([word.start, word.end]);
         for (let index = split.from; index < split.from + split.length; index++) matched.add(index);

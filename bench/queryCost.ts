@@ -1,0 +1,259 @@
+// `npm run bench -- query-cost`: what the forgiving `q` costs Elasticsearch against a plain one, by kind of query
+// (issue 47). The relevance suite's corpus (names like a registry's, tools/relevance/corpus.ts) is indexed twice:
+// by the real reindex into the API's mapping, and as the records are into a plain dynamic mapping (each string a
+// text field with a keyword sub-field). The relevance suite's list queries, grouped by kind, are sent to each as
+// a list request of the same shape (the live records, 25 a page, exact total, sorted by score then slug, the
+// list's fields): to the API's index with the API's own body, to the plain index with one fuzzy `multi_match`
+// (fuzziness AUTO, prefix_length 1, every word required) over the four text fields. Each kind, each side: evenly
+// paced at the same rate, in rounds that alternate which side goes first; Elasticsearch's CPU read from /proc
+// around each, per request.
+//
+//   npm run bench -- query-cost                  # 12k records, ~4 min; writes bench/results/<date>-query-cost.md
+//   npm run bench -- query-cost --api-root DIR   # the text query of another checkout (a before/after)
+import type { Client } from '@elastic/elasticsearch';
+import { Command } from 'commander';
+import { writeFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { positiveInteger } from '../indexer/optionParsers.js';
+import type { PpaRecord } from '../indexContract/record.js';
+import { buildCorpus, DEFAULT_CORPUS } from '../tools/relevance/corpus.js';
+import {
+  generateQueries,
+  isSuggestClass,
+  type QueryClass,
+  type RelevanceQuery,
+} from '../tools/relevance/queries.js';
+import { withFixture } from './fixture.js';
+import { REPO_ROOT } from './perf/apiProcess.js';
+import { localEsPid } from './perf/cpuSplit.js';
+import { CLIENT_CONTENT_HEADERS, localNodeInfo } from './perf/elasticsearch.js';
+import type { LoadTarget } from './perf/load.js';
+import { machineInfo, processCpuSeconds } from './perf/machine.js';
+import { runEvenlyPaced } from './perf/pacedLoad.js';
+
+const options = new Command()
+  .option('--count <n>', 'records of the relevance corpus', positiveInteger, DEFAULT_CORPUS.count)
+  .option('--per-class <n>', 'queries per class', positiveInteger, 40)
+  .option('--query-seed <n>', 'seed of the queries', positiveInteger, 9)
+  .option('--rounds <n>', 'rounds (each side once per kind and round)', positiveInteger, 2)
+  .option('--seconds <n>', 'seconds per kind, side and round', positiveInteger, 6)
+  .option('--rate <n>', 'requests per second, evenly paced', positiveInteger, 40)
+  .option('--connections <n>', 'connections of the paced load', positiveInteger, 2)
+  .option('--api-root <dir>', "another checkout's list body builder (a before/after)")
+  .option('--out <file>', 'results file (default bench/results/<date>-query-cost.md)')
+  .option('--no-write', 'print only')
+  .parse()
+  .opts<{
+    count: number;
+    perClass: number;
+    querySeed: number;
+    rounds: number;
+    seconds: number;
+    rate: number;
+    connections: number;
+    apiRoot?: string;
+    out?: string;
+    write: boolean;
+  }>();
+
+const log = (line: string) => process.stderr.write(`query-cost: ${line}\n`);
+
+/** The kinds of `q` the issue names, and the relevance classes each holds. */
+const KINDS: { kind: string; classes: QueryClass[] }[] = [
+  { kind: 'exact name', classes: ['exact', 'capitals', 'padded', 'accents_stripped'] },
+  { kind: 'word + place', classes: ['word_place'] },
+  { kind: 'one typo', classes: ['typo', 'transposed_letters'] },
+  { kind: 'reference code', classes: ['code_exact', 'code_lower'] },
+  {
+    kind: 'the hard classes',
+    classes: [
+      'typing_prefix',
+      'swapped_words',
+      'word_left_out',
+      'developer_name',
+      'two_typos',
+      'joined_words',
+      'split_word',
+      'numeral_other_way',
+      'abbreviation_other_way',
+      'punctuation_dropped',
+      'name_technology',
+      'name_place_technology',
+      'first_letter_typo',
+      'gibberish',
+    ],
+  },
+];
+
+/** The fields of a list item (src/params/fields.ts LIST_SOURCE_FIELDS), as the plain index names them. */
+const LIST_FIELDS = [
+  'slug',
+  'project_name',
+  'developer',
+  'reference_code',
+  'location',
+  'country_code',
+  'technology',
+  'tariff',
+  'capacity_mw',
+  'financial_close_year',
+  'risk_features',
+  'published_at',
+  'updated_at',
+];
+
+/** The plain list request: one fuzzy multi_match, the list's shape around it. */
+function plainBody(q: string): object {
+  return {
+    query: {
+      bool: {
+        must: [
+          {
+            multi_match: {
+              query: q,
+              fields: ['project_name^3', 'reference_code^3', 'developer', 'location'],
+              type: 'best_fields',
+              operator: 'and',
+              fuzziness: 'AUTO',
+              prefix_length: 1,
+            },
+          },
+        ],
+        filter: [{ term: { active: true } }],
+      },
+    },
+    sort: [{ _score: { order: 'desc' } }, { 'slug.keyword': { order: 'asc' } }],
+    size: 25,
+    from: 0,
+    track_total_hits: true,
+    _source: LIST_FIELDS,
+  };
+}
+
+/** The records as they are into a dynamic mapping (published only, as the API's index holds). */
+async function indexPlain(client: Client, index: string, records: readonly PpaRecord[]): Promise<void> {
+  await client.indices.create({ index, settings: { number_of_shards: 1, number_of_replicas: 0 } });
+  const published = records.filter((record) => record.published);
+  for (let start = 0; start < published.length; start += 2000) {
+    const operations = published
+      .slice(start, start + 2000)
+      .flatMap((record) => [{ index: { _index: index, _id: record.slug } }, record]);
+    const response = await client.bulk({ operations, refresh: false });
+    if (response.errors)
+      throw new Error(`plain bulk: ${JSON.stringify(response.items.find((i) => i.index?.error))}`);
+  }
+  await client.indices.refresh({ index });
+  await client.indices.forcemerge({ index, max_num_segments: 1 });
+}
+
+await withFixture('query-cost', async (fixture) => {
+  const { alias, client } = fixture.index();
+  const plainIndex = `${alias}-plain`;
+  log(`indexing the relevance corpus (${options.count} records) twice…`);
+  const { records } = await buildCorpus(client, alias, { ...DEFAULT_CORPUS, count: options.count });
+  const ownIndex = Object.keys(await client.indices.getAlias({ name: alias }))[0]!;
+  await client.indices.forcemerge({ index: ownIndex, max_num_segments: 1 });
+  await indexPlain(client, plainIndex, records);
+
+  // The API's list body: this checkout's builder, or another's (--api-root).
+  const runner = (await import(
+    pathToFileURL(join(options.apiRoot ?? REPO_ROOT, 'tools/relevance/runner.ts')).href
+  )) as { listRequest: (q: string) => object & { size?: number } };
+  const apiBody = (q: string) => ({ ...runner.listRequest(q), size: 25 });
+
+  const queries = generateQueries(records, { seed: options.querySeed, perClass: options.perClass }).filter(
+    (query) => !isSuggestClass(query.queryClass),
+  );
+  const byKind = KINDS.map(({ kind, classes }) => ({
+    kind,
+    queries: queries.filter((query) => classes.includes(query.queryClass)),
+  })).filter(({ queries: list }) => list.length > 0);
+  byKind.push({ kind: 'all list classes', queries });
+
+  const es = fixture.es;
+  const esPid = await localEsPid((await localNodeInfo(es)).pid);
+  if (esPid === undefined)
+    throw new Error('query-cost reads Elasticsearch CPU from /proc: it must run on this machine');
+  const target = (
+    index: string,
+    list: readonly RelevanceQuery[],
+    body: (q: string) => object,
+  ): LoadTarget => ({
+    side: 'raw',
+    url: es.url,
+    requests: list.map((query) => ({
+      kind: 'list_q',
+      method: 'POST',
+      path: `/${index}/_search`,
+      headers: { ...es.headers, ...CLIENT_CONTENT_HEADERS },
+      body: JSON.stringify(body(query.q)),
+    })),
+  });
+  const pace = {
+    connections: options.connections,
+    ratePerSecond: options.rate,
+    durationSeconds: options.seconds,
+  };
+  type Side = 'api' | 'plain';
+  const sides: Record<Side, (list: readonly RelevanceQuery[]) => LoadTarget> = {
+    api: (list) => target(ownIndex, list, apiBody),
+    plain: (list) => target(plainIndex, list, plainBody),
+  };
+  // Warm both: every query once on each side.
+  for (const side of ['api', 'plain'] as const) {
+    await runEvenlyPaced(sides[side](queries), { ...pace, durationSeconds: queries.length / options.rate });
+  }
+  const cpu: Record<string, Record<Side, number[]>> = {};
+  for (let round = 0; round < options.rounds; round++) {
+    for (const { kind, queries: list } of byKind) {
+      const order: Side[] = round % 2 === 0 ? ['api', 'plain'] : ['plain', 'api'];
+      for (const side of order) {
+        const before = await processCpuSeconds(esPid);
+        const result = await runEvenlyPaced(sides[side](list), pace);
+        const perRequest = (((await processCpuSeconds(esPid)) - before) * 1000) / Math.max(1, result.ok);
+        if (result.errors > 0) throw new Error(`${kind}, ${side}: ${result.errors} failed requests`);
+        (cpu[kind] ??= { api: [], plain: [] })[side].push(perRequest);
+        log(
+          `round ${round + 1} ${kind} ${side}: ${result.ok} answers, ${perRequest.toFixed(2)} ms Elasticsearch CPU a request (load ${loadavg()[0]!.toFixed(2)})`,
+        );
+      }
+    }
+  }
+
+  const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+  const machine = machineInfo();
+  const rows = byKind.map(({ kind, queries: list }) => {
+    const api = mean(cpu[kind]!.api);
+    const plain = mean(cpu[kind]!.plain);
+    const classes = [...new Set(list.map((query) => query.queryClass))].join(', ');
+    return `| ${kind} | ${list.length} | ${api.toFixed(2)} | ${plain.toFixed(2)} | ${(api / plain).toFixed(2)}× | ${classes} |`;
+  });
+  const report = [
+    `# What the forgiving q costs Elasticsearch against a plain one, by kind: ${options.count.toLocaleString('en')} records of the relevance corpus`,
+    '',
+    `${new Date().toISOString()}; ${machine.cores} cores (${machine.cpuModel}), load average at the start ${machine.loadAverage}; Node ${process.version}.` +
+      `${options.apiRoot ? ` The list body of ${options.apiRoot}.` : ''} Made by \`npm run bench -- query-cost\`.`,
+    '',
+    `The relevance suite's list queries (query seed ${options.querySeed}, ${options.perClass} a class), grouped by kind; each kind sent ` +
+      `to each side at ${options.rate} a second over ${options.connections} connections, evenly paced, ${options.seconds} s per kind, side and ` +
+      `round, ${options.rounds} rounds alternating which side goes first, after one warm-up pass of every query on each side. ` +
+      "api: the API's own list body on its index (25 a page). plain: one fuzzy multi_match (AUTO, prefix_length 1, " +
+      'operator and) over project_name^3, reference_code^3, developer, location of a plain dynamic mapping, the same ' +
+      'page, sort, total and fields. Both indexes force-merged to one segment. CPU: the Elasticsearch process, /proc.',
+    '',
+    '| kind | queries | api: ES CPU ms a request | plain | api ÷ plain | classes |',
+    '|---|---:|---:|---:|---:|---|',
+    ...rows,
+    '',
+  ].join('\n');
+  process.stdout.write(`${report}\n`);
+  if (options.write) {
+    const file =
+      options.out ??
+      join(REPO_ROOT, 'bench/results', `${new Date().toISOString().slice(0, 10)}-query-cost.md`);
+    await writeFile(file, report);
+    log(`wrote ${file}`);
+  }
+});
