@@ -27,7 +27,12 @@ import { runEvenlyPaced } from './perf/pacedLoad.js';
 const options = new Command()
   .option('--count <n>', 'records generated', positiveInteger, 20_000)
   .option('--seed <n>', 'seed of the records and the requests', positiveInteger, 20261127)
-  .option('--rounds <n>', 'measured rounds (each side once per round, fresh requests each round)', positiveInteger, 4)
+  .option(
+    '--rounds <n>',
+    'measured rounds (each side once per round, fresh requests each round)',
+    positiveInteger,
+    4,
+  )
   .option('--per-round <n>', 'requests per side and round', positiveInteger, 600)
   .option('--rate <n>', 'requests per second, evenly paced', positiveInteger, 60)
   .option('--connections <n>', 'connections of the paced load', positiveInteger, 4)
@@ -135,7 +140,10 @@ await withFixture('highlights', async (fixture) => {
         const sent = side === 'with' ? set.map(withHighlight) : set;
         const apiBefore = await processCpuSeconds(api.pid);
         const esBefore = await cpuSecondsIfLocal(esPid);
-        const result = await runEvenlyPaced(apiTarget(api.url, sent), { ...pace, durationSeconds: seconds(sent) });
+        const result = await runEvenlyPaced(apiTarget(api.url, sent), {
+          ...pace,
+          durationSeconds: seconds(sent),
+        });
         const apiMs = (((await processCpuSeconds(api.pid)) - apiBefore) * 1000) / Math.max(1, result.ok);
         const esAfter = await cpuSecondsIfLocal(esPid);
         const esMs =
@@ -202,7 +210,8 @@ await withFixture('highlights', async (fixture) => {
   process.stdout.write(`${report}\n`);
   if (options.write) {
     const file =
-      options.out ?? join(REPO_ROOT, 'bench/results', `${new Date().toISOString().slice(0, 10)}-highlights.md`);
+      options.out ??
+      join(REPO_ROOT, 'bench/results', `${new Date().toISOString().slice(0, 10)}-highlights.md`);
     await writeFile(file, report);
     log(`wrote ${file}`);
   }

@@ -10,6 +10,7 @@
 //
 //   npm run bench -- query-cost                  # 12k records, ~4 min; writes bench/results/<date>-query-cost.md
 //   npm run bench -- query-cost --api-root DIR   # the text query of another checkout (a before/after)
+//   npm run bench -- query-cost --parts          # also each part of the query left out, took paired
 import type { Client } from '@elastic/elasticsearch';
 import { Command } from 'commander';
 import { writeFile } from 'node:fs/promises';
@@ -25,10 +26,12 @@ import {
   type QueryClass,
   type RelevanceQuery,
 } from '../tools/relevance/queries.js';
+import { ALL_PARTS, buildTextQuery, TEXT_FIELDS, type TextQueryParts } from '../src/search/textQuery.js';
+import { listRequest } from '../tools/relevance/runner.js';
 import { withFixture } from './fixture.js';
 import { REPO_ROOT } from './perf/apiProcess.js';
 import { localEsPid } from './perf/cpuSplit.js';
-import { CLIENT_CONTENT_HEADERS, localNodeInfo } from './perf/elasticsearch.js';
+import { CLIENT_CONTENT_HEADERS, esRequest, localNodeInfo, type EsTarget } from './perf/elasticsearch.js';
 import type { LoadTarget } from './perf/load.js';
 import { machineInfo, processCpuSeconds } from './perf/machine.js';
 import { runEvenlyPaced } from './perf/pacedLoad.js';
@@ -42,6 +45,10 @@ const options = new Command()
   .option('--rate <n>', 'requests per second, evenly paced', positiveInteger, 40)
   .option('--connections <n>', 'connections of the paced load', positiveInteger, 2)
   .option('--api-root <dir>', "another checkout's list body builder (a before/after)")
+  .option(
+    '--parts',
+    "also where the API's query spends: each part left out in turn, Elasticsearch's took paired",
+  )
   .option('--out <file>', 'results file (default bench/results/<date>-query-cost.md)')
   .option('--no-write', 'print only')
   .parse()
@@ -54,6 +61,7 @@ const options = new Command()
     rate: number;
     connections: number;
     apiRoot?: string;
+    parts?: boolean;
     out?: string;
     write: boolean;
   }>();
@@ -148,6 +156,71 @@ async function indexPlain(client: Client, index: string, records: readonly PpaRe
   await client.indices.forcemerge({ index, max_num_segments: 1 });
 }
 
+/** Elasticsearch's took for the API's query and for each part left out (and for the plain query), paired. */
+async function partsCost(es: EsTarget, index: string, queries: readonly RelevanceQuery[]): Promise<string[]> {
+  const took = async (body: object) => {
+    const answer = await esRequest<{ took: number }>(
+      es,
+      'POST',
+      `/${index}/_search?request_cache=false`,
+      JSON.stringify(body),
+    );
+    return answer.took;
+  };
+  const whole = (q: string) => ({ ...listRequest(q), size: 25 });
+  const variants: [string, (q: string) => object][] = [
+    [
+      'everything but a plain fuzzy multi_match',
+      (q) => ({ ...listRequest(q, () => plainQuery(q)), size: 25 }),
+    ],
+    ...(Object.keys(ALL_PARTS) as (keyof TextQueryParts)[]).map((part): [string, (q: string) => object] => [
+      part,
+      (q) => ({
+        ...listRequest(q, (text) => buildTextQuery(text, { ...ALL_PARTS, [part]: false })),
+        size: 25,
+      }),
+    ]),
+  ];
+  // 15 queries a class: enough to pair, and the thirteen variants in a few minutes.
+  const perClass = new Map<string, number>();
+  const sample = queries.filter((query) => {
+    const seen = perClass.get(query.queryClass) ?? 0;
+    perClass.set(query.queryClass, seen + 1);
+    return seen < 15;
+  });
+  const rows: string[] = [];
+  for (const [name, variant] of variants) {
+    let all = 0;
+    let without = 0;
+    for (let pass = 0; pass < 2; pass++) {
+      for (const [index, query] of sample.entries()) {
+        if ((index + pass) % 2 === 0) {
+          all += await took(whole(query.q));
+          without += await took(variant(query.q));
+        } else {
+          without += await took(variant(query.q));
+          all += await took(whole(query.q));
+        }
+      }
+    }
+    rows.push(`| ${name} | ${(without / all).toFixed(3)} |`);
+    log(`${name}: ${(without / all).toFixed(3)} of the whole query's took`);
+  }
+  return rows;
+}
+
+/** The plain fuzzy multi_match over the API's own four text fields. */
+const plainQuery = (q: string) => ({
+  multi_match: {
+    query: q,
+    fields: TEXT_FIELDS,
+    type: 'best_fields' as const,
+    operator: 'and' as const,
+    fuzziness: 'AUTO',
+    prefix_length: 1,
+  },
+});
+
 await withFixture('query-cost', async (fixture) => {
   const { alias, client } = fixture.index();
   const plainIndex = `${alias}-plain`;
@@ -222,6 +295,8 @@ await withFixture('query-cost', async (fixture) => {
     }
   }
 
+  const partRows = options.parts ? await partsCost(es, ownIndex, queries) : [];
+
   const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
   const machine = machineInfo();
   const rows = byKind.map(({ kind, queries: list }) => {
@@ -247,6 +322,20 @@ await withFixture('query-cost', async (fixture) => {
     '|---|---:|---:|---:|---:|---|',
     ...rows,
     '',
+    ...(partRows.length === 0
+      ? []
+      : [
+          "## Where the API's query spends (`--parts`)",
+          '',
+          `15 list queries a class, each twice, back to back (which first alternates), on the API's index with the request cache off: the API's ` +
+            'query, and the same query without one part (TextQueryParts, src/search/textQuery.ts), or the plain fuzzy multi_match over the ' +
+            "same four fields of the API's index; Elasticsearch's `took` summed. Under 1: the part costs that share.",
+          '',
+          '| left out | took ÷ the whole query |',
+          '|---|---:|',
+          ...partRows,
+          '',
+        ]),
   ].join('\n');
   process.stdout.write(`${report}\n`);
   if (options.write) {

@@ -59,6 +59,8 @@ export const JOINED_MIN_LETTERS = 5;
 /** The compact name starts with the compact query (from four letters): above a whole-name typo match. */
 export const NAME_START_BOOST = 60;
 const NAME_START_MIN_LETTERS = 4;
+/** The all-words-in-name bonus allows typos behind this many letters as typed (a cheaper fuzzy expansion). */
+export const ALL_WORDS_PREFIX_LENGTH = 2;
 /** A typed word of six or seven letters one edit from a name word's dropped-letter spelling: two typos. */
 export const TWO_TYPOS_WORD_BOOST = 0.3;
 const TWO_TYPOS_WORD = /^\p{L}{6,7}$/u;
@@ -186,8 +188,11 @@ export function buildTextQuery(q: string, parts: TextQueryParts = ALL_PARTS): Qu
     });
   }
   if (parts.allWordsInName) {
-    // All the words in the name itself (typos allowed), rather than spread over name, developer and place.
-    const fuzziness = typosAllowed ? { fuzziness: FUZZINESS } : {};
+    // All the words in the name itself (typos allowed), rather than spread over name, developer and place. A
+    // bonus only (the words must match in `must` anyway), and the dearest clause of the query: its typos are
+    // looked for behind the first two letters as typed (ALL_WORDS_PREFIX_LENGTH), which the relevance suite finds
+    // no worse in any class (docs/search-quality.md).
+    const fuzziness = typosAllowed ? { fuzziness: FUZZINESS, prefix_length: ALL_WORDS_PREFIX_LENGTH } : {};
     const [field, query] = parts.canonical
       ? [NAME_CANONICAL_FIELD, canonicalOfWords.flat().join(' ')]
       : ['name_folded', phrase];

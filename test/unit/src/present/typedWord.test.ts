@@ -26,7 +26,20 @@ function referenceDistance(a: string, b: string): number {
 
 describe('api present: typed words against value words (typedWord.ts)', () => {
   it('gives the textbook distance, capped at limit + 1, astral letters as one', () => {
-    const words = ['kafue', 'kafeu', 'kaffue', 'afue', 'gorge', 'gorgee', 'sao', 'são', '𝒜bc', 'abc', 'a𝒜c', ''];
+    const words = [
+      'kafue',
+      'kafeu',
+      'kaffue',
+      'afue',
+      'gorge',
+      'gorgee',
+      'sao',
+      'são',
+      '𝒜bc',
+      'abc',
+      'a𝒜c',
+      '',
+    ];
     for (const a of words) {
       for (const b of words) {
         for (const limit of [1, 2]) {

@@ -98,7 +98,12 @@ describe('api search: text query', () => {
                 { constant_score: { filter: { prefix: { name_compact: 'saojoaosolar' } }, boost: 60 } },
                 {
                   match: {
-                    name_canonical: { query: 'sao joao solar', operator: 'and', fuzziness: 'AUTO:5,8' },
+                    name_canonical: {
+                      query: 'sao joao solar',
+                      operator: 'and',
+                      fuzziness: 'AUTO:5,8',
+                      prefix_length: 2,
+                    },
                   },
                 },
                 { multi_match: { query: 'sao joao solar', type: 'phrase', fields: TEXT_FIELDS, boost: 10 } },
