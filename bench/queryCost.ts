@@ -19,10 +19,12 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { positiveInteger } from '../indexer/optionParsers.js';
 import type { PpaRecord } from '../indexContract/record.js';
+import { LIST_SOURCE_FIELDS } from '../indexContract/sourceFields.js';
 import { buildCorpus, DEFAULT_CORPUS } from '../tools/relevance/corpus.js';
 import {
   generateQueries,
   isSuggestClass,
+  QUERY_CLASSES,
   type QueryClass,
   type RelevanceQuery,
 } from '../tools/relevance/queries.js';
@@ -69,66 +71,41 @@ const options = new Command()
 const log = (line: string) => process.stderr.write(`query-cost: ${line}\n`);
 
 /** The kinds of `q` the issue names, and the relevance classes each holds. */
-const KINDS: { kind: string; classes: QueryClass[] }[] = [
+const NAMED_KINDS: { kind: string; classes: QueryClass[] }[] = [
   { kind: 'exact name', classes: ['exact', 'capitals', 'padded', 'accents_stripped'] },
   { kind: 'word + place', classes: ['word_place'] },
   { kind: 'one typo', classes: ['typo', 'transposed_letters'] },
   { kind: 'reference code', classes: ['code_exact', 'code_lower'] },
+];
+const KINDS = [
+  ...NAMED_KINDS,
   {
     kind: 'the hard classes',
-    classes: [
-      'typing_prefix',
-      'swapped_words',
-      'word_left_out',
-      'developer_name',
-      'two_typos',
-      'joined_words',
-      'split_word',
-      'numeral_other_way',
-      'abbreviation_other_way',
-      'punctuation_dropped',
-      'name_technology',
-      'name_place_technology',
-      'first_letter_typo',
-      'gibberish',
-    ],
+    classes: QUERY_CLASSES.filter(
+      (queryClass) =>
+        !isSuggestClass(queryClass) && !NAMED_KINDS.some(({ classes }) => classes.includes(queryClass)),
+    ),
   },
 ];
 
-/** The fields of a list item (src/params/fields.ts LIST_SOURCE_FIELDS), as the plain index names them. */
-const LIST_FIELDS = [
-  'slug',
-  'project_name',
-  'developer',
-  'reference_code',
-  'location',
-  'country_code',
-  'technology',
-  'tariff',
-  'capacity_mw',
-  'financial_close_year',
-  'risk_features',
-  'published_at',
-  'updated_at',
-];
+/** The plain text query: one fuzzy multi_match over four text fields, every word required, the first letter as typed. */
+const plainQuery = (q: string, fields: string[]) => ({
+  multi_match: {
+    query: q,
+    fields,
+    type: 'best_fields' as const,
+    operator: 'and' as const,
+    fuzziness: 'AUTO',
+    prefix_length: 1,
+  },
+});
 
 /** The plain list request: one fuzzy multi_match, the list's shape around it. */
 function plainBody(q: string): object {
   return {
     query: {
       bool: {
-        must: [
-          {
-            multi_match: {
-              query: q,
-              fields: ['project_name^3', 'reference_code^3', 'developer', 'location'],
-              type: 'best_fields',
-              operator: 'and',
-              fuzziness: 'AUTO',
-              prefix_length: 1,
-            },
-          },
-        ],
+        must: [plainQuery(q, ['project_name^3', 'reference_code^3', 'developer', 'location'])],
         filter: [{ term: { active: true } }],
       },
     },
@@ -136,7 +113,7 @@ function plainBody(q: string): object {
     size: 25,
     from: 0,
     track_total_hits: true,
-    _source: LIST_FIELDS,
+    _source: [...LIST_SOURCE_FIELDS],
   };
 }
 
@@ -171,7 +148,7 @@ async function partsCost(es: EsTarget, index: string, queries: readonly Relevanc
   const variants: [string, (q: string) => object][] = [
     [
       'everything but a plain fuzzy multi_match',
-      (q) => ({ ...listRequest(q, () => plainQuery(q)), size: 25 }),
+      (q) => ({ ...listRequest(q, () => plainQuery(q, TEXT_FIELDS)), size: 25 }),
     ],
     ...(Object.keys(ALL_PARTS) as (keyof TextQueryParts)[]).map((part): [string, (q: string) => object] => [
       part,
@@ -208,18 +185,6 @@ async function partsCost(es: EsTarget, index: string, queries: readonly Relevanc
   }
   return rows;
 }
-
-/** The plain fuzzy multi_match over the API's own four text fields. */
-const plainQuery = (q: string) => ({
-  multi_match: {
-    query: q,
-    fields: TEXT_FIELDS,
-    type: 'best_fields' as const,
-    operator: 'and' as const,
-    fuzziness: 'AUTO',
-    prefix_length: 1,
-  },
-});
 
 await withFixture('query-cost', async (fixture) => {
   const { alias, client } = fixture.index();
