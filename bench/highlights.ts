@@ -6,23 +6,30 @@
 //   2. the API as deployed (compiled, its response cache off so that every request is computed), the same requests
 //      without and with `highlight=true`, evenly paced at a rate the machine serves without queueing, in rounds of
 //      fresh requests, the two sides alternating first; the API's and Elasticsearch's CPU per request read from
-//      /proc around each side.
+//      /proc around each side;
+//   3. with --profile, a CPU profile of the API on each side (--keep-profiles leaves the files).
 // Writes bench/results/<date>-highlights.md unless --no-write. --api-root DIR runs another checkout's API (a
 // `git worktree` of the commit before a change) with the same load, for a before/after.
 import { Command } from 'commander';
-import { writeFile } from 'node:fs/promises';
-import { loadavg } from 'node:os';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { positiveInteger } from '../indexer/optionParsers.js';
 import { forgetHighlightCaches, highlighter, type HighlightSource } from '../src/present/highlights.js';
 import { withFixture } from './fixture.js';
-import { REPO_ROOT } from './perf/apiProcess.js';
+import { newestProfile, REPO_ROOT, startApi } from './perf/apiProcess.js';
 import { localEsPid } from './perf/cpuSplit.js';
 import { localNodeInfo } from './perf/elasticsearch.js';
 import { apiTarget } from './perf/load.js';
 import { cpuSecondsIfLocal, machineInfo, processCpuSeconds } from './perf/machine.js';
 import { buildTextSearchMix, type MixRequest } from './perf/mix.js';
 import { runEvenlyPaced } from './perf/pacedLoad.js';
+import {
+  profileClockMicros,
+  profileLines,
+  summariseProfileFile,
+  type ProfileSummary,
+} from './perf/profile.js';
 
 const options = new Command()
   .option('--count <n>', 'records generated', positiveInteger, 20_000)
@@ -38,6 +45,11 @@ const options = new Command()
   .option('--connections <n>', 'connections of the paced load', positiveInteger, 4)
   .option('--api-root <dir>', "another checkout's API (a before/after)")
   .option('--presenter-only', 'only the presenter, in this process')
+  .option(
+    '--profile',
+    'then a CPU profile of the API (its own process, under node --cpu-prof) over one round of each side',
+  )
+  .option('--keep-profiles', 'with --profile: leave the .cpuprofile files (their paths are logged)')
   .option('--out <file>', 'results file (default bench/results/<date>-highlights.md)')
   .option('--no-write', 'print only')
   .parse()
@@ -50,6 +62,8 @@ const options = new Command()
     connections: number;
     apiRoot?: string;
     presenterOnly?: boolean;
+    profile?: boolean;
+    keepProfiles?: boolean;
     out?: string;
     write: boolean;
   }>();
@@ -160,6 +174,40 @@ await withFixture('highlights', async (fixture) => {
     }
   }
 
+  // 3. Where the API's time goes on each side: a profiled API over the first round's requests.
+  const profiles: { side: Side; summary: ProfileSummary }[] = [];
+  if (options.profile) {
+    for (const side of ['without', 'with'] as const) {
+      const profileDir = await mkdtemp(join(tmpdir(), 'highlights-profile-'));
+      const profiled = await startApi({
+        build,
+        alias,
+        esUrl: fixture.es.url,
+        logLevel: 'info',
+        cpuProfileDir: profileDir,
+        // A highlighted page costs a tenth of a millisecond or so: sampled finer than node's 1 ms.
+        cpuProfileIntervalMicros: 200,
+        env: { RESPONSE_CACHE_MB: '0' },
+      });
+      const sent = (set: MixRequest[]) => (side === 'with' ? set.map(withHighlight) : set);
+      const pace = { connections: options.connections, ratePerSecond: options.rate };
+      await runEvenlyPaced(apiTarget(profiled.url, sent(warmup)), {
+        ...pace,
+        durationSeconds: warmup.length / options.rate,
+      });
+      const since = profileClockMicros();
+      await runEvenlyPaced(apiTarget(profiled.url, sent(rounds[0]!)), {
+        ...pace,
+        durationSeconds: rounds[0]!.length / options.rate,
+      });
+      await profiled.stop();
+      const file = await newestProfile(profileDir);
+      if (file) profiles.push({ side, summary: await summariseProfileFile(file, 30, since) });
+      if (options.keepProfiles) log(`${side}: the profile is in ${file ?? profileDir}`);
+      else await rm(profileDir, { recursive: true, force: true });
+    }
+  }
+
   const mean = (side: Side, key: 'apiMs' | 'esMs') => {
     const values = rows.filter((row) => row.side === side).map((row) => row[key] ?? Number.NaN);
     return values.reduce((sum, value) => sum + value, 0) / values.length;
@@ -205,6 +253,9 @@ await withFixture('highlights', async (fixture) => {
       `| Elasticsearch CPU a request, with ÷ without | ≤ 1.15× | ${esRatio.toFixed(2)}× | ${esRatio <= 1.15 ? 'met' : 'MISSED'} |`,
       '',
     );
+  }
+  for (const { side, summary } of profiles) {
+    lines.push(`## Profile of the API, ${side} highlight=true (one round)`, '', ...profileLines(summary), '');
   }
   const report = lines.join('\n');
   process.stdout.write(`${report}\n`);

@@ -89,6 +89,8 @@ export interface ApiProcessOptions {
   logLevel: string;
   /** Write a V8 CPU profile into this directory when the process exits. */
   cpuProfileDir?: string;
+  /** With cpuProfileDir: the sampling interval (µs; node's default is 1000). */
+  cpuProfileIntervalMicros?: number;
   /** --cpu-split: start it under `taskset -c <cpu>` (taskset execs node, so the pid is still node's). */
   cpu?: number;
   /** More environment for the API (e.g. RESPONSE_CACHE_MB). */
@@ -129,6 +131,9 @@ export async function startApi(options: ApiProcessOptions): Promise<ApiProcess> 
     ...(process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Boolean),
     ...(options.build.mode === 'tsx' ? ['--import', 'tsx'] : []),
     ...(options.cpuProfileDir ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProfileDir] : []),
+    ...(options.cpuProfileDir && options.cpuProfileIntervalMicros
+      ? ['--cpu-prof-interval', String(options.cpuProfileIntervalMicros)]
+      : []),
     options.build.entry,
   ];
   // stdout (one log line per request at info) goes to /dev/null: written, as in production, but not read.

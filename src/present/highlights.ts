@@ -8,12 +8,34 @@
 // "PV" in the name, "kafuegorge" in name_joined for two words). Recomputing with the same canonical forms
 // (indexContract/text/) on the served values is exact, pure, and costs Elasticsearch nothing; it runs only when
 // highlight=true is asked.
-import { canonicalOfTokens, technologyWords, writtenOfTokens } from '../../indexContract/text/canonical.js';
+//
+// Its cost is the API's (issue 46: at most 0.2 ms a request; `npm run bench -- highlights`): values are cut by hand
+// when ASCII; a plain word (ASCII letters and digits, no abbreviation or numeral) is compared by its length and
+// letters read off the value, and only the few that may match have their forms looked up (WORD_FORMS, kept across
+// answers); within one answer, which words of `q` name a served word is worked out once per distinct word
+// (QueryPlan.stamp), and two words a typed word might join are ruled out the same way before the pair is built.
+import {
+  canonicalOfTokens,
+  ROMAN_NUMERALS,
+  SECTOR_ABBREVIATIONS,
+  technologyWords,
+  writtenOfTokens,
+} from '../../indexContract/text/canonical.js';
 import { countryNameWords } from '../../indexContract/text/countryNames.js';
 import { foldText } from '../../indexContract/text/fold.js';
 import { foldedWords, standardTokens } from '../../indexContract/text/prefixes.js';
+import { LRUCache } from 'lru-cache';
 import { Type } from './bodySchema.js';
-import { allowedTypos, formOf, names, type Form, type HighlightMode } from './typedWord.js';
+import {
+  allowedTypos,
+  bitCount,
+  formOf,
+  missingLetters,
+  names,
+  typosAllowed,
+  type Form,
+  type HighlightMode,
+} from './typedWord.js';
 
 export { editDistance } from './typedWord.js';
 
@@ -40,34 +62,18 @@ export interface HighlightSource {
   country_code?: string | null;
 }
 
-/** A word of a served value as the standard tokenizer cuts it, with its UTF-16 offsets in the served value. */
-interface ValueWord {
-  start: number;
-  end: number;
+/** What a word of a served value may be named by, whatever value it is in (kept across answers: words recur). */
+interface WordForms {
   /** Folded, inner punctuation dropped ("P.E." → pe). */
   written: Form;
   /** The canonical words (numerals as digits, abbreviations written out) joined. */
   compact: Form;
   /** Every form a typed word may name: written, compact, each canonical word (no repeats). */
   targets: Form[];
-}
-
-/** Two adjacent words of a value that one typed word may join ("kafuegorge"), and a third after them. */
-interface ValueRun {
-  first: ValueWord;
-  second: ValueWord;
-  /** The two written as one: canonical, then as written. */
-  pairs: [Form, Form];
-  /** The longer of the two words' compact forms, in letters. */
-  longestPart: number;
-  /** The word after the two, and the three written as one (canonical; as written). */
-  third?: { word: ValueWord; triples: [string, string] };
-}
-
-/** A served value cut into words, and its runs of adjacent words. */
-interface ValueCut {
-  words: ValueWord[];
-  runs: ValueRun[];
+  /** The answer being presented when `bits` was set (QueryPlan.stamp): answers share words. */
+  stamp: number;
+  /** For that answer, the words of `q` that name this word, alone or split (bits). */
+  bits: number;
 }
 
 /** A word of `q`, its forms. */
@@ -82,96 +88,81 @@ interface QueryWord {
   tokenWords: string[][];
 }
 
-/** 2–3 adjacent words of `q` written as one (a split word: "hydro electric"). */
+/** 2–3 adjacent words of `q` written as one (a split word: "hydro electric"): the bits of those words. */
 interface QuerySplit {
   compact: Form;
-  from: number;
-  length: number;
+  bits: number;
   last: boolean;
+}
+
+/** `q` read once for a whole answer, and what its words name, remembered for that answer. */
+interface QueryPlan {
+  words: QueryWord[];
+  splits: QuerySplit[];
+  /** Whether any word of `q` may join two words of a value. */
+  joins: boolean;
+  /** Every word of `q`, as bits (bit i: the i-th word). */
+  all: number;
+  /** The reference code as typed, case aside (textQuery.ts referenceCode). */
+  whole: string;
+  mode: HighlightMode;
+  /** Tells this answer's bits on WordForms from another's. */
+  stamp: number;
+  /** The lengths of the joining forms (UTF-16 units): three words written as one are looked for only at these. */
+  joiningLengths: number[];
+  /** Technology or country → the words of `q` that name it. */
+  byDescriptor: Map<string, number>;
+  /** Every form a served word is compared with (each word's forms, the splits), for the plain-word prefilter. */
+  typed: Int32Array;
+  /** The joining forms, for the plain-pair prefilter (a sieve of them). */
+  joining: Int32Array;
 }
 
 // The standard tokenizer's words (indexContract/text/prefixes.ts STANDARD_TOKEN), on the served text so that the
 // offsets are the served value's.
 const SERVED_TOKEN = /[\p{L}\p{N}\p{M}_]+(?:(?:['’.:·]|(?<=\p{N})[,;](?=\p{N}))[\p{L}\p{N}\p{M}_]+)*/gu;
-/** SERVED_TOKEN for a value of ASCII only (no marks, no curly apostrophe or middle dot there). */
-const ASCII_SERVED_TOKEN = /[A-Za-z0-9_]+(?:(?:['.:]|(?<=[0-9])[,;](?=[0-9]))[A-Za-z0-9_]+)*/g;
-const ASCII_VALUE = /^[ -~\t\n\r]*$/;
 const ALPHANUMERIC = /^[A-Za-z0-9]+$/;
 const MAX_WORDS = 12;
+/** Words of a value looked at: the served fields are bounded (record.md), this only keeps a page's cost bounded. */
+const MAX_VALUE_WORDS = 256;
 
-/** Bounded memo: the oldest entry dropped past `bound`. */
-function remembered<T>(memo: Map<string, T>, bound: number, key: string, make: (key: string) => T): T {
+// Kept across answers, bounded, the least recently used dropped first (lru-cache, as the response cache).
+/** The forms of served words (a registry's vocabulary is small). */
+const WORD_FORMS = new LRUCache<string, WordForms>({ max: 20_000 });
+/** Technology and country words by value: a handful of each. */
+const DESCRIPTOR_WORDS = new LRUCache<string, string[]>({ max: 1_000 });
+
+/** The value kept under `key`, made and kept first if there is none. */
+function remembered<T extends object>(memo: LRUCache<string, T>, key: string, make: (key: string) => T): T {
   let value = memo.get(key);
   if (value === undefined) {
     value = make(key);
-    if (memo.size >= bound) memo.delete(memo.keys().next().value!);
     memo.set(key, value);
   }
   return value;
 }
 
-/** Values cut into words, kept across answers (the same PPAs, developers and places recur). */
-const CUT_VALUES = new Map<string, ValueCut>();
-const MAX_CUT_VALUES = 10_000;
-/** Technology and country words by value: a handful of each. */
-const DESCRIPTOR_WORDS = new Map<string, string[]>();
-const MAX_DESCRIPTORS = 1_000;
-
-/** Empties the kept values (for a benchmark of the presenter at first sight). */
+/** Empties the kept words (for a benchmark of the presenter at first sight). */
 export function forgetHighlightCaches(): void {
-  CUT_VALUES.clear();
+  WORD_FORMS.clear();
 }
 
-function cutValue(value: string): ValueCut {
-  const words: ValueWord[] = [];
-  // Most values are plain ASCII: the same words by a plainer pattern, and a word of letters and digits only is
-  // its own folded token (lowercased), without the general path's folding and cutting.
-  const ascii = ASCII_VALUE.test(value);
-  for (const match of value.matchAll(ascii ? ASCII_SERVED_TOKEN : SERVED_TOKEN)) {
-    const text = match[0];
-    const tokens = ascii && ALPHANUMERIC.test(text) ? [text.toLowerCase()] : standardTokens(foldText(text));
-    const canonical = canonicalOfTokens(tokens);
-    const written = writtenOfTokens(tokens).join('');
-    const compact = canonical.join('');
-    const targets = [formOf(written)];
-    const compactForm = compact === written ? targets[0]! : formOf(compact);
-    if (compactForm !== targets[0]) targets.push(compactForm);
-    for (const word of canonical) {
-      if (!targets.some((target) => target.text === word)) targets.push(formOf(word));
-    }
-    words.push({
-      start: match.index,
-      end: match.index + text.length,
-      written: targets[0]!,
-      compact: compactForm,
-      targets,
-    });
+function wordFormsOf(text: string): WordForms {
+  // A word of ASCII letters and digits only is its own folded token, lowercased.
+  const tokens = ALPHANUMERIC.test(text) ? [text.toLowerCase()] : standardTokens(foldText(text));
+  const canonical = canonicalOfTokens(tokens);
+  const written = writtenOfTokens(tokens).join('');
+  const compact = canonical.join('');
+  const targets = [formOf(written)];
+  const compactForm = compact === written ? targets[0]! : formOf(compact);
+  if (compactForm !== targets[0]) targets.push(compactForm);
+  for (const word of canonical) {
+    if (!targets.some((target) => target.text === word)) targets.push(formOf(word));
   }
-  const runs: ValueRun[] = [];
-  for (let index = 0; index + 1 < words.length; index++) {
-    const first = words[index]!;
-    const second = words[index + 1]!;
-    const third = words[index + 2];
-    const compactPair = first.compact.text + second.compact.text;
-    const writtenPair = first.written.text + second.written.text;
-    const pairForm = formOf(compactPair);
-    runs.push({
-      first,
-      second,
-      pairs: [pairForm, writtenPair === compactPair ? pairForm : formOf(writtenPair)],
-      longestPart: Math.max(first.compact.letters, second.compact.letters),
-      ...(third
-        ? {
-            third: {
-              word: third,
-              triples: [compactPair + third.compact.text, writtenPair + third.written.text],
-            },
-          }
-        : {}),
-    });
-  }
-  return { words, runs };
+  return { written: targets[0]!, compact: compactForm, targets, stamp: 0, bits: 0 };
 }
+
+const formsOf = (text: string) => remembered(WORD_FORMS, text, wordFormsOf);
 
 function queryWords(q: string): QueryWord[] {
   const words: QueryWord[] = [];
@@ -202,92 +193,131 @@ function querySplits(query: readonly QueryWord[]): QuerySplit[] {
     for (let length = 2; length <= 3 && from + length <= query.length; length++) {
       compact += query[from + length - 1]!.compact.text;
       const form = formOf(compact);
-      if (form.letters >= 5)
-        splits.push({ compact: form, from, length, last: from + length === query.length });
+      if (form.letters >= 5) {
+        const bits = ((1 << length) - 1) << from;
+        splits.push({ compact: form, bits, last: from + length === query.length });
+      }
     }
   }
   return splits;
 }
 
-/** Whether a word of `q` names a word of the value, by any of its forms. */
-function wordNames(query: QueryWord, word: ValueWord, last: boolean, mode: HighlightMode): boolean {
-  // Canonical words of an abbreviation ("HPP" → hydro power plant) each name the word they stand for.
-  for (const typed of query.forms)
-    for (const target of word.targets) if (names(typed, target, last, mode)) return true;
-  return false;
+/** The words of `q` that name a served word: each alone by any of its forms, or 2–3 of them split (bits). */
+function namingWords(plan: QueryPlan, word: WordForms): number {
+  if (word.stamp === plan.stamp) return word.bits;
+  const { words, mode } = plan;
+  let bits = 0;
+  for (let index = 0; index < words.length; index++) {
+    const last = index === words.length - 1;
+    // Canonical words of an abbreviation ("HPP" → hydro power plant) each name the word they stand for.
+    search: for (const typed of words[index]!.forms) {
+      for (const target of word.targets) {
+        if (names(typed, target, last, mode)) {
+          bits |= 1 << index;
+          break search;
+        }
+      }
+    }
+  }
+  for (const split of plan.splits) {
+    if (
+      (bits & split.bits) !== split.bits &&
+      (names(split.compact, word.compact, split.last, mode) ||
+        (word.written !== word.compact && names(split.compact, word.written, split.last, mode)))
+    ) {
+      bits |= split.bits;
+    }
+  }
+  word.stamp = plan.stamp;
+  word.bits = bits;
+  return bits;
 }
+
+/** Whether `text` is `first` followed by `second`, without building the pair. */
+const isPair = (text: string, first: string, second: string) =>
+  text.length === first.length + second.length && text.startsWith(first) && text.endsWith(second);
 
 /**
- * Marks the runs of adjacent value words that one typed word joins ("kafuegorge"), each word of the run: two
- * words as typed, with the typos allowed or (the word being typed) past the first word's end; three only as typed.
- * Whether it marked any.
+ * The words of `q` that join two adjacent served words ("kafuegorge"): as typed, with the typos allowed or (the
+ * word being typed) past the first word's end, and far longer than either word (not one of them with a typo).
  */
-function markJoinedRuns(
-  query: QueryWord,
-  runs: readonly ValueRun[],
-  last: boolean,
-  mode: HighlightMode,
-  spans: Span[],
-): boolean {
-  let marked = false;
-  for (const run of runs) {
-    const [compactPair, writtenPair] = run.pairs;
-    for (const form of query.joining) {
-      // Far longer than either word: not one of them with a typo.
-      const joinsTwo =
-        form.text === compactPair.text ||
-        form.text === writtenPair.text ||
-        (form.letters > run.longestPart + allowedTypos(form, compactPair, mode) &&
-          (names(form, compactPair, last, mode) ||
-            (writtenPair !== compactPair && names(form, writtenPair, last, mode))));
-      if (joinsTwo) {
-        spans.push([run.first.start, run.first.end], [run.second.start, run.second.end]);
-        marked = true;
-      }
-      const third = run.third;
-      if (third && (form.text === third.triples[0] || form.text === third.triples[1])) {
-        spans.push(
-          [run.first.start, run.first.end],
-          [run.second.start, run.second.end],
-          [third.word.start, third.word.end],
-        );
-        marked = true;
-      }
-    }
-  }
-  return marked;
-}
-/** Marks the value words that 2–3 adjacent typed words name together; adds those typed words to `matched`. */
-function markSplitWords(
-  splits: readonly QuerySplit[],
-  words: readonly ValueWord[],
-  mode: HighlightMode,
-  spans: Span[],
-  matched: Set<number>,
-): void {
-  for (const split of splits) {
-    for (const word of words) {
+function joiningWords(plan: QueryPlan, first: WordForms, second: WordForms): number {
+  const { words, mode } = plan;
+  const compactLength = first.compact.text.length + second.compact.text.length;
+  const writtenLength = first.written.text.length + second.written.text.length;
+  const longestPart = Math.max(first.compact.letters, second.compact.letters);
+  let compactPair: Form | undefined;
+  let writtenPair: Form | undefined;
+  let bits = 0;
+  for (let index = 0; index < words.length; index++) {
+    const last = index === words.length - 1;
+    for (const form of words[index]!.joining) {
+      const length = form.text.length;
       if (
-        names(split.compact, word.compact, split.last, mode) ||
-        (word.written !== word.compact && names(split.compact, word.written, split.last, mode))
+        (length === compactLength && isPair(form.text, first.compact.text, second.compact.text)) ||
+        (length === writtenLength && isPair(form.text, first.written.text, second.written.text))
       ) {
-        spans.push([word.start, word.end]);
-        for (let index = split.from; index < split.from + split.length; index++) matched.add(index);
+        bits |= 1 << index;
+        break;
+      }
+      // What a join with typos needs, told without building the pair (most pairs are ruled out here): longer than
+      // either word; at most two of its letters missing from the pair (each an edit); a length within two typos
+      // (four units) of the pair's, or (the word being typed) the pair longer.
+      if (form.letters <= longestPart) continue;
+      if (
+        missingLetters(form, first.compact.letterBits | second.compact.letterBits) > 2 &&
+        missingLetters(form, first.written.letterBits | second.written.letterBits) > 2
+      ) {
+        continue;
+      }
+      if (!last && Math.abs(length - compactLength) > 4 && Math.abs(length - writtenLength) > 4) continue;
+      compactPair ??= formOf(first.compact.text + second.compact.text);
+      if (form.letters <= longestPart + allowedTypos(form, compactPair, mode)) continue;
+      writtenPair ??=
+        first.written === first.compact && second.written === second.compact
+          ? compactPair
+          : formOf(first.written.text + second.written.text);
+      if (
+        names(form, compactPair, last, mode) ||
+        (writtenPair.text !== compactPair.text && names(form, writtenPair, last, mode))
+      ) {
+        bits |= 1 << index;
+        break;
       }
     }
   }
+  return bits;
 }
 
-/** Spans sorted, overlapping or touching ones merged. */
-export function mergeSpans(spans: readonly Span[]): Span[] {
-  const sorted = [...spans].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  const merged: Span[] = [];
-  for (const [start, end] of sorted) {
-    const previous = merged[merged.length - 1];
-    if (previous && start <= previous[1]) previous[1] = Math.max(previous[1], end);
-    else merged.push([start, end]);
+/** The words of `q` that, as typed, are three adjacent served words written as one. */
+function joiningThree(plan: QueryPlan, a: WordForms, b: WordForms, c: WordForms): number {
+  const lengths = plan.joiningLengths;
+  if (
+    !lengths.includes(a.compact.text.length + b.compact.text.length + c.compact.text.length) &&
+    !lengths.includes(a.written.text.length + b.written.text.length + c.written.text.length)
+  ) {
+    return 0;
   }
-  return merged;
+  let bits = 0;
+  for (let index = 0; index < plan.words.length; index++) {
+    for (const form of plan.words[index]!.joining) {
+      const text = form.text;
+      for (const [x, y, z] of [
+        [a.compact.text, b.compact.text, c.compact.text],
+        [a.written.text, b.written.text, c.written.text],
+      ] as const) {
+        if (
+          text.length === x.length + y.length + z.length &&
+          text.startsWith(x) &&
+          text.startsWith(y, x.length) &&
+          text.endsWith(z)
+        ) {
+          bits |= 1 << index;
+        }
+      }
+    }
+  }
+  return bits;
 }
 
 /** Whether a typed word names one of the words `vocabulary` holds (the last word also as a prefix). */
@@ -300,11 +330,23 @@ function namesAnyOf(query: QueryWord, vocabulary: readonly string[], last: boole
 }
 
 const technologyVocabulary = (technology: string) =>
-  remembered(DESCRIPTOR_WORDS, MAX_DESCRIPTORS, `t${technology}`, () => technologyWords(technology));
+  remembered(DESCRIPTOR_WORDS, `t${technology}`, () => technologyWords(technology));
 const countryVocabulary = (code: string) =>
-  remembered(DESCRIPTOR_WORDS, MAX_DESCRIPTORS, `c${code}`, () =>
-    countryNameWords(code).flatMap((name) => name.split(' ')),
-  );
+  remembered(DESCRIPTOR_WORDS, `c${code}`, () => countryNameWords(code).flatMap((name) => name.split(' ')));
+
+/** The words of `q` that name a technology or a country (its vocabulary). */
+function descriptorWords(plan: QueryPlan, key: string, vocabulary: () => readonly string[]): number {
+  let bits = plan.byDescriptor.get(key);
+  if (bits === undefined) {
+    const words = vocabulary();
+    bits = 0;
+    for (let index = 0; index < plan.words.length; index++) {
+      if (namesAnyOf(plan.words[index]!, words, index === plan.words.length - 1)) bits |= 1 << index;
+    }
+    plan.byDescriptor.set(key, bits);
+  }
+  return bits;
+}
 
 /**
  * The highlights of one item for `q`: for each text field searched that a word of `q` names, the spans of the
@@ -319,65 +361,301 @@ export function computeHighlights(
   return highlighter(q, mode)(source);
 }
 
-/** computeHighlights for many items of one answer: `q` is read once. */
+/**
+ * computeHighlights for the items of one answer: `q` is read once, and what its words name is remembered for the
+ * answer (its items share developers, places and words).
+ */
+let answers = 0;
+
 export function highlighter(
   q: string,
   mode: HighlightMode = 'list',
 ): (source: HighlightSource) => Highlights {
-  const query = queryWords(q);
-  const splits = querySplits(query);
-  // The reference code is also looked up as typed, case aside (textQuery.ts referenceCode).
-  const whole = q.trim().toLowerCase();
-  return (source) => highlightsOf(query, splits, whole, source, mode);
+  const words = queryWords(q);
+  const splits = querySplits(words);
+  const plan: QueryPlan = {
+    words,
+    splits,
+    joins: words.some((word) => word.joining.length > 0),
+    all: (1 << words.length) - 1,
+    whole: q.trim().toLowerCase(),
+    mode,
+    stamp: ++answers,
+    joiningLengths: [...new Set(words.flatMap((word) => word.joining.map((form) => form.text.length)))],
+    byDescriptor: new Map(),
+    typed: sieveOf(
+      [
+        ...words.flatMap((word, index) =>
+          word.forms.map((form) => ({ form, last: index === words.length - 1 })),
+        ),
+        ...splits.map((split) => ({ form: split.compact, last: split.last })),
+      ],
+      mode,
+    ),
+    joining: sieveOf(
+      words.flatMap((word, index) =>
+        word.joining.map((form) => ({ form, last: index === words.length - 1 })),
+      ),
+      mode,
+    ),
+  };
+  return (source) => highlightsOf(plan, source);
 }
 
-function highlightsOf(
-  query: readonly QueryWord[],
-  splits: readonly QuerySplit[],
-  whole: string,
-  source: HighlightSource,
-  mode: HighlightMode,
-): Highlights {
+// A value's words, cut into these (reused: an answer is presented synchronously, one value at a time). A plain
+// word (ASCII letters and digits, no abbreviation or numeral) is its own only form, lowercased: its
+// length and letters, read off the value, rule out most comparisons before its forms are looked up (WORD_FORMS
+// lookups were most of the presenter's time in the API, each a miss in the processor's caches).
+const wordStarts: number[] = [];
+const wordEnds: number[] = [];
+/** A plain word's letters as Form.letterBits; -1 for any other word. */
+const plainLetters: number[] = [];
+/** The word's forms, once looked up (undefined until then). */
+const wordForms: (WordForms | undefined)[] = [];
+/** Per word: 0 unmarked; the bits of the words of `q` that name it. */
+const wordBits: number[] = [];
+
+/** The words canonical.ts writes another way (numerals, abbreviations): not plain words. */
+const OTHER_FORMS = new Set([...Object.keys(ROMAN_NUMERALS), ...Object.keys(SECTOR_ABBREVIATIONS)]);
+/** Those words are this long at most: a longer word is not one of them. */
+const OTHER_FORMS_MAX_LENGTH = Math.max(...[...OTHER_FORMS].map((word) => word.length));
+
+const isWordUnit = (unit: number) =>
+  (unit >= 97 && unit <= 122) || (unit >= 65 && unit <= 90) || (unit >= 48 && unit <= 57) || unit === 95;
+const isDigit = (unit: number) => unit >= 48 && unit <= 57;
+
+/** The letters of value[start, end) as Form.letterBits when it is a plain word, else -1. */
+function plainLetterBits(value: string, start: number, end: number): number {
+  let bits = 0;
+  let letters = false;
+  for (let i = start; i < end; i++) {
+    const unit = value.charCodeAt(i);
+    // A letter's bucket is the same in either case (unit & 31): no lowercasing needed.
+    if (unit === 95 || unit >= 128) return -1;
+    if (unit >= 65) letters = true;
+    bits |= 1 << (unit & 31);
+  }
+  // Digits alone are no numeral (only roman ones are written another way).
+  if (
+    letters &&
+    end - start <= OTHER_FORMS_MAX_LENGTH &&
+    OTHER_FORMS.has(value.slice(start, end).toLowerCase())
+  )
+    return -1;
+  return bits;
+}
+
+function addWord(count: number, start: number, end: number, letters: number): void {
+  wordStarts[count] = start;
+  wordEnds[count] = end;
+  plainLetters[count] = letters;
+  wordForms[count] = undefined;
+}
+
+/**
+ * ASCII_SERVED_TOKEN by hand (most values are ASCII, and this is the presenter's inner loop): runs of word units,
+ * joined by ' . : between word units and , ; between digits. -1 at the first unit past ASCII (SERVED_TOKEN then).
+ */
+function cutAsciiValue(value: string): number {
+  let count = 0;
+  const length = value.length;
+  let i = 0;
+  while (i < length) {
+    const unit = value.charCodeAt(i);
+    if (unit >= 128) return -1;
+    if (!isWordUnit(unit)) {
+      i++;
+      continue;
+    }
+    const start = i;
+    let joined = false;
+    for (;;) {
+      while (i < length && isWordUnit(value.charCodeAt(i))) i++;
+      if (i + 1 >= length) break;
+      const separator = value.charCodeAt(i);
+      const next = value.charCodeAt(i + 1);
+      const joins =
+        ((separator === 39 || separator === 46 || separator === 58) && isWordUnit(next)) ||
+        ((separator === 44 || separator === 59) && isDigit(value.charCodeAt(i - 1)) && isDigit(next));
+      if (!joins) break;
+      joined = true;
+      i++;
+    }
+    if (count === MAX_VALUE_WORDS) return count;
+    addWord(count++, start, i, joined ? -1 : plainLetterBits(value, start, i));
+  }
+  return count;
+}
+
+/** Cuts `value` into wordStarts/Ends/plainLetters; how many words. */
+function cutValue(value: string): number {
+  const ascii = cutAsciiValue(value);
+  if (ascii >= 0) return ascii;
+  let count = 0;
+  for (const match of value.matchAll(SERVED_TOKEN)) {
+    if (count === MAX_VALUE_WORDS) break;
+    addWord(count++, match.index, match.index + match[0].length, -1);
+  }
+  return count;
+}
+
+/** The forms of the k-th word of `value`, looked up once. */
+function formsAt(value: string, k: number): WordForms {
+  return (wordForms[k] ??= formsOf(value.slice(wordStarts[k], wordEnds[k])));
+}
+
+// A sieve: what the plain-word prefilter needs of each typed form, as numbers in one typed array (it runs for
+// every plain word of every value of an answer): letters, letter buckets, first unit, whether it is the word being
+// typed, and the typos it is allowed against a longer word and against any other.
+const SIEVE_STRIDE = 6;
+
+function sieveOf(entries: readonly { form: Form; last: boolean }[], mode: HighlightMode): Int32Array {
+  const sieve = new Int32Array(entries.length * SIEVE_STRIDE);
+  entries.forEach(({ form, last }, index) => {
+    const at = index * SIEVE_STRIDE;
+    sieve[at] = form.letters;
+    sieve[at + 1] = form.letterBits;
+    sieve[at + 2] = form.text.charCodeAt(0);
+    sieve[at + 3] = last ? 1 : 0;
+    sieve[at + 4] = typosAllowed(form, form.letters + 1, mode);
+    sieve[at + 5] = typosAllowed(form, form.letters, mode);
+  });
+  return sieve;
+}
+
+/**
+ * Whether a form of the sieve may name a plain word of `letters` letters, these letter buckets and this first unit
+ * (lowercased): names()'s tests, on numbers only. Equal or within the typos allowed: as many letters, give or take
+ * the typos, and at most that many letters of either missing from the other. The word being typed, the start of
+ * the word with at most one typo: as long less one or longer, its first letter, at most one letter missing.
+ */
+function sieveNames(
+  sieve: Int32Array,
+  letters: number,
+  bits: number,
+  firstUnit: number,
+  minLetters = 0,
+): boolean {
+  for (let at = 0; at < sieve.length; at += SIEVE_STRIDE) {
+    const typedLetters = sieve[at]!;
+    if (typedLetters <= minLetters) continue;
+    const typedBits = sieve[at + 1]!;
+    const apart = typedLetters - letters;
+    const typos = apart < 0 ? sieve[at + 4]! : sieve[at + 5]!;
+    const missing = bitCount(typedBits & ~bits);
+    if (apart <= typos && -apart <= typos && missing <= typos && bitCount(bits & ~typedBits) <= typos)
+      return true;
+    if (sieve[at + 3] === 1 && apart <= 1 && missing <= 1 && sieve[at + 2] === firstUnit) return true;
+  }
+  return false;
+}
+
+/** The k-th word's first unit, lowercased (a plain word's: ASCII letters and digits). */
+const firstUnitAt = (value: string, k: number) => value.charCodeAt(wordStarts[k]!) | 32;
+
+/** Whether a word of `q` may name the k-th word, a plain one (namingWords' comparisons, on numbers only). */
+function mayBeNamed(plan: QueryPlan, value: string, k: number): boolean {
+  return sieveNames(plan.typed, wordEnds[k]! - wordStarts[k]!, plainLetters[k]!, firstUnitAt(value, k));
+}
+
+/** Whether a word of `q` may join the k-th and next words, both plain (joiningWords' comparisons, on numbers). */
+function mayBeJoined(plan: QueryPlan, value: string, k: number): boolean {
+  const first = wordEnds[k]! - wordStarts[k]!;
+  const second = wordEnds[k + 1]! - wordStarts[k + 1]!;
+  // Far longer than either word (minLetters): not one of them with a typo.
+  return sieveNames(
+    plan.joining,
+    first + second,
+    plainLetters[k]! | plainLetters[k + 1]!,
+    firstUnitAt(value, k),
+    Math.max(first, second),
+  );
+}
+
+/** The words of `q` that named any word of the last value valueSpans() looked at. */
+let valueMatched = 0;
+
+/** The spans of one value (undefined: none), its words of `q` in valueMatched. */
+function valueSpans(plan: QueryPlan, value: string, isReferenceCode: boolean): Span[] | undefined {
+  const count = cutValue(value);
+  let matched = 0;
+  for (let k = 0; k < count; k++) {
+    const bits =
+      plainLetters[k]! >= 0 && !mayBeNamed(plan, value, k) ? 0 : namingWords(plan, formsAt(value, k));
+    wordBits[k] = bits;
+    matched |= bits;
+  }
+  if (plan.joins) {
+    for (let k = 0; k + 1 < count; k++) {
+      const plainPair = plainLetters[k]! >= 0 && plainLetters[k + 1]! >= 0;
+      const bits =
+        plainPair && !mayBeJoined(plan, value, k)
+          ? 0
+          : joiningWords(plan, formsAt(value, k), formsAt(value, k + 1));
+      if (bits !== 0) {
+        wordBits[k]! |= bits;
+        wordBits[k + 1]! |= bits;
+        matched |= bits;
+      }
+      if (k + 2 < count) {
+        // Three plain words written as one are as long as the three: no joining form that long, no join.
+        const threeLength =
+          wordEnds[k]! -
+          wordStarts[k]! +
+          wordEnds[k + 1]! -
+          wordStarts[k + 1]! +
+          wordEnds[k + 2]! -
+          wordStarts[k + 2]!;
+        const plainThree =
+          plainPair && plainLetters[k + 2]! >= 0 && !plan.joiningLengths.includes(threeLength);
+        const three = plainThree
+          ? 0
+          : joiningThree(plan, formsAt(value, k), formsAt(value, k + 1), formsAt(value, k + 2));
+        if (three !== 0) {
+          wordBits[k]! |= three;
+          wordBits[k + 1]! |= three;
+          wordBits[k + 2]! |= three;
+          matched |= three;
+        }
+      }
+    }
+  }
+  // The reference code as typed (case aside) is the whole value, every word of `q`.
+  if (isReferenceCode && plan.whole === value.toLowerCase()) {
+    valueMatched = plan.all;
+    return [[0, value.length]];
+  }
+  valueMatched = matched;
+  if (matched === 0) return undefined;
+  // Words never touch (the tokenizer takes the longest run), so each marked word is a span of its own, in order.
+  const spans: Span[] = [];
+  for (let k = 0; k < count; k++) if (wordBits[k] !== 0) spans.push([wordStarts[k]!, wordEnds[k]!]);
+  return spans;
+}
+
+function highlightsOf(plan: QueryPlan, source: HighlightSource): Highlights {
   const highlights: Highlights = {};
-  if (query.length === 0) return highlights;
-  const fields: readonly HighlightTextField[] = mode === 'list' ? HIGHLIGHT_TEXT_FIELDS : ['project_name'];
-  const matched = new Set<number>();
+  if (plan.words.length === 0) return highlights;
+  const fields: readonly HighlightTextField[] =
+    plan.mode === 'list' ? HIGHLIGHT_TEXT_FIELDS : ['project_name'];
+  let matched = 0;
   for (const field of fields) {
     const value = source[field];
     if (typeof value !== 'string' || value === '') continue;
-    const spans: Span[] = [];
-    // The reference code as typed (case aside) is the whole value.
-    if (field === 'reference_code' && whole === value.toLowerCase()) {
-      spans.push([0, value.length]);
-      for (let index = 0; index < query.length; index++) matched.add(index);
-    }
-    const { words, runs } = remembered(CUT_VALUES, MAX_CUT_VALUES, value, cutValue);
-    for (let index = 0; index < query.length; index++) {
-      const typed = query[index]!;
-      const last = index === query.length - 1;
-      let named = false;
-      for (const word of words) {
-        if (wordNames(typed, word, last, mode)) {
-          spans.push([word.start, word.end]);
-          named = true;
-        }
-      }
-      if (typed.joining.length > 0 && markJoinedRuns(typed, runs, last, mode, spans)) named = true;
-      if (named) matched.add(index);
-    }
-    markSplitWords(splits, words, mode, spans, matched);
-    if (spans.length > 0) highlights[field] = mergeSpans(spans);
+    const spans = valueSpans(plan, value, field === 'reference_code');
+    matched |= valueMatched;
+    if (spans !== undefined) highlights[field] = spans;
   }
-  if (mode === 'list' && matched.size < query.length) {
-    const technology = source.technology ? technologyVocabulary(source.technology) : [];
-    const country = source.country_code ? countryVocabulary(source.country_code) : [];
-    for (let index = 0; index < query.length; index++) {
-      if (matched.has(index)) continue;
-      const typed = query[index]!;
-      const last = index === query.length - 1;
-      if (technology.length > 0 && namesAnyOf(typed, technology, last)) highlights.technology = true;
-      if (country.length > 0 && namesAnyOf(typed, country, last)) highlights.country_code = true;
-    }
+  if (plan.mode === 'list' && matched !== plan.all) {
+    const unmatched = plan.all & ~matched;
+    const { technology, country_code: country } = source;
+    if (
+      technology &&
+      (descriptorWords(plan, `t${technology}`, () => technologyVocabulary(technology)) & unmatched) !== 0
+    )
+      highlights.technology = true;
+    if (country && (descriptorWords(plan, `c${country}`, () => countryVocabulary(country)) & unmatched) !== 0)
+      highlights.country_code = true;
   }
   return highlights;
 }

@@ -38,10 +38,15 @@ export function formOf(text: string): Form {
 }
 
 /** Set bits of a 32-bit number. */
-function bitCount(bits: number): number {
+export function bitCount(bits: number): number {
   let count = bits - ((bits >>> 1) & 0x55555555);
   count = (count & 0x33333333) + ((count >>> 2) & 0x33333333);
   return (((count + (count >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
+/** How many of the letters of `typed` are in no bucket of `letterBits` (each takes an edit). */
+export function missingLetters(typed: Form, letterBits: number): number {
+  return bitCount(typed.letterBits & ~letterBits);
 }
 
 /**
@@ -51,9 +56,14 @@ function bitCount(bits: number): number {
  * from five letters (a dropped letter from four).
  */
 export function allowedTypos(typed: Form, target: Form, mode: HighlightMode): number {
+  return typosAllowed(typed, target.letters, mode);
+}
+
+/** allowedTypos against a target of `targetLetters` letters. */
+export function typosAllowed(typed: Form, targetLetters: number, mode: HighlightMode): number {
   const letters = typed.letters;
   if (letters > MAX_TYPO_LETTERS) return 0;
-  const longer = target.letters > letters;
+  const longer = targetLetters > letters;
   if (mode === 'list') {
     if (letters >= 8) return 2;
     if (letters >= 6 && longer) return 2;
