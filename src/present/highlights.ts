@@ -84,8 +84,10 @@ interface QueryWord {
   compact: Form;
   /** The forms that may join words of a value (compact; written compact): five letters or more. */
   joining: Form[];
-  /** The folded words of each of its tokens (how technology and country words are looked up). */
-  tokenWords: string[][];
+  /** Its standard tokens; their folded words (tokenWords()) are how technology and country words are looked up. */
+  tokens: string[];
+  /** tokenWords(), once asked for (most answers never need them: a word of the text names every word of `q`). */
+  folded?: string[][];
 }
 
 /** 2–3 adjacent words of `q` written as one (a split word: "hydro electric"): the bits of those words. */
@@ -179,7 +181,7 @@ function queryWords(q: string): QueryWord[] {
       forms: [...new Set([...written, ...canonical, compact, writtenCompact])].map(formOf),
       compact: formOf(compact),
       joining: [...new Set([compact, writtenCompact])].map(formOf).filter((form) => form.letters >= 5),
-      tokenWords: tokens.map((token) => foldedWords(token)),
+      tokens,
     });
   }
   return words;
@@ -320,9 +322,12 @@ function joiningThree(plan: QueryPlan, a: WordForms, b: WordForms, c: WordForms)
   return bits;
 }
 
+/** The folded words of each token of a word of `q`. */
+const tokenWords = (query: QueryWord) => (query.folded ??= query.tokens.map((token) => foldedWords(token)));
+
 /** Whether a typed word names one of the words `vocabulary` holds (the last word also as a prefix). */
 function namesAnyOf(query: QueryWord, vocabulary: readonly string[], last: boolean): boolean {
-  return query.tokenWords.some((typedWords) =>
+  return tokenWords(query).some((typedWords) =>
     typedWords.every((typed) =>
       vocabulary.some((word) => word === typed || (last && word.startsWith(typed))),
     ),
@@ -415,10 +420,25 @@ const wordForms: (WordForms | undefined)[] = [];
 /** Per word: 0 unmarked; the bits of the words of `q` that name it. */
 const wordBits: number[] = [];
 
-/** The words canonical.ts writes another way (numerals, abbreviations): not plain words. */
-const OTHER_FORMS = new Set([...Object.keys(ROMAN_NUMERALS), ...Object.keys(SECTOR_ABBREVIATIONS)]);
+/** The words canonical.ts writes another way (numerals, abbreviations, lowercase): not plain words. */
+const OTHER_FORMS = [...new Set([...Object.keys(ROMAN_NUMERALS), ...Object.keys(SECTOR_ABBREVIATIONS)])];
 /** Those words are this long at most: a longer word is not one of them. */
-const OTHER_FORMS_MAX_LENGTH = Math.max(...[...OTHER_FORMS].map((word) => word.length));
+const OTHER_FORMS_MAX_LENGTH = Math.max(...OTHER_FORMS.map((word) => word.length));
+
+/** Whether value[start, end), ASCII, is one of OTHER_FORMS, case aside (compared in place: no string made). */
+function isOtherForm(value: string, start: number, end: number): boolean {
+  const length = end - start;
+  search: for (const word of OTHER_FORMS) {
+    if (word.length !== length) continue;
+    for (let i = 0; i < length; i++) {
+      const unit = value.charCodeAt(start + i);
+      const lower = unit >= 65 && unit <= 90 ? unit + 32 : unit;
+      if (lower !== word.charCodeAt(i)) continue search;
+    }
+    return true;
+  }
+  return false;
+}
 
 const isWordUnit = (unit: number) =>
   (unit >= 97 && unit <= 122) || (unit >= 65 && unit <= 90) || (unit >= 48 && unit <= 57) || unit === 95;
@@ -436,12 +456,7 @@ function plainLetterBits(value: string, start: number, end: number): number {
     bits |= 1 << (unit & 31);
   }
   // Digits alone are no numeral (only roman ones are written another way).
-  if (
-    letters &&
-    end - start <= OTHER_FORMS_MAX_LENGTH &&
-    OTHER_FORMS.has(value.slice(start, end).toLowerCase())
-  )
-    return -1;
+  if (letters && end - start <= OTHER_FORMS_MAX_LENGTH && isOtherForm(value, start, end)) return -1;
   return bits;
 }
 
