@@ -232,6 +232,16 @@ await withFixture('highlights', async (fixture) => {
   ];
   if (rows.length > 0) {
     const apiDelta = mean('with', 'apiMs') - mean('without', 'apiMs');
+    // Each round's difference, for their spread (a round's garbage collections fall where they fall).
+    const roundDeltas = Array.from({ length: options.rounds }, (_, round) => {
+      const side = (name: Side) => rows.find((row) => row.round === round && row.side === name)!.apiMs;
+      return side('with') - side('without');
+    }).sort((a, b) => a - b);
+    const middle = roundDeltas.length / 2;
+    const medianDelta =
+      roundDeltas.length % 2 === 1
+        ? roundDeltas[Math.floor(middle)]!
+        : (roundDeltas[middle - 1]! + roundDeltas[middle]!) / 2;
     const esRatio = mean('with', 'esMs') / mean('without', 'esMs');
     lines.push(
       '## The API, without and with highlight=true',
@@ -249,8 +259,11 @@ await withFixture('highlights', async (fixture) => {
       '',
       '| target | goal | measured |  |',
       '|---|---|---:|---|',
-      `| API CPU a request, with − without | ≤ 0.2 ms | ${apiDelta.toFixed(3)} ms | ${apiDelta <= 0.2 ? 'met' : 'MISSED'} |`,
+      `| API CPU a request, with − without (mean of the rounds) | ≤ 0.2 ms | ${apiDelta.toFixed(3)} ms | ${apiDelta <= 0.2 ? 'met' : 'MISSED'} |`,
       `| Elasticsearch CPU a request, with ÷ without | ≤ 1.15× | ${esRatio.toFixed(2)}× | ${esRatio <= 1.15 ? 'met' : 'MISSED'} |`,
+      '',
+      `The rounds' differences, API CPU ms a request: ${roundDeltas.map((delta) => delta.toFixed(2)).join(', ')} ` +
+        `(median ${medianDelta.toFixed(3)}).`,
       '',
     );
   }

@@ -166,21 +166,32 @@ function wordFormsOf(text: string): WordForms {
 
 const formsOf = (text: string) => remembered(WORD_FORMS, text, wordFormsOf);
 
+/** A folded word of `q` that is its own only standard token (most are): read without the tokenizer's pattern. */
+const PLAIN_QUERY_WORD = /^[a-z0-9]+$/;
+
 function queryWords(q: string): QueryWord[] {
   const words: QueryWord[] = [];
   for (const word of foldText(q.trim()).split(/\s+/u)) {
     if (words.length === MAX_WORDS) break;
-    if (!/[\p{L}\p{N}]/u.test(word)) continue;
-    const tokens = standardTokens(word);
+    const plain = PLAIN_QUERY_WORD.test(word);
+    if (!plain && !/[\p{L}\p{N}]/u.test(word)) continue;
+    const tokens = plain ? [word] : standardTokens(word);
     if (tokens.length === 0) continue;
-    const written = writtenOfTokens(tokens);
+    const written = plain ? tokens : writtenOfTokens(tokens);
     const canonical = canonicalOfTokens(tokens);
     const compact = canonical.join('');
     const writtenCompact = written.join('');
+    // Each text once as a Form, whichever of the word's forms it is.
+    const forms = new Map<string, Form>();
+    for (const text of [...written, ...canonical, compact, writtenCompact]) {
+      if (!forms.has(text)) forms.set(text, formOf(text));
+    }
     words.push({
-      forms: [...new Set([...written, ...canonical, compact, writtenCompact])].map(formOf),
-      compact: formOf(compact),
-      joining: [...new Set([compact, writtenCompact])].map(formOf).filter((form) => form.letters >= 5),
+      forms: [...forms.values()],
+      compact: forms.get(compact)!,
+      joining: [...new Set([compact, writtenCompact])]
+        .map((text) => forms.get(text)!)
+        .filter((form) => form.letters >= 5),
       tokens,
     });
   }
