@@ -10,22 +10,17 @@
 // highlight=true is asked.
 //
 // Its cost is the API's (issue 46: at most 0.2 ms a request; `npm run bench -- highlights`): values are cut by hand
-// when ASCII; a plain word (ASCII letters and digits, no abbreviation or numeral) is compared by its length and
+// when ASCII (servedWords.ts); a plain word (ASCII letters and digits, no abbreviation or numeral) is compared by its length and
 // letters read off the value, and only the few that may match have their forms looked up (WORD_FORMS, kept across
 // answers); within one answer, which words of `q` name a served word is worked out once per distinct word
 // (QueryPlan.stamp), and two words a typed word might join are ruled out the same way before the pair is built.
-import {
-  canonicalOfTokens,
-  ROMAN_NUMERALS,
-  SECTOR_ABBREVIATIONS,
-  technologyWords,
-  writtenOfTokens,
-} from '../../indexContract/text/canonical.js';
+import { canonicalOfTokens, technologyWords, writtenOfTokens } from '../../indexContract/text/canonical.js';
 import { countryNameWords } from '../../indexContract/text/countryNames.js';
 import { foldText } from '../../indexContract/text/fold.js';
 import { foldedWords, standardTokens } from '../../indexContract/text/prefixes.js';
 import { LRUCache } from 'lru-cache';
 import { Type } from './bodySchema.js';
+import { cutServedValue, SERVED_WORDS } from './servedWords.js';
 import {
   allowedTypos,
   bitCount,
@@ -120,13 +115,8 @@ interface QueryPlan {
   joining: Int32Array;
 }
 
-// The standard tokenizer's words (indexContract/text/prefixes.ts STANDARD_TOKEN), on the served text so that the
-// offsets are the served value's.
-const SERVED_TOKEN = /[\p{L}\p{N}\p{M}_]+(?:(?:['’.:·]|(?<=\p{N})[,;](?=\p{N}))[\p{L}\p{N}\p{M}_]+)*/gu;
 const ALPHANUMERIC = /^[A-Za-z0-9]+$/;
 const MAX_WORDS = 12;
-/** Words of a value looked at: the served fields are bounded (record.md), this only keeps a page's cost bounded. */
-const MAX_VALUE_WORDS = 256;
 
 // Kept across answers, bounded, the least recently used dropped first (lru-cache, as the response cache).
 /** The forms of served words (a registry's vocabulary is small). */
@@ -418,112 +408,15 @@ export function highlighter(
   return (source) => highlightsOf(plan, source);
 }
 
-// A value's words, cut into these (reused: an answer is presented synchronously, one value at a time). A plain
-// word (ASCII letters and digits, no abbreviation or numeral) is its own only form, lowercased: its
-// length and letters, read off the value, rule out most comparisons before its forms are looked up (WORD_FORMS
-// lookups were most of the presenter's time in the API, each a miss in the processor's caches).
-const wordStarts: number[] = [];
-const wordEnds: number[] = [];
-/** A plain word's letters as Form.letterBits; -1 for any other word. */
-const plainLetters: number[] = [];
-/** The word's forms, once looked up (undefined until then). */
+// A plain word (ASCII letters and digits, no abbreviation or numeral: servedWords.ts) is its own only form,
+// lowercased: its length and letters, read off the value, rule out most comparisons before its forms are looked up
+// (WORD_FORMS lookups were most of the presenter's time in the API, each a miss in the processor's caches).
+/** The words of the value being looked at (the same arrays every time: cutServedValue() refills them). */
+const { starts: wordStarts, ends: wordEnds, plainLetters } = SERVED_WORDS;
+/** The words' forms, once looked up (undefined until then), as cutServedValue() numbered them. */
 const wordForms: (WordForms | undefined)[] = [];
 /** Per word: 0 unmarked; the bits of the words of `q` that name it. */
 const wordBits: number[] = [];
-
-/** The words canonical.ts writes another way (numerals, abbreviations, lowercase): not plain words. */
-const OTHER_FORMS = [...new Set([...Object.keys(ROMAN_NUMERALS), ...Object.keys(SECTOR_ABBREVIATIONS)])];
-/** Those words are this long at most: a longer word is not one of them. */
-const OTHER_FORMS_MAX_LENGTH = Math.max(...OTHER_FORMS.map((word) => word.length));
-
-/** Whether value[start, end), ASCII, is one of OTHER_FORMS, case aside (compared in place: no string made). */
-function isOtherForm(value: string, start: number, end: number): boolean {
-  const length = end - start;
-  search: for (const word of OTHER_FORMS) {
-    if (word.length !== length) continue;
-    for (let i = 0; i < length; i++) {
-      const unit = value.charCodeAt(start + i);
-      const lower = unit >= 65 && unit <= 90 ? unit + 32 : unit;
-      if (lower !== word.charCodeAt(i)) continue search;
-    }
-    return true;
-  }
-  return false;
-}
-
-const isWordUnit = (unit: number) =>
-  (unit >= 97 && unit <= 122) || (unit >= 65 && unit <= 90) || (unit >= 48 && unit <= 57) || unit === 95;
-const isDigit = (unit: number) => unit >= 48 && unit <= 57;
-
-/** The letters of value[start, end) as Form.letterBits when it is a plain word, else -1. */
-function plainLetterBits(value: string, start: number, end: number): number {
-  let bits = 0;
-  let letters = false;
-  for (let i = start; i < end; i++) {
-    const unit = value.charCodeAt(i);
-    // A letter's bucket is the same in either case (unit & 31): no lowercasing needed.
-    if (unit === 95 || unit >= 128) return -1;
-    if (unit >= 65) letters = true;
-    bits |= 1 << (unit & 31);
-  }
-  // Digits alone are no numeral (only roman ones are written another way).
-  if (letters && end - start <= OTHER_FORMS_MAX_LENGTH && isOtherForm(value, start, end)) return -1;
-  return bits;
-}
-
-function addWord(count: number, start: number, end: number, letters: number): void {
-  wordStarts[count] = start;
-  wordEnds[count] = end;
-  plainLetters[count] = letters;
-  wordForms[count] = undefined;
-}
-
-/**
- * ASCII_SERVED_TOKEN by hand (most values are ASCII, and this is the presenter's inner loop): runs of word units,
- * joined by ' . : between word units and , ; between digits. -1 at the first unit past ASCII (SERVED_TOKEN then).
- */
-function cutAsciiValue(value: string): number {
-  let count = 0;
-  const length = value.length;
-  let i = 0;
-  while (i < length) {
-    const unit = value.charCodeAt(i);
-    if (unit >= 128) return -1;
-    if (!isWordUnit(unit)) {
-      i++;
-      continue;
-    }
-    const start = i;
-    let joined = false;
-    for (;;) {
-      while (i < length && isWordUnit(value.charCodeAt(i))) i++;
-      if (i + 1 >= length) break;
-      const separator = value.charCodeAt(i);
-      const next = value.charCodeAt(i + 1);
-      const joins =
-        ((separator === 39 || separator === 46 || separator === 58) && isWordUnit(next)) ||
-        ((separator === 44 || separator === 59) && isDigit(value.charCodeAt(i - 1)) && isDigit(next));
-      if (!joins) break;
-      joined = true;
-      i++;
-    }
-    if (count === MAX_VALUE_WORDS) return count;
-    addWord(count++, start, i, joined ? -1 : plainLetterBits(value, start, i));
-  }
-  return count;
-}
-
-/** Cuts `value` into wordStarts/Ends/plainLetters; how many words. */
-function cutValue(value: string): number {
-  const ascii = cutAsciiValue(value);
-  if (ascii >= 0) return ascii;
-  let count = 0;
-  for (const match of value.matchAll(SERVED_TOKEN)) {
-    if (count === MAX_VALUE_WORDS) break;
-    addWord(count++, match.index, match.index + match[0].length, -1);
-  }
-  return count;
-}
 
 /** The forms of the k-th word of `value`, looked up once. */
 function formsAt(value: string, k: number): WordForms {
@@ -603,7 +496,8 @@ let valueMatched = 0;
 
 /** The spans of one value (undefined: none), its words of `q` in valueMatched. */
 function valueSpans(plan: QueryPlan, value: string, isReferenceCode: boolean): Span[] | undefined {
-  const count = cutValue(value);
+  const count = cutServedValue(value);
+  wordForms.fill(undefined, 0, count);
   let matched = 0;
   for (let k = 0; k < count; k++) {
     const bits =
