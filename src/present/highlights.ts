@@ -27,7 +27,6 @@ import {
   formOf,
   missingLetters,
   names,
-  typosAllowed,
   type Form,
   type HighlightMode,
 } from './typedWord.js';
@@ -275,7 +274,7 @@ function joiningWords(plan: QueryPlan, first: WordForms, second: WordForms): num
       }
       if (!last && Math.abs(length - compactLength) > 4 && Math.abs(length - writtenLength) > 4) continue;
       compactPair ??= formOf(first.compact.text + second.compact.text);
-      if (form.letters <= longestPart + allowedTypos(form, compactPair, mode)) continue;
+      if (form.letters <= longestPart + allowedTypos(form, compactPair.letters, mode)) continue;
       writtenPair ??=
         first.written === first.compact && second.written === second.compact
           ? compactPair
@@ -367,12 +366,13 @@ export function computeHighlights(
   return highlighter(q, mode)(source);
 }
 
+/** Answers presented so far: each answer's plan has its own stamp. */
+let answers = 0;
+
 /**
  * computeHighlights for the items of one answer: `q` is read once, and what its words name is remembered for the
  * answer (its items share developers, places and words).
  */
-let answers = 0;
-
 export function highlighter(
   q: string,
   mode: HighlightMode = 'list',
@@ -436,8 +436,8 @@ function sieveOf(entries: readonly { form: Form; last: boolean }[], mode: Highli
     sieve[at + 1] = form.letterBits;
     sieve[at + 2] = form.text.charCodeAt(0);
     sieve[at + 3] = last ? 1 : 0;
-    sieve[at + 4] = typosAllowed(form, form.letters + 1, mode);
-    sieve[at + 5] = typosAllowed(form, form.letters, mode);
+    sieve[at + 4] = allowedTypos(form, form.letters + 1, mode);
+    sieve[at + 5] = allowedTypos(form, form.letters, mode);
   });
   return sieve;
 }

@@ -50,17 +50,12 @@ export function missingLetters(typed: Form, letterBits: number): number {
 }
 
 /**
- * The typos a typed word may carry against a word of the value: the list's fuzziness AUTO:5,8 (one from five
- * letters, two from eight), a dropped letter from four typed letters (the dropped-letter and first-letter
- * spellings), two typos in six or seven typed letters against a longer word (textQuery.ts twoTypos); suggest one
- * from five letters (a dropped letter from four).
+ * The typos a typed word may carry against a word of the value `targetLetters` letters long: the list's fuzziness
+ * AUTO:5,8 (one from five letters, two from eight), a dropped letter from four typed letters (the dropped-letter
+ * and first-letter spellings), two typos in six or seven typed letters against a longer word (textQuery.ts
+ * twoTypos); suggest one from five letters (a dropped letter from four).
  */
-export function allowedTypos(typed: Form, target: Form, mode: HighlightMode): number {
-  return typosAllowed(typed, target.letters, mode);
-}
-
-/** allowedTypos against a target of `targetLetters` letters. */
-export function typosAllowed(typed: Form, targetLetters: number, mode: HighlightMode): number {
+export function allowedTypos(typed: Form, targetLetters: number, mode: HighlightMode): number {
   const letters = typed.letters;
   if (letters > MAX_TYPO_LETTERS) return 0;
   const longer = targetLetters > letters;
@@ -84,7 +79,7 @@ export function names(typed: Form, target: Form, last: boolean, mode: HighlightM
   if (Math.abs(a.length - b.length) > 4 && !(last && b.length > a.length)) return false;
   // Typed letters that the target lacks: each takes an edit, also against any start of the target.
   const missing = bitCount(typed.letterBits & ~target.letterBits);
-  const typos = allowedTypos(typed, target, mode);
+  const typos = allowedTypos(typed, target.letters, mode);
   if (
     typos > 0 &&
     missing <= typos &&
