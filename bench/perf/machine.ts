@@ -1,5 +1,5 @@
 // What the figures were measured on: cores, memory, Node, and a process's CPU time (from /proc, Linux).
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { cpus, totalmem, loadavg } from 'node:os';
 
 export interface MachineInfo {
@@ -32,6 +32,26 @@ export async function processCpuSeconds(pid: number): Promise<number> {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of the line)
   return ticks / 100;
+}
+
+/** CPU seconds a thread ran, to the nanosecond (the scheduler's own count: /proc stat's are 1/100 s ticks). */
+async function threadRunSeconds(pid: number, tid: string | number): Promise<number> {
+  const schedstat = await readFile(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').catch(() => '0');
+  return Number(schedstat.split(' ')[0]) / 1e9;
+}
+
+/**
+ * CPU seconds of a process to the nanosecond, and of its main thread (its JavaScript, for Node): the scheduler's
+ * count per thread (/proc/<pid>/task/<tid>/schedstat), summed. A thread that ended between two readings takes its
+ * time with it: Node's (the event loop, V8's and libuv's workers) live as long as the process.
+ */
+export async function preciseCpuSeconds(pid: number): Promise<{ process: number; mainThread: number }> {
+  const threads = await readdir(`/proc/${pid}/task`);
+  const seconds = await Promise.all(threads.map((tid) => threadRunSeconds(pid, tid)));
+  return {
+    process: seconds.reduce((sum, value) => sum + value, 0),
+    mainThread: seconds[threads.indexOf(String(pid))] ?? 0,
+  };
 }
 
 /** CPU seconds of a process, or undefined when it cannot be read (not on this machine, not Linux). */

@@ -14,7 +14,13 @@
 // letters read off the value, and only the few that may match have their forms looked up (WORD_FORMS, kept across
 // answers); within one answer, which words of `q` name a served word is worked out once per distinct word
 // (QueryPlan.stamp), and two words a typed word might join are ruled out the same way before the pair is built.
-import { canonicalOfTokens, technologyWords, writtenOfTokens } from '../../indexContract/text/canonical.js';
+import {
+  canonicalOfTokens,
+  ROMAN_NUMERALS,
+  SECTOR_ABBREVIATIONS,
+  technologyWords,
+  writtenOfTokens,
+} from '../../indexContract/text/canonical.js';
 import { countryNameWords } from '../../indexContract/text/countryNames.js';
 import { foldText } from '../../indexContract/text/fold.js';
 import { foldedWords, standardTokens } from '../../indexContract/text/prefixes.js';
@@ -29,6 +35,7 @@ import {
   names,
   type Form,
   type HighlightMode,
+  type TypoRules,
 } from './typedWord.js';
 
 export { editDistance } from './typedWord.js';
@@ -102,12 +109,18 @@ interface QueryPlan {
   /** The reference code as typed, case aside (textQuery.ts referenceCode). */
   whole: string;
   mode: HighlightMode;
+  /** The typo rules words are compared by: the mode's; none in the reference code (codePlan). */
+  rules: TypoRules;
+  /** The plan for the reference code (made when first needed): no typos, no joined or split words. */
+  code: QueryPlan | undefined;
   /** Tells this answer's bits on WordForms from another's. */
   stamp: number;
   /** The lengths of the joining forms (UTF-16 units): three words written as one are looked for only at these. */
   joiningLengths: number[];
-  /** Technology or country → the words of `q` that name it. */
-  byDescriptor: Map<string, number>;
+  /** Technology → the words of `q` that name it. */
+  byTechnology: Map<string, number>;
+  /** Country code → the words of `q` that name the country. */
+  byCountry: Map<string, number>;
   /** Every form a served word is compared with (each word's forms, the splits), for the plain-word prefilter. */
   typed: Int32Array;
   /** The joining forms, for the plain-pair prefilter (a sieve of them). */
@@ -120,8 +133,9 @@ const MAX_WORDS = 12;
 // Kept across answers, bounded, the least recently used dropped first (lru-cache, as the response cache).
 /** The forms of served words (a registry's vocabulary is small). */
 const WORD_FORMS = new LRUCache<string, WordForms>({ max: 20_000 });
-/** Technology and country words by value: a handful of each. */
-const DESCRIPTOR_WORDS = new LRUCache<string, string[]>({ max: 1_000 });
+/** Technology words by technology, country names' words by country code: a handful of each. */
+const TECHNOLOGY_WORDS = new LRUCache<string, string[]>({ max: 1_000 });
+const COUNTRY_WORDS = new LRUCache<string, string[]>({ max: 1_000 });
 
 /** The value kept under `key`, made and kept first if there is none. */
 function remembered<T extends object>(memo: LRUCache<string, T>, key: string, make: (key: string) => T): T {
@@ -163,6 +177,12 @@ function queryWords(q: string): QueryWord[] {
   for (const word of foldText(q.trim()).split(/\s+/u)) {
     if (words.length === MAX_WORDS) break;
     const plain = PLAIN_QUERY_WORD.test(word);
+    if (plain && !Object.hasOwn(ROMAN_NUMERALS, word) && !Object.hasOwn(SECTOR_ABBREVIATIONS, word)) {
+      // Most words of `q`: their own only form, as typed, canonical and compact alike.
+      const form = formOf(word);
+      words.push({ forms: [form], compact: form, joining: form.letters >= 5 ? [form] : [], tokens: [word] });
+      continue;
+    }
     if (!plain && !/[\p{L}\p{N}]/u.test(word)) continue;
     const tokens = plain ? [word] : standardTokens(word);
     if (tokens.length === 0) continue;
@@ -207,7 +227,7 @@ function querySplits(query: readonly QueryWord[]): QuerySplit[] {
 /** The words of `q` that name a served word: each alone by any of its forms, or 2–3 of them split (bits). */
 function namingWords(plan: QueryPlan, word: WordForms): number {
   if (word.stamp === plan.stamp) return word.bits;
-  const { words, mode } = plan;
+  const { words, rules: mode } = plan;
   let bits = 0;
   for (let index = 0; index < words.length; index++) {
     const last = index === words.length - 1;
@@ -244,7 +264,7 @@ const isPair = (text: string, first: string, second: string) =>
  * word being typed) past the first word's end, and far longer than either word (not one of them with a typo).
  */
 function joiningWords(plan: QueryPlan, first: WordForms, second: WordForms): number {
-  const { words, mode } = plan;
+  const { words, rules: mode } = plan;
   const compactLength = first.compact.text.length + second.compact.text.length;
   const writtenLength = first.written.text.length + second.written.text.length;
   const longestPart = Math.max(first.compact.letters, second.compact.letters);
@@ -327,28 +347,47 @@ const tokenWords = (query: QueryWord) => (query.folded ??= query.tokens.map((tok
 
 /** Whether a typed word names one of the words `vocabulary` holds (the last word also as a prefix). */
 function namesAnyOf(query: QueryWord, vocabulary: readonly string[], last: boolean): boolean {
-  return tokenWords(query).some((typedWords) =>
-    typedWords.every((typed) =>
-      vocabulary.some((word) => word === typed || (last && word.startsWith(typed))),
-    ),
-  );
+  // Loops rather than some()/every() with closures: this runs for every technology and country of an answer.
+  for (const typedWords of tokenWords(query)) {
+    let all = true;
+    for (const typed of typedWords) {
+      let found = false;
+      for (const word of vocabulary) {
+        if (word === typed || (last && word.startsWith(typed))) {
+          found = true;
+          break;
+        }
+      }
+      if (!found) {
+        all = false;
+        break;
+      }
+    }
+    if (all) return true;
+  }
+  return false;
 }
 
 const technologyVocabulary = (technology: string) =>
-  remembered(DESCRIPTOR_WORDS, `t${technology}`, () => technologyWords(technology));
-const countryVocabulary = (code: string) =>
-  remembered(DESCRIPTOR_WORDS, `c${code}`, () => countryNameWords(code).flatMap((name) => name.split(' ')));
+  remembered(TECHNOLOGY_WORDS, technology, technologyWords);
+const countryWordsOf = (code: string) => countryNameWords(code).flatMap((name) => name.split(' '));
+const countryVocabulary = (code: string) => remembered(COUNTRY_WORDS, code, countryWordsOf);
 
 /** The words of `q` that name a technology or a country (its vocabulary). */
-function descriptorWords(plan: QueryPlan, key: string, vocabulary: () => readonly string[]): number {
-  let bits = plan.byDescriptor.get(key);
+function descriptorWords(
+  plan: QueryPlan,
+  byDescriptor: Map<string, number>,
+  key: string,
+  vocabulary: (key: string) => readonly string[],
+): number {
+  let bits = byDescriptor.get(key);
   if (bits === undefined) {
-    const words = vocabulary();
+    const words = vocabulary(key);
     bits = 0;
     for (let index = 0; index < plan.words.length; index++) {
       if (namesAnyOf(plan.words[index]!, words, index === plan.words.length - 1)) bits |= 1 << index;
     }
-    plan.byDescriptor.set(key, bits);
+    byDescriptor.set(key, bits);
   }
   return bits;
 }
@@ -386,27 +425,38 @@ export function highlighter(
     all: (1 << words.length) - 1,
     whole: q.trim().toLowerCase(),
     mode,
+    rules: mode,
+    code: undefined,
     stamp: ++answers,
-    joiningLengths: [...new Set(words.flatMap((word) => word.joining.map((form) => form.text.length)))],
-    byDescriptor: new Map(),
-    typed: sieveOf(
-      [
-        ...words.flatMap((word, index) =>
-          word.forms.map((form) => ({ form, last: index === words.length - 1 })),
-        ),
-        ...splits.map((split) => ({ form: split.compact, last: split.last })),
-      ],
-      mode,
-    ),
-    joining: sieveOf(
-      words.flatMap((word, index) =>
-        word.joining.map((form) => ({ form, last: index === words.length - 1 })),
-      ),
-      mode,
-    ),
+    joiningLengths: joiningLengthsOf(words),
+    byTechnology: new Map(),
+    byCountry: new Map(),
+    typed: typedSieve(words, splits, mode),
+    joining: joiningSieve(words, mode),
   };
   return (source) => highlightsOf(plan, source);
 }
+
+/** The lengths of the joining forms, each once. */
+function joiningLengthsOf(words: readonly QueryWord[]): number[] {
+  const lengths: number[] = [];
+  for (const word of words) {
+    for (const form of word.joining) if (!lengths.includes(form.text.length)) lengths.push(form.text.length);
+  }
+  return lengths;
+}
+
+/**
+ * The plan for the reference code: as the list's query looks for words there (src/search/textQuery.ts
+ * TYPO_FIELDS), as typed or as the start of the word being typed; joined and split words are looked for in names
+ * only. Its own stamp: a word's bits under these rules are not the name's. The sieve is the list's: it lets through
+ * every word the stricter rules could name (it only rules words out).
+ */
+function codePlanOf(plan: QueryPlan): QueryPlan {
+  return { ...plan, splits: NO_SPLITS, joins: false, rules: 'exact', stamp: ++answers };
+}
+
+const NO_SPLITS: QuerySplit[] = [];
 
 // A plain word (ASCII letters and digits, no abbreviation or numeral: servedWords.ts) is its own only form,
 // lowercased: its length and letters, read off the value, rule out most comparisons before its forms are looked up
@@ -428,16 +478,38 @@ function formsAt(value: string, k: number): WordForms {
 // typed, and the typos it is allowed against a longer word and against any other.
 const SIEVE_STRIDE = 6;
 
-function sieveOf(entries: readonly { form: Form; last: boolean }[], mode: HighlightMode): Int32Array {
-  const sieve = new Int32Array(entries.length * SIEVE_STRIDE);
-  entries.forEach(({ form, last }, index) => {
-    const at = index * SIEVE_STRIDE;
-    sieve[at] = form.letters;
-    sieve[at + 1] = form.letterBits;
-    sieve[at + 2] = form.text.charCodeAt(0);
-    sieve[at + 3] = last ? 1 : 0;
-    sieve[at + 4] = allowedTypos(form, form.letters + 1, mode);
-    sieve[at + 5] = allowedTypos(form, form.letters, mode);
+/** One form's entry of a sieve at `at`; the next entry's place. */
+function sieveEntry(sieve: Int32Array, at: number, form: Form, last: boolean, mode: TypoRules): number {
+  sieve[at] = form.letters;
+  sieve[at + 1] = form.letterBits;
+  sieve[at + 2] = form.text.charCodeAt(0);
+  sieve[at + 3] = last ? 1 : 0;
+  sieve[at + 4] = allowedTypos(form, form.letters + 1, mode);
+  sieve[at + 5] = allowedTypos(form, form.letters, mode);
+  return at + SIEVE_STRIDE;
+}
+
+/** Every form a served word is compared with: each word's forms, and the splits. */
+function typedSieve(words: readonly QueryWord[], splits: readonly QuerySplit[], mode: TypoRules): Int32Array {
+  let count = splits.length;
+  for (const word of words) count += word.forms.length;
+  const sieve = new Int32Array(count * SIEVE_STRIDE);
+  let at = 0;
+  words.forEach((word, index) => {
+    for (const form of word.forms) at = sieveEntry(sieve, at, form, index === words.length - 1, mode);
+  });
+  for (const split of splits) at = sieveEntry(sieve, at, split.compact, split.last, mode);
+  return sieve;
+}
+
+/** The forms that may join two words of a value. */
+function joiningSieve(words: readonly QueryWord[], mode: TypoRules): Int32Array {
+  let count = 0;
+  for (const word of words) count += word.joining.length;
+  const sieve = new Int32Array(count * SIEVE_STRIDE);
+  let at = 0;
+  words.forEach((word, index) => {
+    for (const form of word.joining) at = sieveEntry(sieve, at, form, index === words.length - 1, mode);
   });
   return sieve;
 }
@@ -497,7 +569,7 @@ let valueMatched = 0;
 /** The spans of one value (undefined: none), its words of `q` in valueMatched. */
 function valueSpans(plan: QueryPlan, value: string, isReferenceCode: boolean): Span[] | undefined {
   const count = cutServedValue(value);
-  wordForms.fill(undefined, 0, count);
+  for (let k = 0; k < count; k++) wordForms[k] = undefined;
   let matched = 0;
   for (let k = 0; k < count; k++) {
     const bits =
@@ -553,28 +625,40 @@ function valueSpans(plan: QueryPlan, value: string, isReferenceCode: boolean): S
   return spans;
 }
 
+/** The spans of one field's value into `highlights` (none when absent, null or empty); the words of `q` it named. */
+function fieldSpans(
+  plan: QueryPlan,
+  highlights: Highlights,
+  field: HighlightTextField,
+  value: string | null | undefined,
+): number {
+  if (typeof value !== 'string' || value === '') return 0;
+  const code = field === 'reference_code';
+  const spans = valueSpans(code ? (plan.code ??= codePlanOf(plan)) : plan, value, code);
+  if (spans !== undefined) highlights[field] = spans;
+  return valueMatched;
+}
+
 function highlightsOf(plan: QueryPlan, source: HighlightSource): Highlights {
   const highlights: Highlights = {};
   if (plan.words.length === 0) return highlights;
-  const fields: readonly HighlightTextField[] =
-    plan.mode === 'list' ? HIGHLIGHT_TEXT_FIELDS : ['project_name'];
-  let matched = 0;
-  for (const field of fields) {
-    const value = source[field];
-    if (typeof value !== 'string' || value === '') continue;
-    const spans = valueSpans(plan, value, field === 'reference_code');
-    matched |= valueMatched;
-    if (spans !== undefined) highlights[field] = spans;
+  // The fields read by name, each (HIGHLIGHT_TEXT_FIELDS): items come in many shapes (fields=), and a read by a
+  // computed key cost more than the rest of an unmatched value.
+  let matched = fieldSpans(plan, highlights, 'project_name', source.project_name);
+  if (plan.mode === 'list') {
+    matched |= fieldSpans(plan, highlights, 'developer', source.developer);
+    matched |= fieldSpans(plan, highlights, 'location', source.location);
+    matched |= fieldSpans(plan, highlights, 'reference_code', source.reference_code);
   }
   if (plan.mode === 'list' && matched !== plan.all) {
     const unmatched = plan.all & ~matched;
     const { technology, country_code: country } = source;
     if (
       technology &&
-      (descriptorWords(plan, `t${technology}`, () => technologyVocabulary(technology)) & unmatched) !== 0
+      (descriptorWords(plan, plan.byTechnology, technology, technologyVocabulary) & unmatched) !== 0
     )
       highlights.technology = true;
-    if (country && (descriptorWords(plan, `c${country}`, () => countryVocabulary(country)) & unmatched) !== 0)
+    if (country && (descriptorWords(plan, plan.byCountry, country, countryVocabulary) & unmatched) !== 0)
       highlights.country_code = true;
   }
   return highlights;

@@ -24,6 +24,9 @@ export interface Form {
  */
 export type HighlightMode = 'list' | 'suggest';
 
+/** The typo rules a word is compared by: its mode's, or none (the reference code: matched as typed or as a prefix). */
+export type TypoRules = HighlightMode | 'exact';
+
 const MAX_TYPO_LETTERS = 30;
 
 export function formOf(text: string): Form {
@@ -55,9 +58,9 @@ export function missingLetters(typed: Form, letterBits: number): number {
  * and first-letter spellings), two typos in six or seven typed letters against a longer word (textQuery.ts
  * twoTypos); suggest one from five letters (a dropped letter from four).
  */
-export function allowedTypos(typed: Form, targetLetters: number, mode: HighlightMode): number {
+export function allowedTypos(typed: Form, targetLetters: number, mode: TypoRules): number {
   const letters = typed.letters;
-  if (letters > MAX_TYPO_LETTERS) return 0;
+  if (letters > MAX_TYPO_LETTERS || mode === 'exact') return 0;
   const longer = targetLetters > letters;
   if (mode === 'list') {
     if (letters >= 8) return 2;
@@ -68,7 +71,7 @@ export function allowedTypos(typed: Form, targetLetters: number, mode: Highlight
 }
 
 /** Whether `typed` names `target`: equal, within the typos allowed, or (the word being typed) its start. */
-export function names(typed: Form, target: Form, last: boolean, mode: HighlightMode): boolean {
+export function names(typed: Form, target: Form, last: boolean, mode: TypoRules): boolean {
   const a = typed.text;
   const b = target.text;
   if (a === '' || b === '') return false;
@@ -92,6 +95,7 @@ export function names(typed: Form, target: Form, last: boolean, mode: HighlightM
   // The start of a word with one typo, the first letter as typed (suggest's fuzzy prefixes, prefix_length 1).
   return (
     last &&
+    mode !== 'exact' &&
     missing <= 1 &&
     typed.letters >= 4 &&
     a.codePointAt(0) === b.codePointAt(0) &&

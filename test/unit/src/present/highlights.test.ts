@@ -113,6 +113,29 @@ describe('api present: highlights (issue 46)', () => {
     ]);
   });
 
+  it('marks a reference code word as the list query matches it there: as typed or as the start of the last word, never with a typo', () => {
+    const source = {
+      project_name: 'Kafue Gorge',
+      developer: 'Hydro Zambia',
+      reference_code: 'ZM-HYDRO-2019-0042',
+      technology: 'hydro',
+    };
+    // The same typed word marks the name with a typo, the code only as typed.
+    expect(computeHighlights('kafeu hydro', source)).to.deep.equal({
+      project_name: [[0, 5]],
+      developer: [[0, 5]],
+      reference_code: [[3, 8]],
+    });
+    expect(computeHighlights('hydor kafeu', source)).to.deep.equal({
+      project_name: [[0, 5]],
+      developer: [[0, 5]],
+    });
+    // The word being typed: the start of a code word, not the start with a typo (suggest's fuzzy prefix).
+    expect(computeHighlights('kafue hyd', source).reference_code).to.deep.equal([[3, 8]]);
+    expect(computeHighlights('kafue hyfro', source).reference_code).to.equal(undefined);
+    expect(computeHighlights('kafue 2019', source).reference_code).to.deep.equal([[9, 13]]);
+  });
+
   it('names the technology or the country when a word of q matched them rather than the text', () => {
     const source = { project_name: 'Tobel Plant', technology: 'hydro', country_code: 'CH' };
     expect(computeHighlights('tobel hydro', source)).to.deep.equal({
