@@ -28,6 +28,12 @@ export const TEXT_FIELDS = [
   'location_folded',
 ];
 /**
+ * Where a typed word is looked for with typos: the text fields but the reference code. A code is typed or pasted
+ * as it is (whole, word by word, or its start as it is typed), and a fuzzy lookup over its words cost 16 % of
+ * Elasticsearch's time per query for no relevance class (issue 47, docs/performance.md).
+ */
+export const TYPO_FIELDS = TEXT_FIELDS.filter((field) => !field.startsWith('reference_code'));
+/**
  * What the PPA is rather than what it is called: its technology's words and synonyms, its country's names. A
  * typed word may match them instead of the four fields.
  */
@@ -135,8 +141,8 @@ export const ALL_PARTS: TextQueryParts = {
 };
 
 /**
- * Every word must match somewhere in the four fields, as typed, with one typo (two from eight letters), or, for
- * the last word, as a prefix; a word found only through a typo weighs TYPO_WEIGHT of one found as typed. On top
+ * Every word must match somewhere in the four fields, as typed, with one typo (two from eight letters; not in the
+ * reference code), or, for the last word, as a prefix; a word found only through a typo weighs TYPO_WEIGHT of one found as typed. On top
  * of that, the whole name (even with one typo), its phrase and its start rank higher, and an exact reference code
  * ranks first even when its words alone would not match.
  */
@@ -284,7 +290,7 @@ function wordQuery(word: string, last: boolean, parts: TextQueryParts, alternati
     multi_match: {
       query: word,
       type: 'best_fields',
-      fields: TEXT_FIELDS,
+      fields: TYPO_FIELDS,
       fuzziness: FUZZINESS,
       operator: 'and',
       boost: TYPO_WEIGHT,

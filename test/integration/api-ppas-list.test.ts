@@ -272,6 +272,16 @@ describe('GET /api/v1/ppas on the sample index', function () {
       expect((await slugsFor((target?.reference_code ?? '').toLowerCase()))[0]).to.equal(target?.slug);
     });
 
+    it("matches a reference code's words as typed or as the start of the last word, never through a typo (issue 47)", async () => {
+      const target = listed.find((r) => /^[A-Z]{2}-[A-Z]{3}-\d{4}-\d{3}$/.test(r.reference_code));
+      expect(target).to.not.equal(undefined);
+      const [, kind, year] = (target?.reference_code ?? '').split('-') as [string, string, string];
+      expect(await slugsFor(`${kind} ${year}`)).to.include(target?.slug);
+      expect(await slugsFor(`${kind} ${year.slice(0, 3)}`)).to.include(target?.slug);
+      // A digit added: one typo from the code's year (five typed letters allow one), found by no other field.
+      expect(await slugsFor(`${kind} ${year}7`)).to.not.include(target?.slug);
+    });
+
     it('an exact phrase ranks above partial matches', async () => {
       const found = await slugsFor('Evora Nova Solar');
       const exact = listed.filter((r) => foldText(r.project_name) === 'evora nova solar').map((r) => r.slug);

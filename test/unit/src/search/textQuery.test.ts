@@ -19,7 +19,8 @@ function wordQuery(
       multi_match: {
         query: word,
         type: 'best_fields',
-        fields: TEXT_FIELDS,
+        // Typos everywhere but in the reference code (issue 47).
+        fields: ['name_folded^3', 'developer_folded', 'location_folded'],
         fuzziness: 'AUTO:5,8',
         operator: 'and',
         boost: 0.2,
