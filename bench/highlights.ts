@@ -8,14 +8,17 @@
 //      fresh requests, the two sides alternating first; the API's and Elasticsearch's CPU per request read from
 //      /proc around each side;
 //   3. with --profile, a CPU profile of the API on each side (--keep-profiles leaves the files).
-// Writes bench/results/<date>-highlights.md unless --no-write. --api-root DIR runs another checkout's API (a
-// `git worktree` of the commit before a change) with the same load, for a before/after.
+// Writes bench/results/<date>-highlights.md unless --no-write. --api-root DIR runs another checkout's API and
+// presenter (a `git worktree` of the commit before a change, inside this checkout so that it finds its packages)
+// with the same load, for a before/after.
 import { Command } from 'commander';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { positiveInteger } from '../indexer/optionParsers.js';
-import { forgetHighlightCaches, highlighter, type HighlightSource } from '../src/present/highlights.js';
+import { pathToFileURL } from 'node:url';
+import type * as PresenterModule from '../src/present/highlights.js';
+import type { HighlightSource } from '../src/present/highlights.js';
 import { withFixture } from './fixture.js';
 import { newestProfile, REPO_ROOT, startApi } from './perf/apiProcess.js';
 import { localEsPid } from './perf/cpuSplit.js';
@@ -81,6 +84,13 @@ interface Page {
   q: string;
   items: HighlightSource[];
 }
+
+// The presenter measured: this checkout's, or that of --api-root (loaded from its sources, as tsx runs this bench).
+const { forgetHighlightCaches, highlighter } = (await import(
+  options.apiRoot
+    ? pathToFileURL(join(options.apiRoot, 'src/present/highlights.ts')).href
+    : '../src/present/highlights.js'
+)) as typeof PresenterModule;
 
 /** One pass of the presenter over every page, in µs; `cold`: its caches emptied first. */
 function presenterPass(pages: readonly Page[], cold: boolean): number {
