@@ -227,14 +227,14 @@ function querySplits(query: readonly QueryWord[]): QuerySplit[] {
 /** The words of `q` that name a served word: each alone by any of its forms, or 2–3 of them split (bits). */
 function namingWords(plan: QueryPlan, word: WordForms): number {
   if (word.stamp === plan.stamp) return word.bits;
-  const { words, rules: mode } = plan;
+  const { words, rules } = plan;
   let bits = 0;
   for (let index = 0; index < words.length; index++) {
     const last = index === words.length - 1;
     // Canonical words of an abbreviation ("HPP" → hydro power plant) each name the word they stand for.
     search: for (const typed of words[index]!.forms) {
       for (const target of word.targets) {
-        if (names(typed, target, last, mode)) {
+        if (names(typed, target, last, rules)) {
           bits |= 1 << index;
           break search;
         }
@@ -244,8 +244,8 @@ function namingWords(plan: QueryPlan, word: WordForms): number {
   for (const split of plan.splits) {
     if (
       (bits & split.bits) !== split.bits &&
-      (names(split.compact, word.compact, split.last, mode) ||
-        (word.written !== word.compact && names(split.compact, word.written, split.last, mode)))
+      (names(split.compact, word.compact, split.last, rules) ||
+        (word.written !== word.compact && names(split.compact, word.written, split.last, rules)))
     ) {
       bits |= split.bits;
     }
@@ -264,7 +264,7 @@ const isPair = (text: string, first: string, second: string) =>
  * word being typed) past the first word's end, and far longer than either word (not one of them with a typo).
  */
 function joiningWords(plan: QueryPlan, first: WordForms, second: WordForms): number {
-  const { words, rules: mode } = plan;
+  const { words, rules } = plan;
   const compactLength = first.compact.text.length + second.compact.text.length;
   const writtenLength = first.written.text.length + second.written.text.length;
   const longestPart = Math.max(first.compact.letters, second.compact.letters);
@@ -294,14 +294,14 @@ function joiningWords(plan: QueryPlan, first: WordForms, second: WordForms): num
       }
       if (!last && Math.abs(length - compactLength) > 4 && Math.abs(length - writtenLength) > 4) continue;
       compactPair ??= formOf(first.compact.text + second.compact.text);
-      if (form.letters <= longestPart + allowedTypos(form, compactPair.letters, mode)) continue;
+      if (form.letters <= longestPart + allowedTypos(form, compactPair.letters, rules)) continue;
       writtenPair ??=
         first.written === first.compact && second.written === second.compact
           ? compactPair
           : formOf(first.written.text + second.written.text);
       if (
-        names(form, compactPair, last, mode) ||
-        (writtenPair.text !== compactPair.text && names(form, writtenPair, last, mode))
+        names(form, compactPair, last, rules) ||
+        (writtenPair.text !== compactPair.text && names(form, writtenPair, last, rules))
       ) {
         bits |= 1 << index;
         break;
@@ -431,8 +431,9 @@ export function highlighter(
     joiningLengths: joiningLengthsOf(words),
     byTechnology: new Map(),
     byCountry: new Map(),
-    typed: typedSieve(words, splits, mode),
-    joining: joiningSieve(words, mode),
+    // Every form a served word is compared with (each word's forms, the splits); those that may join two words.
+    typed: sieveOf(words, (word) => word.forms, mode, splits),
+    joining: sieveOf(words, (word) => word.joining, mode),
   };
   return (source) => highlightsOf(plan, source);
 }
@@ -489,28 +490,21 @@ function sieveEntry(sieve: Int32Array, at: number, form: Form, last: boolean, mo
   return at + SIEVE_STRIDE;
 }
 
-/** Every form a served word is compared with: each word's forms, and the splits. */
-function typedSieve(words: readonly QueryWord[], splits: readonly QuerySplit[], mode: TypoRules): Int32Array {
+/** A sieve of the forms `pick` takes of each word of `q` (whether it is the word being typed: the last), then of `splits`. */
+function sieveOf(
+  words: readonly QueryWord[],
+  pick: (word: QueryWord) => readonly Form[],
+  mode: TypoRules,
+  splits: readonly QuerySplit[] = NO_SPLITS,
+): Int32Array {
   let count = splits.length;
-  for (const word of words) count += word.forms.length;
+  for (const word of words) count += pick(word).length;
   const sieve = new Int32Array(count * SIEVE_STRIDE);
   let at = 0;
   words.forEach((word, index) => {
-    for (const form of word.forms) at = sieveEntry(sieve, at, form, index === words.length - 1, mode);
+    for (const form of pick(word)) at = sieveEntry(sieve, at, form, index === words.length - 1, mode);
   });
   for (const split of splits) at = sieveEntry(sieve, at, split.compact, split.last, mode);
-  return sieve;
-}
-
-/** The forms that may join two words of a value. */
-function joiningSieve(words: readonly QueryWord[], mode: TypoRules): Int32Array {
-  let count = 0;
-  for (const word of words) count += word.joining.length;
-  const sieve = new Int32Array(count * SIEVE_STRIDE);
-  let at = 0;
-  words.forEach((word, index) => {
-    for (const form of word.joining) at = sieveEntry(sieve, at, form, index === words.length - 1, mode);
-  });
   return sieve;
 }
 
