@@ -79,8 +79,10 @@ interface WordForms {
 
 /** A word of `q`, its forms. */
 interface QueryWord {
-  /** Every form it is compared by: written, canonical, compact (no repeats). */
+  /** Every form it is compared by in names: written, canonical, compact (no repeats). */
   forms: Form[];
+  /** Its written forms (its tokens, inner punctuation dropped): how it is compared outside names. */
+  written: Form[];
   /** The canonical words joined. */
   compact: Form;
   /** The forms that may join words of a value (compact; written compact): five letters or more. */
@@ -109,9 +111,13 @@ interface QueryPlan {
   /** The reference code as typed, case aside (textQuery.ts referenceCode). */
   whole: string;
   mode: HighlightMode;
-  /** The typo rules words are compared by: the mode's; none in the reference code (codePlan). */
+  /** The typo rules words are compared by: the mode's in names; textPlanOf's and codePlanOf's elsewhere. */
   rules: TypoRules;
-  /** The plan for the reference code (made when first needed): no typos, no joined or split words. */
+  /** Words compared by their written forms only (no numeral, abbreviation or compact form): outside names. */
+  writtenOnly: boolean;
+  /** The plan for the developer and the location (made when first needed): see textPlanOf. */
+  text: QueryPlan | undefined;
+  /** The plan for the reference code (made when first needed): see codePlanOf. */
   code: QueryPlan | undefined;
   /** Tells this answer's bits on WordForms from another's. */
   stamp: number;
@@ -180,7 +186,14 @@ function queryWords(q: string): QueryWord[] {
     if (plain && !Object.hasOwn(ROMAN_NUMERALS, word) && !Object.hasOwn(SECTOR_ABBREVIATIONS, word)) {
       // Most words of `q`: their own only form, as typed, canonical and compact alike.
       const form = formOf(word);
-      words.push({ forms: [form], compact: form, joining: form.letters >= 5 ? [form] : [], tokens: [word] });
+      const forms = [form];
+      words.push({
+        forms,
+        written: forms,
+        compact: form,
+        joining: form.letters >= 5 ? forms : [],
+        tokens: [word],
+      });
       continue;
     }
     if (!plain && !/[\p{L}\p{N}]/u.test(word)) continue;
@@ -197,6 +210,7 @@ function queryWords(q: string): QueryWord[] {
     }
     words.push({
       forms: [...forms.values()],
+      written: [...new Set(written)].map((text) => forms.get(text)!),
       compact: forms.get(compact)!,
       joining: [...new Set([compact, writtenCompact])]
         .map((text) => forms.get(text)!)
@@ -231,6 +245,15 @@ function namingWords(plan: QueryPlan, word: WordForms): number {
   let bits = 0;
   for (let index = 0; index < words.length; index++) {
     const last = index === words.length - 1;
+    if (plan.writtenOnly) {
+      for (const typed of words[index]!.written) {
+        if (names(typed, word.written, last, rules)) {
+          bits |= 1 << index;
+          break;
+        }
+      }
+      continue;
+    }
     // Canonical words of an abbreviation ("HPP" → hydro power plant) each name the word they stand for.
     search: for (const typed of words[index]!.forms) {
       for (const target of word.targets) {
@@ -426,6 +449,8 @@ export function highlighter(
     whole: q.trim().toLowerCase(),
     mode,
     rules: mode,
+    writtenOnly: false,
+    text: undefined,
     code: undefined,
     stamp: ++answers,
     joiningLengths: joiningLengthsOf(words),
@@ -448,13 +473,19 @@ function joiningLengthsOf(words: readonly QueryWord[]): number[] {
 }
 
 /**
- * The plan for the reference code: as the list's query looks for words there (src/search/textQuery.ts
- * TYPO_FIELDS), as typed or as the start of the word being typed; joined and split words are looked for in names
- * only. Its own stamp: a word's bits under these rules are not the name's. The sieve is the list's: it lets through
- * every word the stricter rules could name (it only rules words out).
+ * The plan for the developer and the location, as the list's query looks for words there (src/search/textQuery.ts):
+ * by their written forms, as typed, with the fuzziness's typos (TYPO_FIELDS), or as the start of the word being
+ * typed. Numerals and abbreviations written the other way, joined and split words, dropped letters: in names only.
+ * Its own stamp: a word's bits under these rules are not the name's. The sieve is the list's: it lets through every
+ * word the stricter rules could name (it only rules words out).
  */
+function textPlanOf(plan: QueryPlan): QueryPlan {
+  return { ...plan, splits: NO_SPLITS, joins: false, rules: 'text', writtenOnly: true, stamp: ++answers };
+}
+
+/** The plan for the reference code: as textPlanOf, but no typos (TYPO_FIELDS leaves the code out). */
 function codePlanOf(plan: QueryPlan): QueryPlan {
-  return { ...plan, splits: NO_SPLITS, joins: false, rules: 'exact', stamp: ++answers };
+  return { ...plan, splits: NO_SPLITS, joins: false, rules: 'exact', writtenOnly: true, stamp: ++answers };
 }
 
 const NO_SPLITS: QuerySplit[] = [];
@@ -628,7 +659,12 @@ function fieldSpans(
 ): number {
   if (typeof value !== 'string' || value === '') return 0;
   const code = field === 'reference_code';
-  const spans = valueSpans(code ? (plan.code ??= codePlanOf(plan)) : plan, value, code);
+  const fieldPlan = code
+    ? (plan.code ??= codePlanOf(plan))
+    : field === 'project_name'
+      ? plan
+      : (plan.text ??= textPlanOf(plan));
+  const spans = valueSpans(fieldPlan, value, code);
   if (spans !== undefined) highlights[field] = spans;
   return valueMatched;
 }

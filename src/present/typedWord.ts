@@ -24,8 +24,12 @@ export interface Form {
  */
 export type HighlightMode = 'list' | 'suggest';
 
-/** The typo rules a word is compared by: its mode's, or none (the reference code: matched as typed or as a prefix). */
-export type TypoRules = HighlightMode | 'exact';
+/**
+ * The typo rules a word is compared by: its mode's in names; 'text' in the developer and the location (the list
+ * looks for a word there as typed, with fuzziness AUTO:5,8, or the word being typed as a start, and for nothing
+ * else); 'exact' in the reference code (as typed, or the start of the word being typed).
+ */
+export type TypoRules = HighlightMode | 'text' | 'exact';
 
 const MAX_TYPO_LETTERS = 30;
 
@@ -56,12 +60,13 @@ export function missingLetters(typed: Form, letterBits: number): number {
  * The typos a typed word may carry against a word of the value `targetLetters` letters long: the list's fuzziness
  * AUTO:5,8 (one from five letters, two from eight), a dropped letter from four typed letters (the dropped-letter
  * and first-letter spellings), two typos in six or seven typed letters against a longer word (textQuery.ts
- * twoTypos); suggest one from five letters (a dropped letter from four).
+ * twoTypos); suggest one from five letters (a dropped letter from four); text the fuzziness alone; exact none.
  */
 export function allowedTypos(typed: Form, targetLetters: number, mode: TypoRules): number {
   const letters = typed.letters;
   if (letters > MAX_TYPO_LETTERS || mode === 'exact') return 0;
   const longer = targetLetters > letters;
+  if (mode === 'text') return letters >= 8 ? 2 : letters >= 5 ? 1 : 0;
   if (mode === 'list') {
     if (letters >= 8) return 2;
     if (letters >= 6 && longer) return 2;
@@ -95,7 +100,7 @@ export function names(typed: Form, target: Form, last: boolean, mode: TypoRules)
   // The start of a word with one typo, the first letter as typed (suggest's fuzzy prefixes, prefix_length 1).
   return (
     last &&
-    mode !== 'exact' &&
+    (mode === 'list' || mode === 'suggest') &&
     missing <= 1 &&
     typed.letters >= 4 &&
     a.codePointAt(0) === b.codePointAt(0) &&

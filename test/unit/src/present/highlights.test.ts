@@ -107,6 +107,65 @@ describe('api present: highlights (issue 46)', () => {
     expect(highlights.reference_code).to.equal(undefined);
   });
 
+  it('marks the developer and the location only as the list query searches them: as typed, with the fuzziness, or as the start of the last word', () => {
+    // Joined and split words, numerals and abbreviations written the other way, dropped letters: names only.
+    expect(
+      computeHighlights('kafuegorge', {
+        project_name: 'Kafue Gorge',
+        developer: 'Kafue Gorge Holdings',
+        location: 'Kafue Gorge, Zambia',
+      }),
+    ).to.deep.equal({
+      project_name: [
+        [0, 5],
+        [6, 11],
+      ],
+    });
+    expect(
+      computeHighlights('hydro electric', {
+        project_name: 'Tobel Hydroelectric',
+        developer: 'Hydroelectric Co',
+      }),
+    ).to.deep.equal({ project_name: [[6, 19]] });
+    expect(
+      computeHighlights('kafue pv', {
+        project_name: 'Kafue PV',
+        developer: 'Photovoltaic Partners',
+        location: 'PV Town',
+      }),
+    ).to.deep.equal({
+      project_name: [
+        [0, 5],
+        [6, 8],
+      ],
+      location: [[0, 2]],
+    });
+    expect(
+      computeHighlights('kafue ii', {
+        project_name: 'Kafue Gorge II',
+        developer: 'II Holdings 2',
+        location: 'Sector 2',
+      }),
+    ).to.deep.equal({
+      project_name: [
+        [0, 5],
+        [12, 14],
+      ],
+      developer: [[0, 2]],
+    });
+    // "slar": a dropped letter in the name (name_dropped_letter); four letters are too few for the fuzziness.
+    expect(
+      computeHighlights('slar vemtures', { project_name: 'Solar Park', developer: 'Solar Ventures' }),
+    ).to.deep.equal({ project_name: [[0, 5]], developer: [[6, 14]] });
+    // The word being typed as a start, as typed.
+    expect(
+      computeHighlights('kafue vent', { project_name: 'Kafue', developer: 'Solar Ventures' }),
+    ).to.deep.equal({
+      project_name: [[0, 5]],
+      developer: [[6, 14]],
+    });
+  });
+
   it('marks a reference code typed whole', () => {
     expect(computeHighlights('zm-ppa-0042', { reference_code: 'ZM-PPA-0042' }).reference_code).to.deep.equal([
       [0, 11],
