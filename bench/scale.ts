@@ -11,11 +11,13 @@
 // API's Elasticsearch client sends (`--raw-identity`: no Accept-Encoding on the raw side).
 // Both sides are warmed with 3,000 requests of their own first (a freshly started API is still compiling its hot
 // code); the measured runs alternate A B / B A, four rounds, each on a fresh request set. `--cpu-split` measures
-// the production shape instead: Elasticsearch on CPU 0, the API and the load generator on CPU 1.
+// the production shape instead: Elasticsearch on CPU 0, the API and the load generator on CPU 1. `--raw-q plain`
+// measures what the forgiving `q` costs a user's traffic (issue 47): the raw side's text searches send a plain
+// fuzzy multi_match instead of the API's text query (bench/perf/plainQuery.ts), everything else as the API sends.
 //
 //   npm run bench -- scale --count 100000            # writes bench/results/<date>-scale.md and .json
 //   npm run bench -- scale --count 2000 --quick      # seconds, prints only
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -47,6 +49,7 @@ import {
   zipfSequence,
   type MixRequest,
 } from './perf/mix.js';
+import { withPlainText } from './perf/plainQuery.js';
 import { verifyMix } from './perf/verify.js';
 
 const program = new Command()
@@ -68,7 +71,18 @@ const program = new Command()
     positiveInteger,
   )
   .option('--zipf-length <n>', 'requests per Zipf run', positiveInteger)
+  .option(
+    '--connections <n>',
+    'connections of the closed loops (16: past what the API admits on two cores, its admission control refuses a few; 8: none)',
+    positiveInteger,
+    16,
+  )
   .option('--cpu-split', 'Elasticsearch on CPU 0, the API and this process on CPU 1 (bench/perf/cpuSplit.ts)')
+  .addOption(
+    new Option('--raw-q <query>', "the raw side's text query: the API's own, or a plain fuzzy multi_match")
+      .choices(['api', 'plain'])
+      .default('api'),
+  )
   .parse();
 const options = program.opts<{
   count: number;
@@ -82,6 +96,8 @@ const options = program.opts<{
   cpuSplit?: boolean;
   trickle?: number;
   zipfLength?: number;
+  rawQ: 'api' | 'plain';
+  connections: number;
 }>();
 const SECTIONS = ['a16', 'a1', 'zipf', 'stats', 'repeat'] as const;
 const unknownSection = options.only?.find((section) => !(SECTIONS as readonly string[]).includes(section));
@@ -106,11 +122,13 @@ interface RunFigures {
   p99: number;
   /** ms of API process CPU per answered request (API runs only). */
   apiCpuMs?: number;
+  /** ms of Elasticsearch process CPU per answered request, when it runs on this machine (both sides). */
+  esCpuMs?: number;
   /** 1-minute load average when the run ended. */
   load: number;
 }
 
-function figures(result: LoadResult, apiCpuSeconds?: number): RunFigures {
+function figures(result: LoadResult, apiCpuSeconds?: number, esCpuSeconds?: number): RunFigures {
   return {
     side: result.side,
     connections: result.connections,
@@ -122,6 +140,7 @@ function figures(result: LoadResult, apiCpuSeconds?: number): RunFigures {
     p90: quantile(result.latencies, 0.9),
     p99: quantile(result.latencies, 0.99),
     ...(apiCpuSeconds !== undefined ? { apiCpuMs: (apiCpuSeconds * 1000) / Math.max(1, result.ok) } : {}),
+    ...(esCpuSeconds !== undefined ? { esCpuMs: (esCpuSeconds * 1000) / Math.max(1, result.ok) } : {}),
     load: load1(),
   };
 }
@@ -131,7 +150,7 @@ await withFixture('scale', async (fixture) => {
   let api: ApiProcess | undefined;
   let split: CpuSplit | undefined;
   const quick = options.quick === true;
-  const connections = 16;
+  const connections = options.connections;
   log(`${options.count} records: generating and indexing (load ${load1()})…`);
   const { alias, client, corpus } = await fixture.indexedCorpus({
     count: options.count,
@@ -139,9 +158,11 @@ await withFixture('scale', async (fixture) => {
     sampleSize: Math.min(20_000, Math.max(500, Math.floor(options.count / 4))),
   });
   const build = await fixture.build('dist');
+  // Elasticsearch's process when it runs on this machine: its CPU per request is read on both sides.
+  const esNode = await localNodeInfo(es);
+  const esPid = await localEsPid(esNode.pid);
   if (options.cpuSplit) {
-    const node = await localNodeInfo(es);
-    const esPid = await localEsPid(node.pid);
+    const node = esNode;
     const problem = await cpuSplitProblem(esPid, node.pid, await localNodeHttpPort(es));
     if (problem) throw new Error(`--cpu-split is not possible here: ${problem}`);
     // After the indexing and the compile (they need not run on one core); before anything measured.
@@ -200,7 +221,9 @@ await withFixture('scale', async (fixture) => {
     throw new Error(`API and raw disagree: ${JSON.stringify(verify.mismatches[0])}`);
   log(`verified ${verify.checked} requests`);
   const targetOf = (side: 'api' | 'raw', requests: MixRequest[]) =>
-    side === 'api' ? apiTarget(api!.url, requests, GZIP) : rawTarget(es, alias, requests, RAW_HEADERS);
+    side === 'api'
+      ? apiTarget(api!.url, requests, GZIP)
+      : rawTarget(es, alias, options.rawQ === 'plain' ? requests.map(withPlainText) : requests, RAW_HEADERS);
   for (const side of ['api', 'raw'] as const) {
     await runLoad(targetOf(side, warmup), {
       connections,
@@ -213,18 +236,29 @@ await withFixture('scale', async (fixture) => {
   async function run(side: 'api' | 'raw', requests: MixRequest[], conns: number, repeatSeconds?: number) {
     const target = targetOf(side, requests);
     const cpuBefore = side === 'api' ? await processCpuSeconds(api!.pid) : 0;
+    const esCpuBefore = esPid !== undefined ? await processCpuSeconds(esPid) : 0;
     const result = await runLoad(target, {
       connections: conns,
       durationSeconds: repeatSeconds ?? 0,
       ...(repeatSeconds ? {} : { amount: requests.length - (requests.length % conns) }),
     });
     const cpu = side === 'api' ? (await processCpuSeconds(api!.pid)) - cpuBefore : undefined;
-    const row = figures(result, cpu);
+    const esCpu = esPid !== undefined ? (await processCpuSeconds(esPid)) - esCpuBefore : undefined;
+    const row = figures(result, cpu, esCpu);
     log(
       `${side} ${conns} conn.: ${Math.round(row.requestsPerSecond)} req/s, p50 ${row.p50.toFixed(2)} ms, ` +
-        `${row.ok} ok, ${row.errors} errors${row.apiCpuMs !== undefined ? `, API CPU ${row.apiCpuMs.toFixed(2)} ms/req` : ''} (load ${row.load})`,
+        `${row.ok} ok, ${row.errors} errors${row.apiCpuMs !== undefined ? `, API CPU ${row.apiCpuMs.toFixed(2)} ms/req` : ''}` +
+        `${row.esCpuMs !== undefined ? `, Elasticsearch CPU ${row.esCpuMs.toFixed(2)} ms/req` : ''} (load ${row.load})`,
     );
-    if (row.errors > row.requests * 0.01) throw new Error(`${side}: ${row.errors} failed requests`);
+    if (row.errors > row.requests * 0.01) {
+      const refused = result.statuses['503'] ?? 0;
+      throw new Error(
+        `${side}: ${row.errors} failed requests` +
+          (refused > 0
+            ? ` (${refused} refused, 503: the API's admission control; --connections 8 stays within it)`
+            : ''),
+      );
+    }
     return row;
   }
   /** Odd rounds API then raw, even rounds raw then API, each round on its own request set. */
@@ -250,7 +284,7 @@ await withFixture('scale', async (fixture) => {
     await setRequestCache(es, alias, false);
     try {
       if (runs('a16')) {
-        log('(a) no-repeat mix, 16 connections, request cache off…');
+        log(`(a) no-repeat mix, ${connections} connections, request cache off…`);
         a16 = await abba(noRepeat16, connections);
       }
       if (runs('a1')) {
@@ -281,7 +315,7 @@ await withFixture('scale', async (fixture) => {
     }
   }
   if (runs('stats')) {
-    log('(c) distinct filtered statistics, 16 connections, request cache off…');
+    log(`(c) distinct filtered statistics, ${connections} connections, request cache off…`);
     await setRequestCache(es, alias, false);
     try {
       c16 = await abba(stats16, connections);
@@ -299,7 +333,7 @@ await withFixture('scale', async (fixture) => {
   }
   let profile: ProfileSummary | undefined;
   if (options.profile) {
-    log('profile: the API under node --cpu-prof, a fresh no-repeat set, 16 connections, gzip…');
+    log(`profile: the API under node --cpu-prof, a fresh no-repeat set, ${connections} connections, gzip…`);
     const profileDir = await mkdtemp(join(workDir, 'api-profile-'));
     await startTheApi(profileDir);
     await runLoad(apiTarget(api!.url, warmup, GZIP), { connections, durationSeconds: 0, amount: 592 });
@@ -322,6 +356,7 @@ await withFixture('scale', async (fixture) => {
     noRepeatRatio: ratio(a16, 'requestsPerSecond'),
     noRepeatP50OverheadMs1: mean(a1, 'api', 'p50') - mean(a1, 'raw', 'p50'),
     noRepeatApiCpuMs: mean(a16, 'api', 'apiCpuMs'),
+    noRepeatEsCpuMs: { api: mean(a16, 'api', 'esCpuMs'), raw: mean(a16, 'raw', 'esCpuMs') },
     zipfRatio: ratio(b, 'requestsPerSecond'),
     filteredStatsP50Ratio: ratio(c16, 'p50'),
     filteredStatsP50: { api: mean(c16, 'api', 'p50'), raw: mean(c16, 'raw', 'p50') },
@@ -353,6 +388,7 @@ await withFixture('scale', async (fixture) => {
     elasticsearch: node?.version,
     cacheMb: Number(options.cacheMb),
     rawAcceptEncoding: RAW_HEADERS ? 'gzip' : 'none',
+    rawTextQuery: options.rawQ,
     cpuSplit: split?.settings ?? null,
     sections: SECTIONS.filter(runs),
     summary,
@@ -363,18 +399,21 @@ await withFixture('scale', async (fixture) => {
     [
       `### ${title}`,
       '',
-      '| side | conn. | requests | req/s | p50 ms | p90 ms | p99 ms | API CPU ms/req | load (1 min) |',
-      '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+      '| side | conn. | requests | req/s | p50 ms | p90 ms | p99 ms | API CPU ms/req | Elasticsearch CPU ms/req | load (1 min) |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
       ...rows.map(
         (row) =>
-          `| ${row.side} | ${row.connections} | ${row.ok} | ${row.requestsPerSecond.toFixed(0)} | ${row.p50.toFixed(2)} | ${row.p90.toFixed(2)} | ${row.p99.toFixed(2)} | ${row.apiCpuMs?.toFixed(2) ?? ''} | ${row.load} |`,
+          `| ${row.side} | ${row.connections} | ${row.ok} | ${row.requestsPerSecond.toFixed(0)} | ${row.p50.toFixed(2)} | ${row.p90.toFixed(2)} | ${row.p99.toFixed(2)} | ${row.apiCpuMs?.toFixed(2) ?? ''} | ${row.esCpuMs?.toFixed(2) ?? ''} | ${row.load} |`,
       ),
       '',
     ].join('\n');
   const markdown = [
     `# Public-traffic benchmark (issue 21): ${options.count.toLocaleString('en')} records (${corpus.live.toLocaleString('en')} live)`,
     '',
-    `${result.date}; ${machineInfo().cores} cores (${split ? 'split: see below' : 'shared by Elasticsearch, the API and the load generator; other work: see the load column'}), Node ${process.version}, Elasticsearch ${node?.version ?? '?'}; API compiled, RESPONSE_CACHE_MB=${options.cacheMb}. Every request carries \`Accept-Encoding: gzip\` on the API side, ${RAW_HEADERS ? 'and on the raw side too (the same client on both sides)' : 'none on the raw side (--raw-identity)'}. Each side warmed with ${warmup.length} requests of its own first; ${rounds} rounds per section, alternating which side goes first, each on a fresh request set.`,
+    `${result.date}; ${machineInfo().cores} cores (${split ? 'split: see below' : 'shared by Elasticsearch, the API and the load generator; other work: see the load column'}), Node ${process.version}, Elasticsearch ${node?.version ?? '?'}; API compiled, RESPONSE_CACHE_MB=${options.cacheMb}. Every request carries \`Accept-Encoding: gzip\` on the API side, ${RAW_HEADERS ? 'and on the raw side too (the same client on both sides)' : 'none on the raw side (--raw-identity)'}. Each side warmed with ${warmup.length} requests of its own first; ${rounds} rounds per section, alternating which side goes first, each on a fresh request set.` +
+      (options.rawQ === 'plain'
+        ? " **Raw side's text searches: a plain fuzzy multi_match** (AUTO, prefix_length 1, operator and, over the API index's four text fields; `--raw-q plain`) in place of the API's text query; the rest of each body as the API sends it."
+        : ''),
     ...(split ? ['', `**${cpuSplitLine(split.settings)}**`] : []),
     '',
     '| target | figure | met |',
@@ -382,7 +421,7 @@ await withFixture('scale', async (fixture) => {
     ...[
       [
         a16,
-        `| no-repeat mix, 16 conn.: API/raw req/s ≥ 0.85× | ${summary.noRepeatRatio.toFixed(2)}× | ${targets[0][1] ? 'yes' : 'no'} |`,
+        `| no-repeat mix, ${connections} conn.: API/raw req/s ≥ 0.85× | ${summary.noRepeatRatio.toFixed(2)}× | ${targets[0][1] ? 'yes' : 'no'} |`,
       ],
       [
         a1,
@@ -390,11 +429,11 @@ await withFixture('scale', async (fixture) => {
       ],
       [
         b,
-        `| Zipf mix, 16 conn.: API/raw req/s ≥ 1.5× | ${summary.zipfRatio.toFixed(2)}× | ${targets[2][1] ? 'yes' : 'no'} |`,
+        `| Zipf mix, ${connections} conn.: API/raw req/s ≥ 1.5× | ${summary.zipfRatio.toFixed(2)}× | ${targets[2][1] ? 'yes' : 'no'} |`,
       ],
       [
         c16,
-        `| distinct filtered statistics, 16 conn.: API p50 ≤ 1.2× raw | ${summary.filteredStatsP50.api.toFixed(1)} / ${summary.filteredStatsP50.raw.toFixed(1)} ms = ${summary.filteredStatsP50Ratio.toFixed(2)}× | ${targets[3][1] ? 'yes' : 'no'} |`,
+        `| distinct filtered statistics, ${connections} conn.: API p50 ≤ 1.2× raw | ${summary.filteredStatsP50.api.toFixed(1)} / ${summary.filteredStatsP50.raw.toFixed(1)} ms = ${summary.filteredStatsP50Ratio.toFixed(2)}× | ${targets[3][1] ? 'yes' : 'no'} |`,
       ],
       [
         cRepeat,
@@ -402,11 +441,17 @@ await withFixture('scale', async (fixture) => {
       ],
       [
         cRepeat,
-        `| (unfiltered statistics repeated, 16 conn.) | ${summary.repeatedStatsP50.api16.toFixed(2)} / ${summary.repeatedStatsP50.raw16.toFixed(2)} ms | |`,
+        `| (unfiltered statistics repeated, ${connections} conn.) | ${summary.repeatedStatsP50.api16.toFixed(2)} / ${summary.repeatedStatsP50.raw16.toFixed(2)} ms | |`,
       ],
       [
         a16,
-        `| (API CPU per request, no-repeat mix, 16 conn.) | ${summary.noRepeatApiCpuMs.toFixed(2)} ms | |`,
+        `| (API CPU per request, no-repeat mix, ${connections} conn.) | ${summary.noRepeatApiCpuMs.toFixed(2)} ms | |`,
+      ],
+      [
+        esPid === undefined ? [] : a16,
+        `| (Elasticsearch CPU per request, no-repeat mix, ${connections} conn.: API side ÷ raw side; the API's CPU ÷ its Elasticsearch's) | ` +
+          `${summary.noRepeatEsCpuMs.api.toFixed(2)} / ${summary.noRepeatEsCpuMs.raw.toFixed(2)} ms = ${(summary.noRepeatEsCpuMs.api / summary.noRepeatEsCpuMs.raw).toFixed(2)}×; ` +
+          `${(summary.noRepeatApiCpuMs / summary.noRepeatEsCpuMs.api).toFixed(2)} | |`,
       ],
     ]
       .filter(([rows]) => (rows as RunFigures[]).length > 0)
@@ -414,15 +459,24 @@ await withFixture('scale', async (fixture) => {
     '',
     ...(
       [
-        ['(a) no-repeat mix, 16 connections (each request once per side, fresh set per round)', a16],
+        [
+          `(a) no-repeat mix, ${connections} connections (each request once per side, fresh set per round)`,
+          a16,
+        ],
         ['(a) no-repeat mix, 1 connection', a1],
         [
           `(b) Zipf s = 1.0 over ${zipfPool.length} distinct requests, ${zipfLength} per run, same sequence both sides` +
             (options.trickle ? `, one change in place every ${options.trickle} s` : ''),
           b,
         ],
-        ['(c) distinct filtered statistics, 16 connections, Elasticsearch request cache off', c16],
-        ['(c) the unfiltered statistics repeated (request cache on), 1 and 16 connections', cRepeat],
+        [
+          `(c) distinct filtered statistics, ${connections} connections, Elasticsearch request cache off`,
+          c16,
+        ],
+        [
+          `(c) the unfiltered statistics repeated (request cache on), 1 and ${connections} connections`,
+          cRepeat,
+        ],
       ] as [string, RunFigures[]][]
     )
       .filter(([, rows]) => rows.length > 0)
@@ -431,7 +485,7 @@ await withFixture('scale', async (fixture) => {
   process.stdout.write(`${markdown}\n`);
   if (profile)
     process.stdout.write(
-      `\n### API CPU profile (no-repeat mix, 16 connections, gzip)\n\n${profileLines(profile).join('\n')}\n`,
+      `\n### API CPU profile (no-repeat mix, ${connections} connections, gzip)\n\n${profileLines(profile).join('\n')}\n`,
     );
   if (!quick) {
     const base = options.out ?? join(REPO_ROOT, 'bench/results', `${result.date.slice(0, 10)}-scale`);
@@ -440,6 +494,7 @@ await withFixture('scale', async (fixture) => {
       options.count >= 1_000_000 ? `-${options.count / 1_000_000}m` : '',
       options.only ? `-${options.only.join('-')}` : '',
       options.trickle ? `-trickle${options.trickle}s` : '',
+      options.rawQ === 'plain' ? '-plain-q' : '',
     ].join('');
     await writeFile(`${base}${suffix}.md`, `${markdown}\n`);
     await writeFile(`${base}${suffix}.json`, `${JSON.stringify(result, null, 2)}\n`);
