@@ -4,7 +4,7 @@ import { apiPath } from '../http/apiPath.js';
 import { apiResponses, badRequest, ifNoneMatch, requestIdHeader } from '../openapi/responses.js';
 import { listParameters, MAX_PER_PAGE, MAX_RESULT_WINDOW, parseListQuery } from '../params/list.js';
 import { canonicalQueryString } from '../params/querystring.js';
-import { presentList, PpaListSchema } from '../present/list.js';
+import { highlighterFor, presentList, PpaListSchema } from '../present/list.js';
 import { PpaListItemSchema } from '../present/ppa.js';
 import { combinedFacetsComplete } from '../search/facets.js';
 import { buildFacetCountSearch, buildListSearches } from '../search/listSearch.js';
@@ -36,6 +36,8 @@ export const listPpas = operation({
     await deps.answer(ctx, { route: 'list', normalized: `${base} ${querystring}` }, async () => {
       const since = await changesSince(deps);
       const searches = buildListSearches(query);
+      // Highlights only when asked and with a q: without them nothing is computed.
+      const highlight = highlighterFor(query);
       const [response, facetCounts] =
         searches.length === 1
           ? [await deps.search.search<ListSource>(searches[0])]
@@ -52,6 +54,7 @@ export const listPpas = operation({
         querystring,
         base,
         changesSince: since,
+        highlight,
       });
       return { body, ...(linkHeader ? { link: linkHeader } : {}) };
     });
