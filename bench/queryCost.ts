@@ -36,7 +36,6 @@ import { localEsPid } from './perf/cpuSplit.js';
 import { CLIENT_CONTENT_HEADERS, esRequest, localNodeInfo, type EsTarget } from './perf/elasticsearch.js';
 import type { LoadTarget } from './perf/load.js';
 import { machineInfo, processCpuSeconds } from './perf/machine.js';
-import { plainQuery } from './perf/plainQuery.js';
 import { runEvenlyPaced } from './perf/pacedLoad.js';
 
 const options = new Command()
@@ -88,6 +87,18 @@ const KINDS = [
     ),
   },
 ];
+
+/** The plain text query: one fuzzy multi_match over four text fields, every word required, the first letter as typed. */
+const plainQuery = (q: string, fields: string[]) => ({
+  multi_match: {
+    query: q,
+    fields,
+    type: 'best_fields' as const,
+    operator: 'and' as const,
+    fuzziness: 'AUTO',
+    prefix_length: 1,
+  },
+});
 
 /** The plain list request: one fuzzy multi_match, the list's shape around it. */
 function plainBody(q: string): object {

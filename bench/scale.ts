@@ -13,7 +13,8 @@
 // code); the measured runs alternate A B / B A, four rounds, each on a fresh request set. `--cpu-split` measures
 // the production shape instead: Elasticsearch on CPU 0, the API and the load generator on CPU 1. `--raw-q plain`
 // measures what the forgiving `q` costs a user's traffic (issue 47): the raw side's text searches send a plain
-// fuzzy multi_match instead of the API's text query (bench/perf/plainQuery.ts), everything else as the API sends.
+// fuzzy multi_match instead of the API's text query (bench/perf/reference.ts, the first letter as typed), everything else as
+// the API sends.
 //
 //   npm run bench -- scale --count 100000            # writes bench/results/<date>-scale.md and .json
 //   npm run bench -- scale --count 2000 --quick      # seconds, prints only
@@ -49,7 +50,7 @@ import {
   zipfSequence,
   type MixRequest,
 } from './perf/mix.js';
-import { withPlainText } from './perf/plainQuery.js';
+import { referenceRequest } from './perf/reference.js';
 import { verifyMix } from './perf/verify.js';
 
 const program = new Command()
@@ -223,7 +224,12 @@ await withFixture('scale', async (fixture) => {
   const targetOf = (side: 'api' | 'raw', requests: MixRequest[]) =>
     side === 'api'
       ? apiTarget(api!.url, requests, GZIP)
-      : rawTarget(es, alias, options.rawQ === 'plain' ? requests.map(withPlainText) : requests, RAW_HEADERS);
+      : rawTarget(
+          es,
+          alias,
+          options.rawQ === 'plain' ? requests.map((request) => referenceRequest(request, 1)) : requests,
+          RAW_HEADERS,
+        );
   for (const side of ['api', 'raw'] as const) {
     await runLoad(targetOf(side, warmup), {
       connections,
@@ -412,7 +418,7 @@ await withFixture('scale', async (fixture) => {
     '',
     `${result.date}; ${machineInfo().cores} cores (${split ? 'split: see below' : 'shared by Elasticsearch, the API and the load generator; other work: see the load column'}), Node ${process.version}, Elasticsearch ${node?.version ?? '?'}; API compiled, RESPONSE_CACHE_MB=${options.cacheMb}. Every request carries \`Accept-Encoding: gzip\` on the API side, ${RAW_HEADERS ? 'and on the raw side too (the same client on both sides)' : 'none on the raw side (--raw-identity)'}. Each side warmed with ${warmup.length} requests of its own first; ${rounds} rounds per section, alternating which side goes first, each on a fresh request set.` +
       (options.rawQ === 'plain'
-        ? " **Raw side's text searches: a plain fuzzy multi_match** (AUTO, prefix_length 1, operator and, over the API index's four text fields; `--raw-q plain`) in place of the API's text query; the rest of each body as the API sends it."
+        ? " **Raw side's text searches: a plain fuzzy multi_match** (AUTO, prefix_length 1, operator and, over the API index's four text fields, q folded as they are; `--raw-q plain`) in place of the API's text query; the rest of each body as the API sends it."
         : ''),
     ...(split ? ['', `**${cpuSplitLine(split.settings)}**`] : []),
     '',

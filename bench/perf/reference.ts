@@ -4,14 +4,15 @@
 // It does not find what the forgiving query finds on the hard classes (joined words, two typos, first-letter
 // typos); it is the price floor the issue compares against. Statistics with `q` get the same swap; every other
 // body is already the plain form (a bool filter, a size-0 aggregation, a get by id), so its reference is itself.
+// `prefixLength` 1 is the plain query of issue 47 (`npm run bench -- scale --raw-q plain`): the first letter as typed.
 import { parseListQuery } from '../../src/params/list.js';
 import { foldText } from '../../indexContract/text/fold.js';
 import { parseStatisticsQuery } from '../../src/params/statistics.js';
 import { buildTextQuery, TEXT_FIELDS } from '../../src/search/textQuery.js';
 import type { MixRequest } from './mix.js';
 
-/** The plain text query for `q`. */
-export function plainTextQuery(q: string): object {
+/** The plain text query for `q` (folded, as the fields it searches hold the folded text). */
+export function plainTextQuery(q: string, prefixLength = 0): object {
   return {
     multi_match: {
       query: foldText(q),
@@ -19,12 +20,13 @@ export function plainTextQuery(q: string): object {
       type: 'best_fields',
       operator: 'and',
       fuzziness: 'AUTO',
+      ...(prefixLength > 0 ? { prefix_length: prefixLength } : {}),
     },
   };
 }
 
 /** The reference form of a mix request: the API's text query swapped for the plain one, wherever it sits. */
-export function referenceRequest(request: MixRequest): MixRequest {
+export function referenceRequest(request: MixRequest, prefixLength = 0): MixRequest {
   if (request.esEndpoint !== '_search') return request;
   const querystring = request.apiPath.split('?')[1] ?? '';
   const { q } =
@@ -33,5 +35,8 @@ export function referenceRequest(request: MixRequest): MixRequest {
   // The body is the JSON of an object holding buildTextQuery(q) as built, so its text appears in it verbatim.
   const textQuery = JSON.stringify(buildTextQuery(q));
   if (!request.esBody.includes(textQuery)) throw new Error(`no text query in the body of ${request.apiPath}`);
-  return { ...request, esBody: request.esBody.replace(textQuery, () => JSON.stringify(plainTextQuery(q))) };
+  return {
+    ...request,
+    esBody: request.esBody.replace(textQuery, () => JSON.stringify(plainTextQuery(q, prefixLength))),
+  };
 }

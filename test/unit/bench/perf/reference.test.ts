@@ -31,6 +31,23 @@ describe('bench/perf/reference: the plain query the API is compared against', ()
     expect(reference.apiPath).to.equal(request.apiPath);
   });
 
+  it('takes the first letter as typed when asked (the plain query of issue 47: prefix_length 1), q folded', () => {
+    const request = mixRequest('list_q', 'q=S%C3%A3o%20Jo%C3%A3o&country=BR');
+    const must = (JSON.parse(referenceRequest(request, 1).esBody) as Body).query.bool.must;
+    expect(must).to.deep.equal([
+      {
+        multi_match: {
+          query: 'sao joao',
+          fields: ['name_folded^3', 'reference_code_folded^3', 'developer_folded', 'location_folded'],
+          type: 'best_fields',
+          operator: 'and',
+          fuzziness: 'AUTO',
+          prefix_length: 1,
+        },
+      },
+    ]);
+  });
+
   it('swaps the text query of statistics with q, wherever it sits in the body', () => {
     const request = mixRequest('statistics', 'q=Kafue&country=ZM');
     const reference = referenceRequest(request);
