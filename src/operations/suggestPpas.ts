@@ -2,7 +2,12 @@
 import { apiPath } from '../http/apiPath.js';
 import { apiResponses, badRequest, ifNoneMatch, requestIdHeader } from '../openapi/responses.js';
 import { parseSuggestQuery, suggestParameters } from '../params/suggest.js';
-import { presentSuggestions, SuggestionsSchema, type SuggestSource } from '../present/suggest.js';
+import {
+  presentSuggestions,
+  suggestHighlighterFor,
+  SuggestionsSchema,
+  type SuggestSource,
+} from '../present/suggest.js';
 import { buildSuggestSearch } from '../search/suggestSearch.js';
 import { operation } from './operation.js';
 import { baseOf } from './shared.js';
@@ -28,8 +33,10 @@ export const suggestPpas = operation({
     const query = parseSuggestQuery(ctx.querystring);
     const base = baseOf(ctx, deps);
     await deps.answer(ctx, { route: 'suggest', normalized: `${base} ${JSON.stringify(query)}` }, async () => {
-      const response = await deps.search.search<SuggestSource>(buildSuggestSearch(query));
-      return { body: presentSuggestions(response, base, query) };
+      const search = buildSuggestSearch(query);
+      const highlight = suggestHighlighterFor(query);
+      const response = await deps.search.search<SuggestSource>(search);
+      return { body: presentSuggestions(response, base, query, highlight) };
     });
   },
 });

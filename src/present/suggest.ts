@@ -25,12 +25,21 @@ export const SuggestionsSchema = record({
 export type SuggestionsBody = Static<typeof SuggestionsSchema>;
 export type Suggestion = SuggestionsBody['data'][number];
 
+/**
+ * The highlighter of a suggest query (undefined: none asked). Made before the search is sent, as the list's is
+ * (highlighterFor in list.ts): reading `q` then uses code and data the search's own body just used.
+ */
+export const suggestHighlighterFor = (
+  query: Pick<SuggestQuery, 'q' | 'highlight'> | undefined,
+): ReturnType<typeof highlighter> | undefined =>
+  query?.highlight ? highlighter(query.q, 'suggest') : undefined;
+
 export function presentSuggestions(
   response: estypes.SearchResponse<SuggestSource>,
   base: string,
   query?: Pick<SuggestQuery, 'q' | 'highlight'>,
+  highlight = suggestHighlighterFor(query),
 ): SuggestionsBody {
-  const highlight = query?.highlight ? highlighter(query.q, 'suggest') : undefined;
   return {
     data: response.hits.hits.flatMap((hit) => {
       if (!hit._source) return [];
