@@ -83,10 +83,10 @@ const warmupSize = options.warmup ?? options.perRound;
 /** The loaded regime: this share of the capacity measured, over this many connections. */
 const LOADED_SHARE = 0.8;
 const LOADED_CONNECTIONS = 8;
-/** The regimes: light (--rate), loaded. */
-const LOAD_COUNT = 2;
+/** The regimes, in the order they run: light (--rate), loaded. */
+const LOAD_NAMES = ['light', 'loaded'] as const;
 type Side = 'without' | 'with';
-type LoadName = 'light' | 'loaded';
+type LoadName = (typeof LOAD_NAMES)[number];
 interface Load {
   name: LoadName;
   connections: number;
@@ -162,11 +162,11 @@ await withFixture('highlights', async (fixture) => {
   const api = await fixture.startApi({ build, alias, logLevel: 'info', env: { RESPONSE_CACHE_MB: '0' } });
   const requests = buildTextSearchMix(corpus.sample, {
     seed: options.seed,
-    size: warmupSize + options.perRound * options.rounds * LOAD_COUNT,
+    size: warmupSize + options.perRound * options.rounds * LOAD_NAMES.length,
   });
   const warmup = requests.slice(0, warmupSize);
   // Each regime's rounds, each round's requests fresh (none sent in another round or regime).
-  const rounds = Array.from({ length: LOAD_COUNT }, (_, load) =>
+  const rounds = Array.from({ length: LOAD_NAMES.length }, (_, load) =>
     Array.from({ length: options.rounds }, (_, round) => {
       const from = warmupSize + options.perRound * (load * options.rounds + round);
       return requests.slice(from, from + options.perRound);
@@ -189,7 +189,7 @@ await withFixture('highlights', async (fixture) => {
     `presenter: ${pages.length} pages, ${items} items; ${(cold / pages.length).toFixed(1)} µs a page at first sight, ${(warm / pages.length).toFixed(1)} warm`,
   );
 
-  // 2. The API, without and with highlight=true, in two regimes (LOADS): light, at --rate; and loaded, at
+  // 2. The API, without and with highlight=true, in two regimes (`loads`): light, at --rate; and loaded, at
   // LOADED_SHARE of the capacity measured here first. A CPU figure per request differs between them: at a light rate
   // each request finds the processor's caches refilled by Elasticsearch's work since the one before, and the whole
   // API costs more per request than under load (docs/performance.md, "Highlights").
@@ -336,6 +336,7 @@ await withFixture('highlights', async (fixture) => {
       '|---|---:|---:|---:|---:|---:|---:|---:|',
     );
     const verdicts: string[] = [];
+    const spreads: string[] = [];
     for (const load of loads) {
       const apiDelta = mean(load.name, 'with', 'apiMs') - mean(load.name, 'without', 'apiMs');
       const roundDeltas = deltasOf(rows, load.name);
@@ -347,16 +348,12 @@ await withFixture('highlights', async (fixture) => {
         `| ${load.name}: API CPU a request, with − without | ≤ 0.2 ms | ${apiDelta.toFixed(3)} ms | ${apiDelta <= 0.2 ? 'met' : 'MISSED'} |`,
         `| ${load.name}: Elasticsearch CPU a request, with ÷ without | ≤ 1.15× | ${esRatio.toFixed(2)}× | ${esRatio <= 1.15 ? 'met' : 'MISSED'} |`,
       );
-    }
-    lines.push('', '| target | goal | measured |  |', '|---|---|---:|---|', ...verdicts, '');
-    for (const load of loads) {
-      lines.push(
-        `The rounds' differences (${load.name}), API CPU ms a request: ${deltasOf(rows, load.name)
-          .map((delta) => delta.toFixed(2))
-          .join(', ')}.`,
+      spreads.push(
+        `The rounds' differences (${load.name}), API CPU ms a request: ${roundDeltas.map((delta) => delta.toFixed(2)).join(', ')}.`,
         '',
       );
     }
+    lines.push('', '| target | goal | measured |  |', '|---|---|---:|---|', ...verdicts, '', ...spreads);
     lines.push(
       '### Every round',
       '',

@@ -10,7 +10,7 @@
 // `--api-root DIR` runs the API of another checkout (e.g. the commit before a change) for a before/after.
 //
 //   ES_URL=http://127.0.0.1:9200 npm run bench -- overload                 # writes bench/results/<date>-overload.md
-//   ES_URL=… npm run bench -- overload --api-root /tmp/before --out bench/results/<date>-overload-before
+//   ES_URL=… npm run bench -- overload --api-root /tmp/before --out /tmp/overload-before.md
 import { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { symlink, writeFile } from 'node:fs/promises';
