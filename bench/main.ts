@@ -7,6 +7,7 @@
 //   relevance  search quality per query class
 //   highlights what highlight=true costs: the presenter alone, and the API without and with it
 //   query-cost what the forgiving q costs Elasticsearch against a plain fuzzy query, by kind of q
+//   query-cost-mix  the same on the scale bench's corpus and no-repeat mix, by kind of request and words typed
 // Each suite's own options follow its name (`npm run bench -- scale --only zipf --help`).
 import { fileURLToPath } from 'node:url';
 
@@ -19,6 +20,7 @@ const SUITES = {
   relevance: './relevance.ts',
   highlights: './highlights.ts',
   'query-cost': './queryCost.ts',
+  'query-cost-mix': './queryCostMix.ts',
 } as const;
 
 const [first, ...rest] = process.argv.slice(2);

@@ -14,7 +14,6 @@
 import type { Client } from '@elastic/elasticsearch';
 import { Command } from 'commander';
 import { writeFile } from 'node:fs/promises';
-import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { positiveInteger } from '../indexer/optionParsers.js';
@@ -35,8 +34,8 @@ import { REPO_ROOT } from './perf/apiProcess.js';
 import { localEsPid } from './perf/cpuSplit.js';
 import { CLIENT_CONTENT_HEADERS, esRequest, localNodeInfo, type EsTarget } from './perf/elasticsearch.js';
 import type { LoadTarget } from './perf/load.js';
-import { machineInfo, processCpuSeconds } from './perf/machine.js';
-import { runEvenlyPaced } from './perf/pacedLoad.js';
+import { machineInfo } from './perf/machine.js';
+import { pacedCostByKind, type CostKind, type CostSide } from './perf/pacedCost.js';
 
 const options = new Command()
   .option('--count <n>', 'records of the relevance corpus', positiveInteger, DEFAULT_CORPUS.count)
@@ -229,44 +228,32 @@ await withFixture('query-cost', async (fixture) => {
       body: JSON.stringify(body(query.q)),
     })),
   });
-  const pace = {
-    connections: options.connections,
-    ratePerSecond: options.rate,
-    durationSeconds: options.seconds,
-  };
-  type Side = 'api' | 'plain';
-  const sides: Record<Side, (list: readonly RelevanceQuery[]) => LoadTarget> = {
+  const sides: Record<CostSide, (list: readonly RelevanceQuery[]) => LoadTarget> = {
     api: (list) => target(ownIndex, list, apiBody),
     plain: (list) => target(plainIndex, list, plainBody),
   };
-  // Warm both: every query once on each side.
-  for (const side of ['api', 'plain'] as const) {
-    await runEvenlyPaced(sides[side](queries), { ...pace, durationSeconds: queries.length / options.rate });
-  }
-  const cpu: Record<string, Record<Side, number[]>> = {};
-  for (let round = 0; round < options.rounds; round++) {
-    for (const { kind, queries: list } of byKind) {
-      const order: Side[] = round % 2 === 0 ? ['api', 'plain'] : ['plain', 'api'];
-      for (const side of order) {
-        const before = await processCpuSeconds(esPid);
-        const result = await runEvenlyPaced(sides[side](list), pace);
-        const perRequest = (((await processCpuSeconds(esPid)) - before) * 1000) / Math.max(1, result.ok);
-        if (result.errors > 0) throw new Error(`${kind}, ${side}: ${result.errors} failed requests`);
-        (cpu[kind] ??= { api: [], plain: [] })[side].push(perRequest);
-        log(
-          `round ${round + 1} ${kind} ${side}: ${result.ok} answers, ${perRequest.toFixed(2)} ms Elasticsearch CPU a request (load ${loadavg()[0]!.toFixed(2)})`,
-        );
-      }
-    }
-  }
+  const kinds: CostKind[] = byKind.map(({ kind, queries: list }) => ({
+    kind,
+    targets: { api: sides.api(list), plain: sides.plain(list) },
+  }));
+  const costs = await pacedCostByKind(
+    esPid,
+    kinds,
+    { api: sides.api(queries), plain: sides.plain(queries) },
+    {
+      connections: options.connections,
+      ratePerSecond: options.rate,
+      durationSeconds: options.seconds,
+      rounds: options.rounds,
+    },
+    log,
+  );
 
   const partRows = options.parts ? await partsCost(es, ownIndex, queries) : [];
 
-  const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
   const machine = machineInfo();
   const rows = byKind.map(({ kind, queries: list }) => {
-    const api = mean(cpu[kind]!.api);
-    const plain = mean(cpu[kind]!.plain);
+    const { api, plain } = costs.get(kind)!;
     const classes = [...new Set(list.map((query) => query.queryClass))].join(', ');
     return `| ${kind} | ${list.length} | ${api.toFixed(2)} | ${plain.toFixed(2)} | ${(api / plain).toFixed(2)}× | ${classes} |`;
   });
