@@ -35,16 +35,14 @@ import { localEsPid } from './perf/cpuSplit.js';
 import { CLIENT_CONTENT_HEADERS, esRequest, localNodeInfo, type EsTarget } from './perf/elasticsearch.js';
 import type { LoadTarget } from './perf/load.js';
 import { machineInfo } from './perf/machine.js';
-import { pacedCostByKind, type CostKind, type CostSide } from './perf/pacedCost.js';
+import { paceOf, pacedCostByKind, withPaceOptions, type CostKind, type CostSide } from './perf/pacedCost.js';
 
-const options = new Command()
-  .option('--count <n>', 'records of the relevance corpus', positiveInteger, DEFAULT_CORPUS.count)
-  .option('--per-class <n>', 'queries per class', positiveInteger, 40)
-  .option('--query-seed <n>', 'seed of the queries', positiveInteger, 9)
-  .option('--rounds <n>', 'rounds (each side once per kind and round)', positiveInteger, 2)
-  .option('--seconds <n>', 'seconds per kind, side and round', positiveInteger, 6)
-  .option('--rate <n>', 'requests per second, evenly paced', positiveInteger, 40)
-  .option('--connections <n>', 'connections of the paced load', positiveInteger, 2)
+const options = withPaceOptions(
+  new Command()
+    .option('--count <n>', 'records of the relevance corpus', positiveInteger, DEFAULT_CORPUS.count)
+    .option('--per-class <n>', 'queries per class', positiveInteger, 40)
+    .option('--query-seed <n>', 'seed of the queries', positiveInteger, 9),
+)
   .option('--api-root <dir>', "another checkout's list body builder (a before/after)")
   .option(
     '--parts',
@@ -240,12 +238,7 @@ await withFixture('query-cost', async (fixture) => {
     esPid,
     kinds,
     { api: sides.api(queries), plain: sides.plain(queries) },
-    {
-      connections: options.connections,
-      ratePerSecond: options.rate,
-      durationSeconds: options.seconds,
-      rounds: options.rounds,
-    },
+    paceOf(options),
     log,
   );
 

@@ -18,18 +18,16 @@ import { localNodeInfo, setRequestCache } from './perf/elasticsearch.js';
 import { rawTarget } from './perf/load.js';
 import { machineInfo } from './perf/machine.js';
 import { buildDistinctMix, type MixRequest } from './perf/mix.js';
-import { pacedCostByKind, type CostKind } from './perf/pacedCost.js';
+import { paceOf, pacedCostByKind, withPaceOptions, type CostKind } from './perf/pacedCost.js';
 import { referenceRequest } from './perf/reference.js';
 
-const options = new Command()
-  .option('--count <n>', 'records generated', positiveInteger, 100_000)
-  .option('--seed <n>', 'seed of the records', positiveInteger, 20261122)
-  .option('--mix-seed <n>', 'seed of the requests', positiveInteger, 4242)
-  .option('--size <n>', 'distinct requests drawn (about 40 % of them have a q)', positiveInteger, 6000)
-  .option('--rounds <n>', 'rounds (each side once per group and round)', positiveInteger, 2)
-  .option('--seconds <n>', 'seconds per group, side and round', positiveInteger, 6)
-  .option('--rate <n>', 'requests per second, evenly paced', positiveInteger, 40)
-  .option('--connections <n>', 'connections of the paced load', positiveInteger, 2)
+const options = withPaceOptions(
+  new Command()
+    .option('--count <n>', 'records generated', positiveInteger, 100_000)
+    .option('--seed <n>', 'seed of the records', positiveInteger, 20261122)
+    .option('--mix-seed <n>', 'seed of the requests', positiveInteger, 4242)
+    .option('--size <n>', 'distinct requests drawn (about 40 % of them have a q)', positiveInteger, 6000),
+)
   .parse()
   .opts<{
     count: number;
@@ -99,18 +97,7 @@ await withFixture('query-cost-mix', async (fixture) => {
   const ordered = [...groups].sort(([a], [b]) => place(a) - place(b) || a.localeCompare(b));
   const kinds: CostKind[] = ordered.map(([kind, requests]) => ({ kind, targets: targets(requests) }));
   log(ordered.map(([group, requests]) => `${group}: ${requests.length}`).join('; '));
-  const costs = await pacedCostByKind(
-    esPid,
-    kinds,
-    targets(withQ),
-    {
-      connections: options.connections,
-      ratePerSecond: options.rate,
-      durationSeconds: options.seconds,
-      rounds: options.rounds,
-    },
-    log,
-  );
+  const costs = await pacedCostByKind(esPid, kinds, targets(withQ), paceOf(options), log);
 
   const machine = machineInfo();
   const rows = ordered.map(([group, requests]) => {

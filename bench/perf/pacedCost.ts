@@ -1,7 +1,9 @@
 // Elasticsearch's CPU per request, kind by kind and side by side, at an even pace: the measurement behind
 // `npm run bench -- query-cost` and `query-cost-mix`. Each kind's two sides run in rounds that alternate which
 // goes first, after one warm-up pass of every request on each side; the CPU is read from /proc around each run.
+import type { Command } from 'commander';
 import { loadavg } from 'node:os';
+import { positiveInteger } from '../../indexer/optionParsers.js';
 import type { LoadTarget } from './load.js';
 import { processCpuSeconds } from './machine.js';
 import { runEvenlyPaced } from './pacedLoad.js';
@@ -21,6 +23,30 @@ export interface PaceOptions {
   /** Seconds per kind, side and round. */
   durationSeconds: number;
   rounds: number;
+}
+
+/** The pace's options, declared once for every suite that measures this way. */
+export function withPaceOptions(command: Command): Command {
+  return command
+    .option('--rounds <n>', 'rounds (each side once per kind and round)', positiveInteger, 2)
+    .option('--seconds <n>', 'seconds per kind, side and round', positiveInteger, 6)
+    .option('--rate <n>', 'requests per second, evenly paced', positiveInteger, 40)
+    .option('--connections <n>', 'connections of the paced load', positiveInteger, 2);
+}
+
+/** The pace from the options withPaceOptions declared. */
+export function paceOf(options: {
+  rounds: number;
+  seconds: number;
+  rate: number;
+  connections: number;
+}): PaceOptions {
+  return {
+    connections: options.connections,
+    ratePerSecond: options.rate,
+    durationSeconds: options.seconds,
+    rounds: options.rounds,
+  };
 }
 
 /** Mean ms of Elasticsearch CPU a request, per kind and side. */
