@@ -41,8 +41,6 @@ const options = withPaceOptions(
   }>();
 
 const log = (line: string) => process.stderr.write(`query-cost-mix: ${line}\n`);
-/** The generator's reference codes: a key of letters, digits and dashes, then a three-digit sequence. */
-const REFERENCE_CODE = /^[a-z]{2,}[-a-z0-9]*-\d{3}$/i;
 const CONTROL = 'filtered lists, no q (the same body on both sides)';
 const ALL = 'every search with a q';
 
@@ -55,11 +53,14 @@ function textOf(request: MixRequest): string | undefined {
       : undefined;
 }
 
-/** The group of a request: its kind and how its `q` is typed; undefined for what is not compared. */
-function groupOf(request: MixRequest): string | undefined {
+/**
+ * The group of a request: its kind and how its `q` is typed (a reference code of the records the mix was drawn
+ * from, or so many words); undefined for what is not compared.
+ */
+function groupOf(request: MixRequest, referenceCodes: ReadonlySet<string>): string | undefined {
   const q = textOf(request)?.trim();
   if (q === undefined) return request.kind === 'list_filter' ? CONTROL : undefined;
-  if (REFERENCE_CODE.test(q)) return `${request.kind}: a reference code`;
+  if (referenceCodes.has(q)) return `${request.kind}: a reference code`;
   const words = q.split(/\s+/u).length;
   return `${request.kind}: ${words >= 3 ? 'three words or more' : words === 2 ? 'two words' : 'one word'}`;
 }
@@ -77,10 +78,14 @@ await withFixture('query-cost-mix', async (fixture) => {
   if (esPid === undefined)
     throw new Error('query-cost-mix reads Elasticsearch CPU from /proc: it must run on this machine');
 
+  const referenceCodes = new Set(corpus.sample.map((record) => record.reference_code));
   const groups = new Map<string, MixRequest[]>();
   for (const request of buildDistinctMix(corpus.sample, { seed: options.mixSeed, size: options.size })) {
-    const group = groupOf(request);
-    if (group !== undefined) groups.set(group, [...(groups.get(group) ?? []), request]);
+    const group = groupOf(request, referenceCodes);
+    if (group === undefined) continue;
+    const members = groups.get(group) ?? [];
+    members.push(request);
+    groups.set(group, members);
   }
   const withQ = [...groups].filter(([group]) => group !== CONTROL).flatMap(([, requests]) => requests);
   groups.set(ALL, withQ);

@@ -59,19 +59,15 @@ export async function pacedCostByKind(
   options: PaceOptions,
   log: (line: string) => void,
 ): Promise<KindCosts> {
-  const pace = {
-    connections: options.connections,
-    ratePerSecond: options.ratePerSecond,
-    durationSeconds: options.durationSeconds,
-  };
+  const { rounds, ...pace } = options;
   for (const side of COST_SIDES) {
     await runEvenlyPaced(warmUp[side], {
       ...pace,
-      durationSeconds: warmUp[side].requests.length / options.ratePerSecond,
+      durationSeconds: warmUp[side].requests.length / pace.ratePerSecond,
     });
   }
   const runs = new Map<string, Record<CostSide, number[]>>();
-  for (let round = 0; round < options.rounds; round++) {
+  for (let round = 0; round < rounds; round++) {
     for (const { kind, targets } of kinds) {
       const order: CostSide[] = round % 2 === 0 ? ['api', 'plain'] : ['plain', 'api'];
       for (const side of order) {
