@@ -1,5 +1,5 @@
-// `npm run bench -- floor`: how far under the API the floor is. The no-repeat mix of bench/scale.ts (8
-// connections, 16 replayed; `Accept-Encoding: gzip` on every side, Elasticsearch's request cache off, 4 rounds in rotating
+// `npm run bench -- floor`: how far under the API the floor is. The no-repeat mix of bench/scale.ts (16
+// connections; `Accept-Encoding: gzip` on every side, Elasticsearch's request cache off, 4 rounds in rotating
 // order, each on a fresh request set) against four sides on the same shared cores:
 //   api   — the API as deployed (response cache on: it holds nothing a no-repeat mix asks again);
 //   pure  — bench/perf/floorServer.ts in `pure` mode: the API's own parse/build/present/JSON/gzip, on bare node:http;
@@ -32,11 +32,7 @@ const options = new Command()
     '--replay',
     "Elasticsearch's answers recorded once and replayed (bench/perf/replay.ts): the API's own CPU against pure's only",
   )
-  .option(
-    '--connections <n>',
-    "connections of the closed loops (default 8 against Elasticsearch: at 16 the API's admission control refuses a few on two cores; 16 for --replay)",
-    positiveInteger,
-  )
+  .option('--connections <n>', 'connections of the closed loops', positiveInteger)
   .option('--no-write', 'print only')
   .parse()
   .opts<{
@@ -59,7 +55,7 @@ const REPLAY_CACHE_MB = '1';
 const GZIP = { 'Accept-Encoding': 'gzip' };
 // Against Elasticsearch, 8: the room of the API's admission control at its lowest limit on two cores (4 in flight,
 // 4 queued), past which it refuses at once; replayed answers never wait on Elasticsearch, and 16 keep both cores busy.
-const CONNECTIONS = options.connections ?? (options.replay ? 16 : 8);
+const CONNECTIONS = options.connections ?? 16;
 const PER_ROUND = 150 * CONNECTIONS;
 const log = (line: string) => process.stderr.write(`${line}\n`);
 

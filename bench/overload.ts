@@ -1,36 +1,45 @@
-// `npm run bench -- overload` runs this file: the API past its capacity, with load that arrives as users do
-// (bench/perf/openLoad.ts). One API instance as `npm start` runs it (compiled, defaults: ES_REQUEST_TIMEOUT_MS 2000,
-// the response cache on, logs written), the rate limit raised out of the way, over generated records, with
-// distinct full-text searches that no cache can answer:
-//   1. capacity: a closed loop of 16 connections, answers per second;
-//   2. an open loop at 1×, 2×, 5× and 10× that capacity, each for --seconds: answers per second (goodput) and its
-//      ratio to capacity, p50/p99 of answers and of refusals, requests left without an answer within 10 s; beside
-//      it, probes of /health/live, a cached answer and /health/ready at 10 a second each;
-//   3. the same with two instances sharing the Elasticsearch, the load split between them as a balancer would.
-// `--api-root DIR` runs the API of another checkout (e.g. the commit before a change) for a before/after.
+// `npm run bench -- overload` runs this file: the API at and past its capacity. One API instance as `npm start`
+// runs it (compiled, defaults: ES_REQUEST_TIMEOUT_MS 2000 and so a target of 1 s, the response cache on, logs
+// written), the rate limit raised out of the way, over generated records, with distinct full-text searches that no
+// cache can answer:
+//   1. closed loops of 16, 64 and 256 connections (each waits for its answer before it asks again): what the
+//      machine serves must never be refused; capacity is the loop of 16's answers per second;
+//   2. open loops (load that arrives as users do, bench/perf/openLoad.ts) at 1×, 2×, 5× and 10× that capacity,
+//      each for --seconds: goodput and its ratio to capacity, p50/p99 of answers and of refusals, requests that
+//      failed otherwise or were left without an answer within 10 s, a refusal's CPU estimated from the step;
+//      beside it, probes of /health/live, a cached answer and /health/ready at 10 a second each;
+//   3. a refusal's CPU, measured alone: an instance whose one slot is held by a search slowed by a TCP proxy, so
+//      that every request of a closed loop of 16 is refused; its CPU time over the refusals.
+// It ends with the goals of issue 57, each met or short. `--instances 1,2` also runs two instances sharing the
+// Elasticsearch, the load split between them as a balancer would. `--api-root DIR` runs the API of another
+// checkout (e.g. the commit before a change) for a before/after.
 //
 //   ES_URL=http://127.0.0.1:9200 npm run bench -- overload                 # writes bench/results/<date>-overload.md
-//   ES_URL=… npm run bench -- overload --api-root /tmp/before --out /tmp/overload-before.md
+//   ES_URL=… npm run bench -- overload --api-root /tmp/before --out /tmp/overload-before
 import { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { symlink, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { join, resolve } from 'node:path';
 import { positiveInteger } from '../indexer/optionParsers.js';
 import { withFixture } from './fixture.js';
 import { REPO_ROOT, type ApiProcess } from './perf/apiProcess.js';
-import { machineInfo } from './perf/machine.js';
+import { cpuSecondsIfLocal, machineInfo, preciseCpuSeconds } from './perf/machine.js';
+import { localNodeInfo } from './perf/elasticsearch.js';
 import { percentile, runClosedLoop, runOpenLoop, type Outcomes } from './perf/openLoad.js';
 import type { PpaRecord } from '../indexContract/record.js';
 import { Random } from '../tools/generate/random.js';
 import { freePort } from '../tools/services/net.js';
+import { startTcpProxy, targetOf } from '../tools/services/tcpProxy.js';
 
 const program = new Command()
   .option('--count <n>', 'records generated', positiveInteger, 20_000)
   .option('--seed <n>', 'seed of the records and the searches', positiveInteger, 20261127)
   .option('--seconds <n>', 'seconds of each open-loop step', positiveInteger, 10)
   .option('--factors <list>', 'arrival rates as multiples of capacity', '1,2,5,10')
-  .option('--instances <list>', 'API instances per run, comma-separated', '1,2')
+  .option('--closed <list>', 'connections of the closed loops, comma-separated', '16,64,256')
+  .option('--instances <list>', 'API instances per run, comma-separated', '1')
   .option('--api-root <dir>', 'run the API of this checkout instead (before/after runs)')
   .option('--quick', 'small and short (a smoke run), nothing written')
   .option('--out <base>', 'results file base name (default bench/results/<date>-overload)')
@@ -40,12 +49,14 @@ const options = program.opts<{
   seed: number;
   seconds: number;
   factors: string;
+  closed: string;
   instances: string;
   apiRoot?: string;
   quick?: boolean;
   out?: string;
 }>();
 const factors = options.factors.split(',').map(Number);
+const closedLoops = options.closed.split(',').map(Number);
 const instanceCounts = options.instances.split(',').map(Number);
 const quick = options.quick === true;
 const seconds = quick ? 3 : options.seconds;
@@ -91,24 +102,56 @@ interface Step {
   limit: number | null;
   /** p50 and p99 of the refusals' server-side time (ms, a histogram bucket's bound), from the APIs' metrics. */
   serverRefusal: { p50: number; p99: number } | null;
+  /** p50 and p99 of /health/live's server-side time (ms, a bucket's bound), from the APIs' metrics. */
+  serverLive: { p50: number; p99: number } | null;
+  /** p99 and max of the first API's event-loop delay in the step (ms; prom-client's, with its 10 ms tick in it). */
+  apiDelay: { p99: number; max: number } | null;
+  /** p99 of this process's own event-loop delay in the step (ms): how late the load generator itself was. */
+  generatorDelayP99: number;
+  /** CPU seconds a second in the step: the APIs', Elasticsearch's (null: not on this machine), the generator's. */
+  cores: { api: number; es: number | null; generator: number };
 }
 
-/** The refusal-duration histogram of every instance, summed: upper bound (s) → count. */
-async function refusalBuckets(urls: string[]): Promise<Map<number, number>> {
+interface ClosedLoop {
+  connections: number;
+  outcomes: Outcomes;
+  /** The APIs' CPU per answer (ms). */
+  cpuPerAnswerMs: number;
+}
+
+/** A histogram of every instance's metrics, summed: upper bound (s) → count. `labels`: a label the series has. */
+async function histogramBuckets(urls: string[], name: string, labels = ''): Promise<Map<number, number>> {
   const buckets = new Map<number, number>();
+  const line = new RegExp(`^${name}_bucket\\{([^}]*)\\} (\\d+)`, 'gm');
   for (const url of urls) {
     const text = await fetch(url)
       .then((response) => response.text())
       .catch(() => '');
-    for (const match of text.matchAll(
-      /^ppa_overload_refusal_duration_seconds_bucket\{le="([^"]+)"\} (\d+)/gm,
-    )) {
-      const bound = match[1] === '+Inf' ? Infinity : Number(match[1]);
-      buckets.set(bound, (buckets.get(bound) ?? 0) + Number(match[2]));
+    for (const [, series, count] of text.matchAll(line)) {
+      const le = /le="([^"]+)"/.exec(series!)?.[1];
+      if (le === undefined || !series!.includes(labels)) continue;
+      const bound = le === '+Inf' ? Infinity : Number(le);
+      buckets.set(bound, (buckets.get(bound) ?? 0) + Number(count));
     }
   }
   return buckets;
 }
+
+/** The API's event-loop delay, p99 and max since the last read (ms), from prom-client's default metrics. */
+async function apiLoopDelay(url: string): Promise<{ p99: number; max: number } | null> {
+  const text = await fetch(url)
+    .then((response) => response.text())
+    .catch(() => '');
+  const read = (name: string) => Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1]) * 1000;
+  const p99 = read('ppa_nodejs_eventloop_lag_p99_seconds');
+  return Number.isNaN(p99) ? null : { p99, max: read('ppa_nodejs_eventloop_lag_max_seconds') };
+}
+
+/** The refusals' server-side time (ppa_overload_refusal_duration_seconds). */
+const refusalBuckets = (urls: string[]) => histogramBuckets(urls, 'ppa_overload_refusal_duration_seconds');
+/** /health/live's server-side time (ppa_http_request_duration_seconds, its route). */
+const liveBuckets = (urls: string[]) =>
+  histogramBuckets(urls, 'ppa_http_request_duration_seconds', 'route="/health/live"');
 
 /** p50 and p99 (ms, as the bound of the bucket they fall in) of what the histogram counted between two reads. */
 function bucketQuantiles(
@@ -125,10 +168,19 @@ function bucketQuantiles(
 
 interface Run {
   instances: number;
-  capacity: Outcomes;
+  closed: ClosedLoop[];
   capacityPerSecond: number;
   unloaded: { p50: number; p99: number; failed: number };
   steps: Step[];
+}
+
+/** A refusal's CPU measured alone: refusals, the API's CPU over them, and their time at the client. */
+interface RefusalCost {
+  refused: number;
+  others: number;
+  cpuPerRefusalMs: number;
+  p50: number;
+  p99: number;
 }
 
 const summary = (outcomes: Outcomes) => ({
@@ -144,6 +196,14 @@ const summary = (outcomes: Outcomes) => ({
   refusal_p99: percentile(outcomes.refusalMs, 0.99),
   failure_p50: percentile(outcomes.failureMs, 0.5),
 });
+
+/** The CPU seconds of every API process, summed. */
+async function apisCpuSeconds(apis: ApiProcess[]): Promise<number> {
+  const seconds = await Promise.all(apis.map(async (api) => (await preciseCpuSeconds(api.pid)).process));
+  return seconds.reduce((sum, value) => sum + value, 0);
+}
+
+const ms = (value: number) => (Number.isNaN(value) ? '–' : value < 10 ? value.toFixed(1) : value.toFixed(0));
 
 await withFixture('overload', async (fixture) => {
   const count = quick ? 2_000 : options.count;
@@ -162,8 +222,9 @@ await withFixture('overload', async (fixture) => {
     await symlink(join(REPO_ROOT, 'node_modules'), join(source, 'node_modules'), 'dir');
   }
   const build = await fixture.build('dist', source);
+  const esPid = (await localNodeInfo(fixture.es).catch(() => undefined))?.pid;
   // Enough distinct searches that none repeats in a run (the response cache could answer a repeat).
-  const searches = distinctSearches(corpus.sample, quick ? 8_000 : 60_000, options.seed);
+  const searches = distinctSearches(corpus.sample, quick ? 40_000 : 400_000, options.seed);
   let cursor = 0;
   const take = (n: number) => {
     const taken = searches.slice(cursor, cursor + n);
@@ -172,6 +233,7 @@ await withFixture('overload', async (fixture) => {
       throw new Error(`only ${searches.length} distinct searches: lower --count or --seconds`);
     return taken;
   };
+  const closedSeconds = quick ? 2 : options.seconds;
   const runs: Run[] = [];
 
   for (const instances of instanceCounts) {
@@ -198,7 +260,7 @@ await withFixture('overload', async (fixture) => {
     await runClosedLoop({ bases, paths: take(100), connections: 1, seconds: 2, deadlineMs: DEADLINE_MS });
     const single = await runClosedLoop({
       bases,
-      paths: take(300),
+      paths: take(quick ? 600 : 3_000),
       connections: 1,
       seconds: quick ? 2 : 5,
       deadlineMs: DEADLINE_MS,
@@ -207,21 +269,32 @@ await withFixture('overload', async (fixture) => {
       bases,
       paths: take(quick ? 300 : 2_000),
       connections: 16,
-      seconds: 5,
+      seconds: quick ? 2 : 5,
       deadlineMs: DEADLINE_MS,
     });
-    const capacity = await runClosedLoop({
-      bases,
-      paths: take(quick ? 1_000 : 5_000),
-      connections: 16,
-      seconds: quick ? 3 : 10,
-      deadlineMs: DEADLINE_MS,
-    });
-    const capacityPerSecond = capacity.answered / capacity.seconds;
-    log(
-      `${instances} instance(s): capacity ${capacityPerSecond.toFixed(0)}/s (refused ${capacity.refused}, failed ${capacity.failed}); ` +
-        `unloaded p50 ${percentile(single.answerMs, 0.5).toFixed(1)} ms`,
-    );
+    const closed: ClosedLoop[] = [];
+    for (const connections of closedLoops) {
+      const cpuBefore = await apisCpuSeconds(apis);
+      const outcomes = await runClosedLoop({
+        bases,
+        paths: take(quick ? 3_000 : 60_000),
+        connections,
+        seconds: closedSeconds,
+        deadlineMs: DEADLINE_MS,
+      });
+      const cpuPerAnswerMs =
+        (((await apisCpuSeconds(apis)) - cpuBefore) * 1000) / Math.max(1, outcomes.answered);
+      closed.push({ connections, outcomes, cpuPerAnswerMs });
+      const s = summary(outcomes);
+      log(
+        `${instances} instance(s): closed loop of ${connections}: ${s.goodput.toFixed(0)} answers/s, refused ${s.refused} ` +
+          `of ${s.sent}, failed ${s.failed}, p50/p99 ${s.answer_p50.toFixed(0)}/${s.answer_p99.toFixed(0)} ms, ` +
+          `API CPU ${cpuPerAnswerMs.toFixed(2)} ms an answer (load ${load1()})`,
+      );
+      await sleep(quick ? 300 : 2_000);
+    }
+    const capacityLoop = closed.find((loop) => loop.connections === 16) ?? closed[0]!;
+    const capacityPerSecond = capacityLoop.outcomes.answered / capacityLoop.outcomes.seconds;
     // A cached answer for the probes: asked twice, so it is kept once the cache knows the generation.
     const cachedPath = '/api/v1/ppas?q=solar';
     for (let i = 0; i < 3; i++)
@@ -234,12 +307,23 @@ await withFixture('overload', async (fixture) => {
       const probe = (path: string) =>
         runOpenLoop({ bases, paths: [path], ratePerSecond: PROBE_RATE, seconds, deadlineMs: DEADLINE_MS });
       const bucketsBefore = await refusalBuckets(metricsUrls);
+      const liveBefore = await liveBuckets(metricsUrls); // (the last read: prom-client's loop delay starts anew)
+      const cpuBefore = await apisCpuSeconds(apis);
+      const esBefore = await cpuSecondsIfLocal(esPid);
+      const generatorBefore = process.cpuUsage();
+      const generatorDelay = monitorEventLoopDelay({ resolution: 10 });
+      generatorDelay.enable();
       const [outcomes, live, cached, ready] = await Promise.all([
         runOpenLoop({ bases, paths, ratePerSecond: rate, seconds, deadlineMs: DEADLINE_MS }),
         probe('/health/live'),
         probe(cachedPath),
         probe('/health/ready'),
       ]);
+      generatorDelay.disable();
+      const apiDelay = await apiLoopDelay(metricsUrls[0]!); // (first: every read of /metrics resets it)
+      const generatorCpu = process.cpuUsage(generatorBefore);
+      const esAfter = await cpuSecondsIfLocal(esPid);
+      const cpuMs = ((await apisCpuSeconds(apis)) - cpuBefore) * 1000;
       const readiness = (await fetch(`${bases[0]}/health/ready`).then((r) => r.json())) as {
         load?: { limit?: number };
       };
@@ -251,6 +335,16 @@ await withFixture('overload', async (fixture) => {
         load: load1(),
         limit: readiness.load?.limit ?? null,
         serverRefusal: bucketQuantiles(bucketsBefore, await refusalBuckets(metricsUrls)),
+        serverLive: bucketQuantiles(liveBefore, await liveBuckets(metricsUrls)),
+        apiDelay,
+        cores: {
+          api: cpuMs / 1000 / outcomes.seconds,
+          es:
+            esBefore === undefined || esAfter === undefined ? null : (esAfter - esBefore) / outcomes.seconds,
+          generator: (generatorCpu.user + generatorCpu.system) / 1e6 / outcomes.seconds,
+        },
+        // (The histogram holds the times between ticks of 10 ms: the delay is what is past the tick.)
+        generatorDelayP99: Math.max(0, generatorDelay.percentile(99) / 1e6 - 10),
       };
       steps.push(step);
       const s = summary(outcomes);
@@ -259,14 +353,15 @@ await withFixture('overload', async (fixture) => {
           `refused ${s.refused}, failed ${s.failed}, unanswered ${s.unanswered}, answers p99 ${s.answer_p99.toFixed(0)} ms, ` +
           `refusals p99 ${s.refusal_p99.toFixed(1)} ms; live p99 ${percentile(live.answerMs, 0.99).toFixed(1)} ms, ` +
           `cached p99 ${percentile(cached.answerMs, 0.99).toFixed(1)} ms, ready ${ready.answered}/${ready.sent}, limit ${step.limit}, ` +
-          `refusals server side p50/p99 ≤ ${step.serverRefusal?.p50 ?? '–'}/${step.serverRefusal?.p99 ?? '–'} ms`,
+          `refusals server side p50/p99 ≤ ${step.serverRefusal?.p50 ?? '–'}/${step.serverRefusal?.p99 ?? '–'} ms, ` +
+          `cores: API ${step.cores.api.toFixed(2)}, Elasticsearch ${step.cores.es?.toFixed(2) ?? '–'}, generator ${step.cores.generator.toFixed(2)}; loop delay: API p99 ${step.apiDelay?.p99.toFixed(0) ?? '–'} ms, max ${step.apiDelay?.max.toFixed(0) ?? '–'} ms, generator ${step.generatorDelayP99.toFixed(0)} ms`,
       );
       // Let what is still queued drain before the next step.
       await sleep(quick ? 500 : 3_000);
     }
     runs.push({
       instances,
-      capacity,
+      closed,
       capacityPerSecond,
       unloaded: {
         p50: percentile(single.answerMs, 0.5),
@@ -276,8 +371,60 @@ await withFixture('overload', async (fixture) => {
       steps,
     });
   }
+  await stopApis();
 
-  const report = render(runs, await machineInfo(), source === REPO_ROOT ? 'this checkout' : source);
+  // A refusal's CPU alone: one slot, held by a search the proxy slows to a minute; every other search refused.
+  log(`a refusal's CPU: one slot held, a closed loop of 16 refused (load ${load1()})`);
+  const proxy = await startTcpProxy(targetOf(fixture.es.url.split(',')[0]!));
+  const shedding = await fixture.startApi({
+    build,
+    alias,
+    logLevel: 'info',
+    env: {
+      ES_URL: proxy.url,
+      ES_REQUEST_TIMEOUT_MS: '120000',
+      ADMISSION_MAX_IN_FLIGHT: '1',
+      ADMISSION_TARGET_MS: '500',
+      // (The API before issue 57 read these instead.)
+      ADMISSION_MAX_WAIT_MS: '0',
+    },
+  });
+  let refusalCost: RefusalCost;
+  try {
+    proxy.searchDelayMs = 1_000;
+    await fetch(`${shedding.url}${take(1)[0]}`).then((r) => r.arrayBuffer());
+    proxy.searchDelayMs = 60_000;
+    const holding = fetch(`${shedding.url}${take(1)[0]}`).then((r) => r.arrayBuffer());
+    while (proxy.searchesInFlight === 0) await sleep(10);
+    const cpuBefore = (await preciseCpuSeconds(shedding.pid)).process;
+    const refusals = await runClosedLoop({
+      bases: [shedding.url],
+      paths: take(quick ? 2_000 : 20_000),
+      connections: 16,
+      seconds: quick ? 2 : 5,
+      deadlineMs: DEADLINE_MS,
+    });
+    const cpuMs = ((await preciseCpuSeconds(shedding.pid)).process - cpuBefore) * 1000;
+    refusalCost = {
+      refused: refusals.refused,
+      others: refusals.answered + refusals.failed + refusals.unanswered,
+      cpuPerRefusalMs: cpuMs / Math.max(1, refusals.refused),
+      p50: percentile(refusals.refusalMs, 0.5),
+      p99: percentile(refusals.refusalMs, 0.99),
+    };
+    log(
+      `  ${refusalCost.refused} refused (${refusalCost.others} other outcomes): ` +
+        `${refusalCost.cpuPerRefusalMs.toFixed(4)} ms CPU a refusal, p50/p99 ${refusalCost.p50.toFixed(2)}/${refusalCost.p99.toFixed(2)} ms`,
+    );
+    // The held search ends when the proxy cuts its connection (an outage 503 for it), and the instance stops.
+    await proxy.close();
+    await holding.catch(() => undefined);
+  } finally {
+    await proxy.close().catch(() => undefined);
+    await shedding.stop();
+  }
+
+  const report = render(runs, refusalCost, machineInfo(), source === REPO_ROOT ? 'this checkout' : source);
   process.stdout.write(report);
   if (!quick) {
     const date = new Date().toISOString().slice(0, 10);
@@ -286,40 +433,110 @@ await withFixture('overload', async (fixture) => {
     await writeFile(
       `${base}.json`,
       JSON.stringify(
-        runs.map((run) => ({
-          instances: run.instances,
-          capacity_per_second: run.capacityPerSecond,
-          capacity: summary(run.capacity),
-          unloaded: run.unloaded,
-          steps: run.steps.map((step) => ({
-            factor: step.factor,
-            rate: step.rate,
-            load: step.load,
-            ...summary(step.outcomes),
-            goodput_ratio: summary(step.outcomes).goodput / run.capacityPerSecond,
-            live_p99: percentile(step.probes.live.answerMs, 0.99),
-            cached_p99: percentile(step.probes.cached.answerMs, 0.99),
-            ready_ok: step.probes.ready.answered,
-            ready_sent: step.probes.ready.sent,
-            limit: step.limit,
-            server_refusal_ms: step.serverRefusal,
+        {
+          refusal_cost: refusalCost,
+          runs: runs.map((run) => ({
+            instances: run.instances,
+            capacity_per_second: run.capacityPerSecond,
+            closed: run.closed.map((loop) => ({
+              connections: loop.connections,
+              cpu_per_answer_ms: loop.cpuPerAnswerMs,
+              ...summary(loop.outcomes),
+            })),
+            unloaded: run.unloaded,
+            steps: run.steps.map((step) => ({
+              factor: step.factor,
+              rate: step.rate,
+              load: step.load,
+              ...summary(step.outcomes),
+              goodput_ratio: summary(step.outcomes).goodput / run.capacityPerSecond,
+              live_p99: percentile(step.probes.live.answerMs, 0.99),
+              cached_p99: percentile(step.probes.cached.answerMs, 0.99),
+              ready_ok: step.probes.ready.answered,
+              ready_sent: step.probes.ready.sent,
+              limit: step.limit,
+              server_refusal_ms: step.serverRefusal,
+              server_live_ms: step.serverLive,
+              cores: step.cores,
+              generator_delay_p99_ms: step.generatorDelayP99,
+              api_delay_ms: step.apiDelay,
+            })),
           })),
-        })),
+        },
         null,
         2,
       ),
     );
     log(`wrote ${base}.md and .json`);
   }
+  // A smoke run (npm test) must show the suite works end to end: refusals measured, answers under load.
+  if (quick && (refusalCost.refused === 0 || runs.some((run) => run.capacityPerSecond <= 0))) {
+    throw new Error('overload --quick: no refusal measured, or no answer under load');
+  }
 });
 
-function render(runs: Run[], machine: Awaited<ReturnType<typeof machineInfo>>, api: string): string {
-  const ms = (value: number) =>
-    Number.isNaN(value) ? '–' : value < 10 ? value.toFixed(1) : value.toFixed(0);
+/** Issue 57's goals on one instance: each met or short, with the figure. */
+function goals(run: Run, refusalCost: RefusalCost): string[] {
+  const rows: string[] = ['| goal | figure | |', '|---|---:|---|'];
+  const row = (goal: string, figure: string, met: boolean) =>
+    rows.push(`| ${goal} | ${figure} | ${met ? 'met' : '**short**'} |`);
+  for (const loop of run.closed.filter((l) => l.connections <= 64)) {
+    const share = loop.outcomes.refused / Math.max(1, loop.outcomes.sent);
+    row(
+      `closed loop of ${loop.connections}: refusals ≤ 0.1 %`,
+      `${(share * 100).toFixed(2)} %`,
+      share <= 0.001,
+    );
+  }
+  const step = (factor: number) => run.steps.find((s) => s.factor === factor);
+  const ratio = (s: Step) => summary(s.outcomes).goodput / run.capacityPerSecond;
+  for (const [factor, floor] of [
+    [2, 0.9],
+    [5, 0.8],
+    [10, 0.7],
+  ] as const) {
+    const s = step(factor);
+    if (s)
+      row(`open loop at ${factor}×: goodput ≥ ${floor} of capacity`, ratio(s).toFixed(2), ratio(s) >= floor);
+  }
+  const ten = step(10);
+  if (ten)
+    row(
+      'at 10×: no request unanswered past its deadline',
+      String(ten.outcomes.unanswered),
+      ten.outcomes.unanswered === 0,
+    );
+  const worstServer = Math.max(...run.steps.map((s) => s.serverRefusal?.p99 ?? 0));
+  row('refusals p99 ≤ 50 ms server side (all steps)', `≤ ${worstServer} ms`, worstServer <= 50);
+  const five = step(5);
+  if (five) {
+    const live = percentile(five.probes.live.answerMs, 0.99);
+    const cached = percentile(five.probes.cached.answerMs, 0.99);
+    row(
+      'at 5×: /health/live p99 ≤ 50 ms (at the client; server side ≤)',
+      `${ms(live)} ms (${five.serverLive?.p99 ?? '–'} ms)`,
+      live <= 50,
+    );
+    row('at 5×: a cached answer p99 ≤ 50 ms', `${ms(cached)} ms`, cached <= 50);
+  }
+  row(
+    "a refusal's CPU ≤ 0.05 ms (measured alone)",
+    `${refusalCost.cpuPerRefusalMs.toFixed(4)} ms`,
+    refusalCost.cpuPerRefusalMs <= 0.05,
+  );
+  return rows;
+}
+
+function render(
+  runs: Run[],
+  refusalCost: RefusalCost,
+  machine: ReturnType<typeof machineInfo>,
+  api: string,
+): string {
   const lines = [
-    `# Overload: open-loop arrivals at multiples of capacity`,
+    `# Overload: closed loops, and open-loop arrivals at multiples of capacity`,
     '',
-    `${new Date().toISOString()}; API: ${api}; ${options.count} records; ${seconds} s per step; deadline of a ` +
+    `${new Date().toISOString()}; API: ${api}; ${quick ? 2_000 : options.count} records; ${seconds} s per step; deadline of a ` +
       `client ${DEADLINE_MS / 1000} s; ${JSON.stringify(machine)}`,
     '',
   ];
@@ -327,12 +544,23 @@ function render(runs: Run[], machine: Awaited<ReturnType<typeof machineInfo>>, a
     lines.push(
       `## ${run.instances} instance${run.instances > 1 ? 's' : ''}`,
       '',
-      `Capacity (closed loop, 16 connections): **${run.capacityPerSecond.toFixed(0)} answers/s** ` +
-        `(refused ${run.capacity.refused}, failed ${run.capacity.failed}); unloaded (1 connection) p50 ` +
-        `${ms(run.unloaded.p50)} ms, p99 ${ms(run.unloaded.p99)} ms (not answered: ${run.unloaded.failed}).`,
+      `Unloaded (1 connection): p50 ${ms(run.unloaded.p50)} ms, p99 ${ms(run.unloaded.p99)} ms (not answered: ${run.unloaded.failed}). ` +
+        `Capacity: the closed loop of 16, **${run.capacityPerSecond.toFixed(0)} answers/s**.`,
       '',
-      '| arrivals | rate/s | goodput/s | of capacity | answers p50 / p99 ms | refused | refusals p50 / p99 ms | server side p50 / p99 ≤ ms | other errors | unanswered | /health/live p99 | cached p99 | ready | limit | load |',
-      '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+      '| closed loop | answers/s | sent | refused | share refused | other errors | answers p50 / p99 ms | API CPU an answer ms |',
+      '|---:|---:|---:|---:|---:|---:|---:|---:|',
+    );
+    for (const loop of run.closed) {
+      const s = summary(loop.outcomes);
+      lines.push(
+        `| ${loop.connections} | ${s.goodput.toFixed(0)} | ${s.sent} | ${s.refused} | ${((s.refused / Math.max(1, s.sent)) * 100).toFixed(2)} % | ` +
+          `${s.failed + s.unanswered} | ${ms(s.answer_p50)} / ${ms(s.answer_p99)} | ${loop.cpuPerAnswerMs.toFixed(2)} |`,
+      );
+    }
+    lines.push(
+      '',
+      '| arrivals | rate/s | goodput/s | of capacity | answers p50 / p99 ms | refused | refusals p50 / p99 ms | server side p50 / p99 ≤ ms | cores: API / ES / generator | other errors | unanswered | /health/live p99 (server ≤) | cached p99 | loop delay p99: API / generator | ready | limit | load |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     );
     for (const step of run.steps) {
       const s = summary(step.outcomes);
@@ -340,16 +568,28 @@ function render(runs: Run[], machine: Awaited<ReturnType<typeof machineInfo>>, a
         `| ${step.factor}× | ${step.rate} | ${s.goodput.toFixed(0)} | **${(s.goodput / run.capacityPerSecond).toFixed(2)}** | ` +
           `${ms(s.answer_p50)} / ${ms(s.answer_p99)} | ${s.refused} | ${ms(s.refusal_p50)} / ${ms(s.refusal_p99)} | ` +
           `${step.serverRefusal ? `${step.serverRefusal.p50} / ${step.serverRefusal.p99}` : '–'} | ` +
-          `${s.failed} | ${s.unanswered} | ${ms(percentile(step.probes.live.answerMs, 0.99))} | ` +
-          `${ms(percentile(step.probes.cached.answerMs, 0.99))} | ${step.probes.ready.answered}/${step.probes.ready.sent} | ${step.limit ?? '–'} | ${step.load} |`,
+          `${step.cores.api.toFixed(2)} / ${step.cores.es?.toFixed(2) ?? '–'} / ${step.cores.generator.toFixed(2)} | ` +
+          `${s.failed} | ${s.unanswered} | ${ms(percentile(step.probes.live.answerMs, 0.99))} (${step.serverLive?.p99 ?? '–'}) | ` +
+          `${ms(percentile(step.probes.cached.answerMs, 0.99))} | ${step.apiDelay === null ? '–' : `${ms(step.apiDelay.p99)} (max ${ms(step.apiDelay.max)})`} / ${ms(step.generatorDelayP99)} | ${step.probes.ready.answered}/${step.probes.ready.sent} | ${step.limit ?? '–'} | ${step.load} |`,
       );
     }
     lines.push('');
   }
   lines.push(
+    "## A refusal's CPU, measured alone",
+    '',
+    `One slot, held by a search the proxy holds back; a closed loop of 16 for ${quick ? 2 : 5} s: ` +
+      `${refusalCost.refused} refused (${refusalCost.others} other outcomes), **${refusalCost.cpuPerRefusalMs.toFixed(4)} ms** ` +
+      `of the API's CPU a refusal; at the client p50 ${refusalCost.p50.toFixed(2)} ms, p99 ${refusalCost.p99.toFixed(2)} ms.`,
+    '',
+  );
+  const first = runs.find((run) => run.instances === 1);
+  if (first) lines.push('## Goals (one instance)', '', ...goals(first, refusalCost), '');
+  lines.push(
     'Latencies are as the load generator saw them (on the same cores): the server side of each is at most that.',
     "The refusals' server side is the APIs' own histogram (ppa_overload_refusal_duration_seconds): the bound of",
-    'the bucket p50 and p99 fall in.',
+    'the bucket p50 and p99 fall in. "cores": CPU seconds a second in the step of the APIs, Elasticsearch and the load generator (this process). "generator delay',
+    'p99": how late the load generator\'s own event loop ran in the step (its sends and its clocks were that late).',
     '"other errors" are answers that are neither 2xx nor the overload refusal (the outage 503 after the deadline,',
     'a reset connection); "unanswered": no answer within the client\'s 10 s.',
     '',

@@ -1,10 +1,10 @@
 // `npm run bench -- scale` runs this file: the public-traffic benchmark of issue
 // 21, API (its own compiled process, response cache on as deployed) against raw Elasticsearch `_search` with the
 // very bodies the API sends, each figure with the machine's load average:
-//   (a) no-repeat mix: no request sent twice in a run (so no cache can help), 8 connections and 1 connection;
+//   (a) no-repeat mix: no request sent twice in a run (so no cache can help), 16 connections and 1 connection;
 //   (b) Zipf mix: 5,000 distinct requests, popularity Zipf s = 1.0, the same sequence on both sides (`--trickle S`:
 //       while one document changes in place every S seconds, as sync changes it, so the caches are dropped);
-//   (c) statistics: distinct filtered requests at 8 connections (Elasticsearch's request cache off, so every
+//   (c) statistics: distinct filtered requests at 16 connections (Elasticsearch's request cache off, so every
 //       answer is computed), and the unfiltered statistics asked again and again (request cache on).
 // Both sides get the same client: every request carries `Accept-Encoding: gzip` as browsers send it (the API
 // compresses at level 1, Elasticsearch at its http.compression default); raw requests otherwise carry what the
@@ -77,9 +77,9 @@ const program = new Command()
   .option('--zipf-length <n>', 'requests per Zipf run', positiveInteger)
   .option(
     '--connections <n>',
-    'connections of the closed loops (8: two cores saturated, none refused; at 16 the API is past what its admission control admits on two cores and refuses a few, which stops the run)',
+    'connections of the closed loops (a run stops on more than 1 % failed requests: a closed loop must never be refused)',
     positiveInteger,
-    8,
+    16,
   )
   .option('--cpu-split', 'Elasticsearch on CPU 0, the API and this process on CPU 1 (bench/perf/cpuSplit.ts)')
   .addOption(
@@ -264,7 +264,7 @@ await withFixture('scale', async (fixture) => {
       throw new Error(
         `${side}: ${row.errors} failed requests` +
           (refused > 0
-            ? ` (${refused} refused, 503: the API's admission control; --connections 8 stays within it)`
+            ? ` (${refused} refused, 503: the API's admission control refused a closed loop, a defect to report)`
             : ''),
       );
     }

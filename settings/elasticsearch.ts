@@ -18,7 +18,7 @@ export const ES_VARIABLES_SPEC = {
   ES_URL: {
     expected: 'one or more http(s) URLs (no credentials: use ES_USERNAME/ES_PASSWORD) separated by commas',
     default: 'http://127.0.0.1:9200',
-    meaning: 'Elasticsearch node(s), comma-separated',
+    meaning: 'Elasticsearch node(s), comma-separated; a search whose node fails is tried again on another',
     schema: { type: 'array', minItems: 1, items: { type: 'string', format: 'http-url' } },
     list: true,
   },

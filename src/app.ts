@@ -11,6 +11,7 @@
 //   the limiter, so every cache hit is counted). Their searches pass the gateway's admission control: a cached
 //   answer never waits for it, and what is not admitted is refused at once (503 overloaded, counted, not logged).
 import Koa, { type Middleware } from 'koa';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { ExportSlots } from './export/exportSlots.js';
@@ -33,7 +34,8 @@ import {
 import { buildOpenApiSpec } from './openapi/spec.js';
 import { OPERATIONS } from './operations/index.js';
 import type { OperationDeps } from './operations/operation.js';
-import { operationsRouter } from './operations/router.js';
+import { operationsRouter, routePath } from './operations/router.js';
+import { frontDoor, searchRoute, type FrontDoor } from './http/frontDoor.js';
 import { pagesRouter } from './pages/routes.js';
 import { loadPages } from './pages/assets.js';
 import type { LiveState } from './liveState/liveState.js';
@@ -60,13 +62,32 @@ export interface AppDeps {
   responseCache?: ResponseCache;
 }
 
+/**
+ * Koa with the front door before it (src/http/frontDoor.ts): while the instance sheds, a request that needs a
+ * search is refused before Koa does anything for it.
+ */
+class ApiApp extends Koa {
+  door: FrontDoor | undefined;
+
+  override callback(): ReturnType<Koa['callback']> {
+    const handle = super.callback();
+    const door = this.door;
+    if (!door) return handle;
+    // (The API serves HTTP/1.1: Koa's type also allows HTTP/2's request and response.)
+    return (request, response) =>
+      door(request as IncomingMessage, response as ServerResponse)
+        ? Promise.resolve()
+        : handle(request, response);
+  }
+}
+
 export function createApp(deps: AppDeps): Koa {
   const { config, logger, metrics, responseCache, admission } = deps;
   if (metrics && responseCache) metrics.observeCache(responseCache);
   if (metrics && admission) metrics.observeAdmission(admission);
   const search = metrics ? metrics.instrumentSearch(deps.search) : deps.search;
   const limiter = metrics ? metrics.instrumentLimiter(deps.limiter) : deps.limiter;
-  const app = new Koa();
+  const app = new ApiApp();
   applyProxyTrust(app, config.trustProxyHops);
   // Every error is answered by problemResponses; this only hears about failures while writing a response.
   app.silent = true;
@@ -98,12 +119,29 @@ export function createApp(deps: AppDeps): Koa {
   );
   const pages = pagesRouter(loadPages());
 
+  const refusalLog = new RefusalLog(logger);
+  if (admission) {
+    app.door = frontDoor({
+      admitsNow: () => admission.admitsNow(),
+      searchRoutes: OPERATIONS.filter(
+        (operation) => isApiPath(operation.path) && !operation.withoutSearch,
+      ).map((operation) => searchRoute(operation.path, routePath(operation.path))),
+      ...(responseCache ? { holdsAnswer: (url: string) => responseCache.holdsAnswerTo(url) } : {}),
+      exposedHeaders: RATE_LIMIT_HEADER_NAMES,
+      refused: (route, method, seconds) => {
+        admission.noteRefusal();
+        refusalLog.count(route);
+        metrics?.countRefusal(route, method, seconds);
+      },
+    });
+  }
+
   app.use(requestId());
   if (metrics) app.use(metrics.httpMiddleware());
   app.use(requestLog(logger));
   app.use(securityHeaders());
   app.use(cors(RATE_LIMIT_HEADER_NAMES));
-  app.use(problemResponses(logger, new RefusalLog(logger)));
+  app.use(problemResponses(logger, refusalLog, RATE_LIMIT_HEADER_NAMES));
   app.use(compression());
   app.use(health.routes());
   app.use(pages.routes());

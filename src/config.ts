@@ -61,8 +61,9 @@ const SPEC = {
       'a redis:// or rediss:// URL, redis+cluster://host:port,host:port,… (Cluster seed nodes) or ' +
       'redis+sentinel://host:port,…/<master name> (Sentinel)',
     meaning:
-      'shared rate-limit store: one Redis, a Cluster (`redis+cluster://`) or Sentinel (`redis+sentinel://`); ' +
-      'unset: in-memory limits (one instance)',
+      'shared rate-limit store: `redis://` or `rediss://` (one Redis), `redis+cluster://h:p,h:p,…` (Cluster seed ' +
+      'nodes) or `redis+sentinel://h:p,…/<master name>[/<db>]` (Sentinel; `rediss+…` for TLS); unset: in-memory ' +
+      'limits (one instance)',
     schema: Type.String({ format: 'redis-url' }),
     explain: redisUrlProblem,
   }),
@@ -118,16 +119,16 @@ const SPEC = {
     field: 'admissionMaxInFlight',
     default: '64',
     meaning:
-      "the most searches this instance has in flight in Elasticsearch; below it the limit adapts to Elasticsearch's latency by itself (beyond it: a short wait, then 503 overloaded)",
+      "the most searches this instance has in flight in Elasticsearch; below it the limit adapts to Elasticsearch's latency by itself (the others wait their turn)",
     schema: Type.Integer({ minimum: 1, maximum: 1024 }),
   }),
-  ADMISSION_MAX_WAIT_MS: variable({
-    field: 'admissionMaxWaitMs',
+  ADMISSION_TARGET_MS: variable({
+    field: 'admissionTargetMs',
     unit: 'milliseconds',
-    default: '100',
+    default: '1000',
     meaning:
-      'the longest a search waits for a free slot; one that would wait longer (by the recent pace of searches) is refused at once (503 overloaded, not run); 0: no wait',
-    schema: Type.Integer({ minimum: 0, maximum: 1000 }),
+      "the time to an answer admission aims at: a search waits for a slot while its answer can still come within it (by Elasticsearch's recent latency), and is refused at once otherwise (503 overloaded, not run); at most half of ES_REQUEST_TIMEOUT_MS is used, so that an admitted search has time left for a retry",
+    schema: Type.Integer({ minimum: 1, maximum: 60_000 }),
   }),
   METRICS_PORT: optional({
     field: 'metricsPort',
@@ -138,7 +139,7 @@ const SPEC = {
   LOG_LEVEL: variable({
     field: 'logLevel',
     default: 'info',
-    meaning: 'pino log level',
+    meaning: `pino log level (${LOG_LEVELS.join(', ')})`,
     schema: Type.Unsafe<LogLevel>({ type: 'string', enum: [...LOG_LEVELS] }),
   }),
 } as const satisfies Record<string, VariableSpec>;

@@ -40,6 +40,9 @@ function tuneGarbageCollector(): void {
   if (!/heap[-_]growing/.test(ownFlags)) setFlagsFromString('--heap-growing-percent=100');
 }
 
+/** Connections waiting to be accepted, at most (the kernel's net.core.somaxconn caps it). */
+const ACCEPT_BACKLOG = 4096;
+
 async function main(): Promise<void> {
   tuneGarbageCollector();
   const config = readConfig();
@@ -88,7 +91,11 @@ async function main(): Promise<void> {
   process.on('SIGTERM', shutdown);
   process.on('SIGINT', shutdown);
 
-  server.listen(config.port, config.host);
+  // A burst of new connections (a linked search, many clients at once) waits in the kernel's accept queue until
+  // the event loop takes it; past the queue's length a connection attempt is dropped, and the client only tries
+  // again a second later (its SYN is retransmitted). Node's default length is 511; the kernel caps what is asked
+  // (net.core.somaxconn).
+  server.listen({ port: config.port, host: config.host, backlog: ACCEPT_BACKLOG });
   await once(server, 'listening');
   if (metrics && config.metricsPort !== undefined) {
     metricsServer = createMetricsServer(metrics.registry);

@@ -10,6 +10,7 @@ import { createRateLimiter, type ClientRateLimiter } from './rateLimit/index.js'
 import { Admission } from './search/admission.js';
 import { createSearchGateway, type SearchGateway } from './search/gateway.js';
 import { admissionOutcome } from './search/clientErrors.js';
+import { processLoopMonitor } from './search/loopMonitor.js';
 import { createLiveLookups } from './liveState/lookups.js';
 import { createEsClient } from '../settings/esClient.js';
 
@@ -59,13 +60,24 @@ export function createServices(config: Config, logger: Logger): Services {
   };
 }
 
-/** Admission control from ADMISSION_MAX_IN_FLIGHT and ADMISSION_MAX_WAIT_MS. */
+/**
+ * Admission control from ADMISSION_MAX_IN_FLIGHT and ADMISSION_TARGET_MS, the target kept to half the search
+ * deadline (ES_REQUEST_TIMEOUT_MS): an admitted search then has the other half for a retry on another node. It
+ * reads this process's event loop (its delay is not Elasticsearch's; a saturated loop sheds at the door).
+ */
 export function createAdmission(
-  config: Pick<Config, 'admissionMaxInFlight' | 'admissionMaxWaitMs'>,
+  config: Pick<Config, 'admissionMaxInFlight' | 'admissionTargetMs' | 'es'>,
 ): Admission {
   return new Admission({
     maxLimit: config.admissionMaxInFlight,
-    maxWaitMs: config.admissionMaxWaitMs,
+    targetMs: admissionTargetMs(config),
+    deadlineMs: config.es.requestTimeoutMs,
+    loop: processLoopMonitor(),
     outcomeOf: admissionOutcome,
   });
+}
+
+/** The target admission aims at: ADMISSION_TARGET_MS, at most half of ES_REQUEST_TIMEOUT_MS. */
+export function admissionTargetMs(config: Pick<Config, 'admissionTargetMs' | 'es'>): number {
+  return Math.max(1, Math.min(config.admissionTargetMs, Math.floor(config.es.requestTimeoutMs / 2)));
 }

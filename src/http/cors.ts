@@ -12,12 +12,19 @@ const PREFLIGHT_MAX_AGE_SECONDS = 86_400;
 // A comma-separated list of header names (RFC 9110 tokens), safe to echo back.
 const HEADER_NAME_LIST = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+(?:\s*,\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+)*$/;
 
+/** The CORS headers of every answer; `alsoExposed`: the headers of other layers (the rate limit's). */
+export function corsHeaders(alsoExposed: readonly string[] = []): Record<string, string> {
+  return {
+    'Access-Control-Allow-Origin': '*',
+    'Access-Control-Expose-Headers': [...alsoExposed, ...EXPOSED_HEADERS].join(', '),
+  };
+}
+
 /** `alsoExposed`: the headers of other layers (the rate limit's). */
 export function cors(alsoExposed: readonly string[] = []): Middleware {
-  const exposed = [...alsoExposed, ...EXPOSED_HEADERS].join(', ');
+  const always = corsHeaders(alsoExposed);
   return async (ctx, next) => {
-    ctx.set('Access-Control-Allow-Origin', '*');
-    ctx.set('Access-Control-Expose-Headers', exposed);
+    ctx.set(always);
     if (ctx.method !== 'OPTIONS') return next();
 
     ctx.set('Allow', ALLOWED_METHODS);

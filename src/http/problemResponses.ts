@@ -42,7 +42,20 @@ const SUCCESS_ONLY_HEADERS = ['ETag', 'Last-Modified', 'Link', 'Content-Disposit
 /** nginx's status for a request whose client closed the connection before the answer (never seen by the client). */
 export const CLIENT_CLOSED_REQUEST = 499;
 
-export function problemResponses(logger: Logger, refusals?: RefusalLog): Middleware {
+const OVERLOADED = new OverloadedError();
+
+/** The overload problem as sent, serialized once (no `instance`: the X-Request-Id header names the request). */
+export const OVERLOADED_BODY = Buffer.from(JSON.stringify(problemBody(OVERLOADED)));
+
+/**
+ * `withoutHeaders`: headers of other layers that an overload refusal does not carry (the rate limit's: a refused
+ * request is not counted against the quota).
+ */
+export function problemResponses(
+  logger: Logger,
+  refusals?: RefusalLog,
+  withoutHeaders: readonly string[] = [],
+): Middleware {
   return async (ctx, next) => {
     try {
       await next();
@@ -57,10 +70,14 @@ export function problemResponses(logger: Logger, refusals?: RefusalLog): Middlew
         return;
       }
       if (error instanceof SearchOverloadedError) {
-        // Counted, not logged one by one (refusalLog.ts): a refusal must cost next to nothing.
+        // Counted, not logged one by one (refusalLog.ts): a refusal must cost next to nothing. The same body as
+        // the front door's (frontDoor.ts), and no rate-limit headers: a refusal ran nothing.
         markOverloaded(ctx);
         refusals?.count(routeOf(ctx));
-        writeProblem(ctx, new OverloadedError());
+        writeProblem(ctx, OVERLOADED);
+        for (const name of withoutHeaders) ctx.remove(name);
+        ctx.body = OVERLOADED_BODY;
+        ctx.type = PROBLEM_CONTENT_TYPE;
         return;
       }
       const problem = toProblem(error);

@@ -2,7 +2,8 @@
 import type { Middleware } from 'koa';
 import { randomUUID } from 'node:crypto';
 
-const CLIENT_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+/** A client's X-Request-Id that is safe to echo. */
+export const CLIENT_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
 export function requestId(): Middleware {
   return async (ctx, next) => {

@@ -28,6 +28,8 @@ export interface Metrics {
   observeCache(cache: ResponseCache): void;
   /** Reports sync's removal guard, sync's lag and the change log's lag. */
   observeServedState(state: ServedStateWatcher): void;
+  /** Counts a request the front door refused for overload, as httpMiddleware counts those the app refused. */
+  countRefusal(route: string, method: string, seconds: number): void;
   /** Reports admission control: the limit, searches in flight and queued, the wait for a slot. */
   observeAdmission(admission: Admission): void;
 }
@@ -252,6 +254,12 @@ export function createMetrics(options: MetricsSources): Metrics {
     observeAdmission(admission) {
       admissionState = () => admission.state();
       admission.onAdmitted((seconds) => queueWait.observe(seconds));
+    },
+    countRefusal(route, method, seconds) {
+      requests.inc({ route, method, status: '503' });
+      overloadRefusals.inc({ route });
+      refusalDuration.observe(seconds);
+      duration.observe({ route }, seconds);
     },
     httpMiddleware() {
       return async (ctx, next) => {

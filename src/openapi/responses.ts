@@ -140,10 +140,12 @@ export function apiResponses(
     '429': problem('Rate limit exceeded.', ['Retry-After']),
     '500': problem('Unexpected error (no internal detail is given).'),
     '503': problem(
-      'The search cluster is unreachable or timed out (type about:blank, title "Service Unavailable"), or this ' +
-        `instance is at capacity and refused the request at once without running it (type ${OVERLOADED_PROBLEM_TYPE}, ` +
-        'title "Service overloaded"). Either way: retry after Retry-After seconds.',
+      'The search cluster is unreachable or timed out (type about:blank, title "Service Unavailable"; counted by ' +
+        'the rate limit, with its headers), or this instance is at capacity and refused the request at once ' +
+        `without running it (type ${OVERLOADED_PROBLEM_TYPE}, title "Service overloaded"; not counted, no rate-limit ` +
+        'headers). Either way: retry after Retry-After seconds.',
       ['Retry-After'],
+      false,
     ),
   };
 }

@@ -27,6 +27,7 @@ export const openApiDocument = operation({
     ),
   },
   schemas: { OpenApiDocument: OpenApiDocumentSchema },
+  withoutSearch: true,
   handler: (deps) => (ctx) => {
     // Like every /api/v1 endpoint, it names an unknown parameter in a 400 (it takes none, not even blank).
     refuseAnyParameter(ctx.querystring);

@@ -38,6 +38,11 @@ export interface Operation {
   doc: OpenApiOperation;
   /** Body schemas the documentation names (`#/components/schemas/<name>`), declared by the presenters. */
   schemas?: Record<string, TSchema>;
+  /**
+   * It answers without a search (the OpenAPI document): the front door never refuses it for overload. The health
+   * checks are not under the API's prefix, and the door never looks at them.
+   */
+  withoutSearch?: true;
   /** The handler, given the app's services once. */
   handler(deps: OperationDeps): Handler;
 }

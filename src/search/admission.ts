@@ -1,15 +1,24 @@
-// Admission control in front of Elasticsearch, one per instance: at most `limit` searches in flight (adapted to
-// Elasticsearch's latency, concurrencyLimit.ts), a short queue for bursts, and a refusal at once for the rest. A
-// search that cannot start within `maxWaitMs` (or finds the queue full) is never sent: under overload Elasticsearch
-// works only on searches whose answers will be read, and every other request is told so at once (503, overloaded).
-// The queue is p-queue's (its concurrency can change while it runs, and a queued task leaves it on an abort signal).
+// Admission control in front of Elasticsearch, one per instance. At most `limit` searches are in flight (the knee
+// of Elasticsearch's latency, concurrencyLimit.ts); the others wait in a queue, as long as their answer can still
+// come within the target (ADMISSION_TARGET_MS): the wait for a slot (a slot comes free every latency / limit) plus
+// Elasticsearch's recent latency. A search whose answer could not come in time is refused at once and never sent:
+// under overload Elasticsearch works only on searches whose answers will be read, and every other request is told
+// so at once (503, overloaded). A closed loop of clients, however many, never needs a refusal: each waits for its
+// answer, so the queue holds at most one search per client, and it is refused only once that wait passes the target.
+//
+// The front door (src/http/frontDoor.ts) asks `admitsNow()` before any of a request's work, and refuses there
+// what would be refused here anyway, for next to nothing; it also refuses while the process itself is saturated
+// (its event loop, ./loopMonitor.ts). The queue is p-queue's (its concurrency can change while it runs, and a
+// queued task leaves it on an abort signal).
 import PQueue from 'p-queue';
 import {
   ConcurrencyLimit,
   DEFAULT_CONCURRENCY_LIMIT,
+  elasticsearchLatency,
   type ConcurrencyLimitOptions,
 } from './concurrencyLimit.js';
 import { SearchAbandonedError, SearchOverloadedError } from './errors.js';
+import type { LoopLoad } from './loopMonitor.js';
 
 /** What an ended search says to the limit: a latency sample, a sign of overload, or nothing (cancelled). */
 export type Outcome = 'sample' | 'dropped' | 'skip';
@@ -17,8 +26,19 @@ export type Outcome = 'sample' | 'dropped' | 'skip';
 export interface AdmissionOptions {
   /** The most searches in flight, whatever the latency (ADMISSION_MAX_IN_FLIGHT). */
   maxLimit: number;
-  /** The longest a search waits for a slot before it is refused (ADMISSION_MAX_WAIT_MS). */
-  maxWaitMs: number;
+  /** The time to an answer admission aims at: queue wait plus Elasticsearch's latency (ADMISSION_TARGET_MS). */
+  targetMs: number;
+  /**
+   * The search deadline (ES_REQUEST_TIMEOUT_MS; default twice the target): an admitted search still waiting when
+   * its answer could no longer come before it is refused then. The target decides what is admitted; the time
+   * between the two absorbs the estimate's errors (a probe, a slower Elasticsearch), so that an admitted search is
+   * almost never refused late.
+   */
+  deadlineMs?: number;
+  /** The most searches waiting for a slot, whatever the target (memory's bound; default 16 × maxLimit). */
+  maxQueued?: number;
+  /** This process's event loop: its delay is not Elasticsearch's latency, and a saturated loop sheds at the door. */
+  loop?: LoopLoad;
   /** How the limit adapts (defaults: DEFAULT_CONCURRENCY_LIMIT). */
   limit?: Partial<ConcurrencyLimitOptions>;
   /** What a failed search says to the limit (default: a sample). */
@@ -37,10 +57,17 @@ export interface AdmissionState {
   shedding: boolean;
   /** The latency the limit is measured against (ms), once known. */
   minimumLatencyMs: number | null;
+  /** Elasticsearch's recent latency (ms, without the event loop's delay; 0 before any search). */
+  latencyMs: number;
+  /** The time to an answer admission aims at (ms). */
+  targetMs: number;
 }
 
 /** How long after its last refusal an instance still says it is shedding (readiness, metrics). */
 export const SHEDDING_MEMORY_MS = 10_000;
+
+/** How many recent searches the latency's exponential average is about. */
+const LATENCY_AVERAGE_OVER = 20;
 
 const NO_SLOT_IN_TIME = Symbol('no slot in time');
 const CLIENT_GONE = Symbol('client gone');
@@ -49,13 +76,20 @@ export class Admission {
   private readonly queue: PQueue;
   private readonly control: ConcurrencyLimit;
   private readonly now: () => number;
+  private readonly maxQueued: number;
+  private readonly deadlineMs: number;
   private refusedCount = 0;
   private meanLatencyMs = 0;
+  private meanSlotMs = 0;
+  /** Searches measured so far. */
+  private measured = 0;
   private lastRefusalAt = -Infinity;
   private readonly waitListeners: ((waitSeconds: number) => void)[] = [];
 
   constructor(private readonly options: AdmissionOptions) {
     this.now = options.now ?? (() => performance.now());
+    this.maxQueued = options.maxQueued ?? 16 * options.maxLimit;
+    this.deadlineMs = Math.max(options.targetMs, options.deadlineMs ?? 2 * options.targetMs);
     const minLimit = Math.min(DEFAULT_CONCURRENCY_LIMIT.minLimit, options.maxLimit);
     this.control = new ConcurrencyLimit(
       { ...DEFAULT_CONCURRENCY_LIMIT, minLimit, maxLimit: options.maxLimit, ...options.limit },
@@ -65,25 +99,27 @@ export class Admission {
   }
 
   /**
-   * Runs `search` once a slot is free; refuses it (SearchOverloadedError) when the queue is full or no slot comes
-   * free in time, and gives it up (SearchAbandonedError) when `signal` aborts while it waits.
+   * Runs `search` once a slot is free; refuses it (SearchOverloadedError) when its answer could not come within
+   * the target (or the queue is at its bound), and gives it up (SearchAbandonedError) when `signal` aborts while
+   * it waits.
    */
   async run<T>(search: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     if (signal?.aborted) throw new SearchAbandonedError();
     const queue = this.queue;
     const queuedAt = this.now();
     // A slot free now: no timer, no listener, no signal (an admission that is not needed costs nothing).
-    if (queue.size === 0 && queue.pending < queue.concurrency) {
-      return queue.add(() => this.measure(search, queuedAt));
-    }
-    // The queue holds at most as many as may run; and a search whose turn would come after the wait (by the
-    // recent pace of completions) is refused now rather than after waiting in vain.
-    if (queue.size >= queue.concurrency) throw this.refuse('queue full');
-    if (this.expectedWaitMs(queue.size + 1) > this.options.maxWaitMs) throw this.refuse('no slot in time');
+    if (this.slotFree()) return queue.add(() => this.measure(search, queuedAt));
+    if (queue.size >= this.maxQueued) throw this.refuse('queue full');
+    if (!this.answersInTime(queue.size + 1)) throw this.refuse('not in time');
     // The wait's own signal, cut loose once the search starts: p-queue would also give up a running task on it,
-    // and a running search ends only when Elasticsearch's answer (or its own cancellation) is in.
+    // and a running search ends only when Elasticsearch's answer (or its own cancellation) is in. The estimate
+    // can be wrong (Elasticsearch slowed since): a search still waiting when its answer could no longer come
+    // before the deadline is refused.
     const waiting = new AbortController();
-    const timer = setTimeout(() => waiting.abort(NO_SLOT_IN_TIME), this.options.maxWaitMs);
+    const timer = setTimeout(
+      () => waiting.abort(NO_SLOT_IN_TIME),
+      Math.max(1, this.deadlineMs - this.meanSlotMs),
+    );
     const onClientGone = () => waiting.abort(CLIENT_GONE);
     signal?.addEventListener('abort', onClientGone, { once: true });
     const stopWaiting = () => {
@@ -107,6 +143,15 @@ export class Admission {
     }
   }
 
+  /**
+   * Whether a search asked now would be admitted, and the process has room for its work: the front door's
+   * question, answered from a few numbers (no allocation). When it says no, `run` would refuse as well.
+   */
+  admitsNow(): boolean {
+    if (this.options.loop?.saturated()) return false;
+    return this.slotFree() || (this.queue.size < this.maxQueued && this.answersInTime(this.queue.size + 1));
+  }
+
   state(): AdmissionState {
     return {
       limit: this.queue.concurrency,
@@ -115,6 +160,8 @@ export class Admission {
       refused: this.refusedCount,
       shedding: this.now() - this.lastRefusalAt < SHEDDING_MEMORY_MS,
       minimumLatencyMs: this.control.minimumLatencyMs ?? null,
+      latencyMs: this.meanLatencyMs,
+      targetMs: this.options.targetMs,
     };
   }
 
@@ -123,7 +170,7 @@ export class Admission {
     this.waitListeners.push(listener);
   }
 
-  /** Counts a refusal made elsewhere (Elasticsearch's own 429), so that readiness and metrics show it. */
+  /** Counts a refusal made elsewhere (the front door, Elasticsearch's own 429), so readiness and metrics show it. */
   noteRefusal(): void {
     this.refusedCount++;
     this.lastRefusalAt = this.now();
@@ -134,12 +181,18 @@ export class Admission {
     return new SearchOverloadedError(reason);
   }
 
+  private slotFree(): boolean {
+    return this.queue.size === 0 && this.queue.pending < this.queue.concurrency;
+  }
+
   /**
-   * How long the `position`-th search in the queue can expect to wait: a slot comes free every `latency / limit`
-   * on average, the latency being the recent mean (0 before anything was measured: then the wait decides).
+   * Whether the `position`-th search in the queue can expect its answer within the target: a slot comes free
+   * every `slot time / limit` on average, then its own search holds one as long (the recent means; 0 before
+   * anything was measured, when only the queue's bound and the wait's timer decide).
    */
-  private expectedWaitMs(position: number): number {
-    return (position * this.meanLatencyMs) / Math.max(1, this.queue.concurrency);
+  private answersInTime(position: number): boolean {
+    const slot = this.meanSlotMs;
+    return (position * slot) / Math.max(1, this.queue.concurrency) + slot <= this.options.targetMs;
   }
 
   private async measure<T>(search: () => Promise<T>, queuedAt: number): Promise<T> {
@@ -155,13 +208,19 @@ export class Admission {
     } finally {
       if (outcome !== 'skip') {
         const ended = this.now();
-        // The mean latency of recent searches (an exponential average over about the last 20), for the
-        // expected wait of the next that has to queue.
-        this.meanLatencyMs += (ended - started - this.meanLatencyMs) / 20;
-        const limit = this.control.record(
-          { latencyMs: ended - started, inFlight, dropped: outcome === 'dropped' },
-          ended,
-        );
+        const sample = {
+          latencyMs: ended - started,
+          loopDelayMs: this.options.loop?.delayMs() ?? 0,
+          inFlight,
+          dropped: outcome === 'dropped',
+        };
+        // Exponential averages over about the last 20 searches (the first one taken as it is): Elasticsearch's
+        // latency, and how long a search held its slot (that, with the event loop's delay in it, is what a
+        // queued search waits for).
+        const weight = this.measured++ === 0 ? 1 : 1 / LATENCY_AVERAGE_OVER;
+        this.meanLatencyMs += (elasticsearchLatency(sample) - this.meanLatencyMs) * weight;
+        this.meanSlotMs += (sample.latencyMs - this.meanSlotMs) * weight;
+        const limit = this.control.record(sample, ended);
         if (limit !== this.queue.concurrency) this.queue.concurrency = limit;
       }
     }

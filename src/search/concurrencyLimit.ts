@@ -1,14 +1,23 @@
-// How many searches one instance lets run in Elasticsearch at once, adapted to Elasticsearch's latency: a gradient
-// controller in the manner of Envoy's adaptive concurrency filter. Pure: the caller passes the clock in.
+// How many searches one instance lets run in Elasticsearch at once, adapted to Elasticsearch's own latency: a
+// gradient controller in the manner of Envoy's adaptive concurrency filter. Pure: the caller passes the clock in.
 //
-// Each window of completed searches gives a sample latency (its median). Against the latency Elasticsearch has
-// with little load (the minimum, measured in a short probe at the lowest limit now and then), the gradient
+// What it finds is the knee: the concurrency past which more searches in Elasticsearch only queue there. Each
+// window of completed searches gives a sample latency (its median), measured without the time the answer waited
+// in this process's event loop (a starved process is not a slow Elasticsearch). Against the latency Elasticsearch
+// has with little load (the minimum, measured in a short probe at the lowest limit now and then), the gradient
 // `tolerance × minimum / sample`, kept within [0.5, 1], shrinks the limit when searches start to queue in
-// Elasticsearch, and a headroom of √limit lets it grow while they do not. Several instances sharing one cluster
-// each see the latency the others cause, so they settle without talking to each other; their probes fall on the
-// same wall-clock boundaries, so that all of them are at their lowest limit together and the minimum they measure
-// is not the load of the others. A search that timed out or that Elasticsearch rejected (429) cuts the limit at
-// once: overload, not a node failure.
+// Elasticsearch, and a headroom of √limit lets it grow while they do not. A latency that does not grow with the
+// concurrency (a slow network, a slow but idle cluster) is measured by the probe too, and so never shrinks it.
+//
+// The limit decides only how many searches are in Elasticsearch at once; the rest wait in this instance's queue,
+// where admission (admission.ts) lets them wait as long as their answer still comes within its target. So the
+// limit may move with Elasticsearch's load without refusing anything: windows of a few dozen searches keep it
+// steady under a steady load.
+//
+// Several instances sharing one cluster each see the latency the others cause, so they settle without talking to
+// each other; their probes fall on the same wall-clock boundaries, so that all of them are at their lowest limit
+// together and the minimum they measure is not the load of the others. A search that timed out or that
+// Elasticsearch rejected (429) cuts the limit at once: overload, not a node failure.
 
 export interface ConcurrencyLimitOptions {
   /** Never below this (a probe runs at it). */
@@ -32,8 +41,8 @@ export interface ConcurrencyLimitOptions {
 export const DEFAULT_CONCURRENCY_LIMIT: Omit<ConcurrencyLimitOptions, 'maxLimit'> = {
   minLimit: 4,
   initialLimit: 16,
-  windowMs: 100,
-  minSamples: 5,
+  windowMs: 250,
+  minSamples: 20,
   tolerance: 2,
   probeIntervalMs: 30_000,
   backoff: 0.75,
@@ -42,6 +51,8 @@ export const DEFAULT_CONCURRENCY_LIMIT: Omit<ConcurrencyLimitOptions, 'maxLimit'
 export interface LimitSample {
   /** Time from the search's start to its end, ms. */
   latencyMs: number;
+  /** Of that, how long the answer waited in this process's event loop (ms; default 0): not Elasticsearch's. */
+  loopDelayMs?: number;
   /** Searches in flight when it started (itself included). */
   inFlight: number;
   /** It timed out or Elasticsearch rejected it: a sign of overload. */
@@ -88,7 +99,7 @@ export class ConcurrencyLimit {
   record(sample: LimitSample, now: number): number {
     // A probe measures searches that ran at its low limit, not those started before it under a higher one.
     if (this.probing && sample.inFlight > this.options.minLimit) return this.limit;
-    this.windowLatencies.push(sample.latencyMs);
+    this.windowLatencies.push(elasticsearchLatency(sample));
     if (sample.inFlight > this.windowMaxInFlight) this.windowMaxInFlight = sample.inFlight;
     if (sample.dropped) this.windowDropped = true;
     const elapsed = now - this.windowStart;
@@ -132,6 +143,11 @@ export class ConcurrencyLimit {
     this.probing = true;
     this.windowStart = now;
   }
+}
+
+/** A search's time in Elasticsearch (and the network): its time less its answer's wait in the event loop. */
+export function elasticsearchLatency(sample: Pick<LimitSample, 'latencyMs' | 'loopDelayMs'>): number {
+  return Math.max(0, sample.latencyMs - (sample.loopDelayMs ?? 0));
 }
 
 function clamp(value: number, low: number, high: number): number {

@@ -36,6 +36,7 @@ export function answers({
     const hit = key === undefined ? undefined : cache!.get(key);
     if (hit) {
       send(ctx, hit, { cacheControl, onGrow: () => cache!.set(key!, hit) });
+      cache!.rememberUrl(ctx.url, key!);
       return;
     }
     const computed = await compute();
@@ -46,6 +47,7 @@ export function answers({
     }
     const kept = keptAs(representation, acceptedEncoding(ctx, representation.size, representation.type));
     cache!.set(key, kept);
+    cache!.rememberUrl(ctx.url, key);
     send(ctx, kept, { cacheControl, onGrow: () => cache!.set(key, kept) });
   };
 }

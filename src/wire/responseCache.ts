@@ -16,6 +16,9 @@ export interface ResponseCacheStats {
   maxBytes: number;
 }
 
+/** URLs whose cache key is remembered for the front door (each at most the bounded query string and path). */
+const URLS_REMEMBERED = 10_000;
+
 /** Bookkeeping per entry beyond its buffers (the object, the map slot): counted so tiny entries are not free. */
 const ENTRY_OVERHEAD_BYTES = 256;
 
@@ -29,6 +32,8 @@ export class ResponseCache {
   readonly maxBytes: number;
   private readonly lru: LRUCache<string, Representation>;
   private readonly generation: GenerationWatcher;
+  /** The key each recently answered URL was kept under: the front door's look-up, without parsing the URL. */
+  private readonly urls = new LRUCache<string, string>({ max: URLS_REMEMBERED });
   private hits = 0;
   private misses = 0;
 
@@ -40,7 +45,10 @@ export class ResponseCache {
       sizeCalculation: (answer, key) => answerBytes(answer) + key.length * 2,
     });
     // A swap: every entry of the old generation is unreachable; free their memory at once.
-    generation.onChange(() => this.lru.clear());
+    generation.onChange(() => {
+      this.lru.clear();
+      this.urls.clear();
+    });
   }
 
   /** Called when the generation answers are keyed by moves (a swap, a rollback, a sync's change). */
@@ -67,6 +75,20 @@ export class ResponseCache {
     this.lru.set(key, answer);
   }
 
+  /** Notes that the request for `url` (path and query, as sent) was answered with what is kept under `key`. */
+  rememberUrl(url: string, key: string): void {
+    this.urls.set(url, key);
+  }
+
+  /**
+   * Whether the answer to `url` is held, by a URL answered before in this generation (the same request written
+   * another way is not known here: the app finds it by its normalized key).
+   */
+  holdsAnswerTo(url: string): boolean {
+    const key = this.urls.get(url);
+    return key !== undefined && this.lru.has(key);
+  }
+
   stats(): ResponseCacheStats {
     return {
       hits: this.hits,
@@ -80,6 +102,7 @@ export class ResponseCache {
   /** Drops every entry (the generation is watched by its owner, src/liveState/). */
   close(): void {
     this.lru.clear();
+    this.urls.clear();
   }
 
   /** An answer computed while the generation changed is not stored: it could only take room. */

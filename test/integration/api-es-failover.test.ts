@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { buildTestApp, type TestApp } from '../support/app.js';
 import { indexSample } from '../support/sampleIndex.js';
 import { deleteIndices, ES_URL, freePort, testEsClient, uniqueName } from '../support/services.js';
-import { startTcpProxy, type TcpProxy } from '../support/tcpProxy.js';
+import { startTcpProxy, type TcpProxy } from '../../tools/services/tcpProxy.js';
 
 const MARGIN_MS = 400; // the app's own work and the test's scheduling on shared cores, on top of the deadline
 

@@ -6,7 +6,7 @@ import { buildTestApp, type TestApp } from '../support/app.js';
 import { assertMatchesOpenApi } from '../support/openapi.js';
 import { indexSample } from '../support/sampleIndex.js';
 import { ES_URL, deleteIndices, testEsClient, uniqueName } from '../support/services.js';
-import { startTcpProxy, targetOf, type TcpProxy } from '../support/tcpProxy.js';
+import { startTcpProxy, targetOf, type TcpProxy } from '../../tools/services/tcpProxy.js';
 
 interface Timed {
   status: number;

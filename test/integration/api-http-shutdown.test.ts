@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { ES_URL, freePort, uniqueName } from '../support/services.js';
-import { startTcpProxy, targetOf, type TcpProxy } from '../support/tcpProxy.js';
+import { startTcpProxy, targetOf, type TcpProxy } from '../../tools/services/tcpProxy.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 

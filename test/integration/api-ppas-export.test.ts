@@ -18,7 +18,7 @@ import { useSampleApp } from '../support/sampleApp.js';
 import { indexSample } from '../support/sampleIndex.js';
 import { listed, oracle, sorted } from '../support/sampleOracle.js';
 import { ES_URL, deleteIndices, testEsClient, uniqueName } from '../support/services.js';
-import { startTcpProxy } from '../support/tcpProxy.js';
+import { startTcpProxy } from '../../tools/services/tcpProxy.js';
 
 /** Every list item of a query, through cursor paging (the list is the reference an export must equal). */
 async function listItems(base: string, query: string): Promise<Record<string, unknown>[]> {

@@ -54,7 +54,7 @@ export interface TestApp {
   url: string;
   config: Config;
   search: SearchGateway;
-  /** The gateway's admission control, as the server wires it (ADMISSION_MAX_IN_FLIGHT, ADMISSION_MAX_WAIT_MS). */
+  /** The gateway's admission control, as the server wires it (ADMISSION_MAX_IN_FLIGHT, ADMISSION_TARGET_MS). */
   admission: Admission;
   limiter: ClientRateLimiter;
   /** When responseCacheBytes > 0. */

@@ -46,7 +46,7 @@ describe('app config: loadConfig', () => {
         'RESPONSE_CACHE_MB',
         'METRICS_PORT',
         'ADMISSION_MAX_IN_FLIGHT',
-        'ADMISSION_MAX_WAIT_MS',
+        'ADMISSION_TARGET_MS',
         'LOG_LEVEL',
       ].sort(),
     );
@@ -65,7 +65,7 @@ describe('app config: loadConfig', () => {
       exportConcurrency: 4,
       cacheMaxAgeSeconds: 60,
       admissionMaxInFlight: 64,
-      admissionMaxWaitMs: 100,
+      admissionTargetMs: 1000,
       logLevel: 'info',
     };
     expect(loadConfig({})).to.deep.equal(expected);

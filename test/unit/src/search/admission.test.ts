@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { Admission } from '../../../../src/search/admission.js';
 import { SearchAbandonedError, SearchOverloadedError } from '../../../../src/search/errors.js';
+import type { LoopLoad } from '../../../../src/search/loopMonitor.js';
 
 /** A search that ends when the test says so. */
 function held(): { search: () => Promise<string>; release: () => void; started: () => boolean } {
@@ -19,27 +20,89 @@ function held(): { search: () => Promise<string>; release: () => void; started: 
 
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
-describe('search/admission: searches in flight bounded, the rest refused at once', () => {
-  it('runs at once while slots are free, queues up to the limit, refuses the rest without running them', async () => {
-    const admission = new Admission({ maxLimit: 2, maxWaitMs: 60_000 });
+/** An event loop whose delay and saturation the test sets. */
+function loop(delayMs = 0, saturated = false): LoopLoad & { delay: number; busy: boolean } {
+  return {
+    delay: delayMs,
+    busy: saturated,
+    delayMs() {
+      return this.delay;
+    },
+    saturated() {
+      return this.busy;
+    },
+  };
+}
+
+/** Runs searches of `latencyMs` on a clock the test moves, `count` of them one after the other. */
+async function measured(admission: Admission, clock: { now: number }, latencyMs: number, count: number) {
+  for (let i = 0; i < count; i++) {
+    await admission.run(async () => {
+      clock.now += latencyMs;
+      return 'ok';
+    });
+  }
+}
+
+describe('search/admission: searches wait while their answer can come within the target, the rest refused at once', () => {
+  it('runs at once while slots are free, and queues beyond the limit while answers come in time', async () => {
+    const admission = new Admission({ maxLimit: 2, targetMs: 60_000 });
     const searches = [held(), held(), held(), held(), held()];
-    const results = searches.map((s) => admission.run(s.search).catch((error: unknown) => error));
+    const results = searches.map((s) => admission.run(s.search));
     await settle();
     expect(searches.map((s) => s.started())).to.deep.equal([true, true, false, false, false]);
-    expect(admission.state()).to.include({ limit: 2, inFlight: 2, queued: 2 });
-    expect(await results[4])
-      .to.be.instanceOf(SearchOverloadedError)
-      .with.property('reason', 'queue full');
-    expect(admission.state().shedding).to.equal(true);
+    expect(admission.state()).to.include({ limit: 2, inFlight: 2, queued: 3, refused: 0 });
     searches[0]!.release();
     await settle();
     expect(searches[2]!.started()).to.equal(true);
     for (const s of searches) s.release();
-    expect(await Promise.all(results.slice(0, 4))).to.deep.equal(['answer', 'answer', 'answer', 'answer']);
+    expect(await Promise.all(results)).to.deep.equal(['answer', 'answer', 'answer', 'answer', 'answer']);
+    expect(admission.state().shedding).to.equal(false);
   });
 
-  it('refuses a search that found no slot within the wait, and never runs it', async () => {
-    const admission = new Admission({ maxLimit: 1, maxWaitMs: 5 });
+  it('serves a closed loop of far more clients than the limit without a refusal while their answers come in time', async () => {
+    const clock = { now: 0 };
+    const admission = new Admission({ maxLimit: 4, targetMs: 1000, now: () => clock.now });
+    await measured(admission, clock, 20, 40); // Elasticsearch answers in 20 ms
+    // 40 clients, each asking again as soon as it has its answer: 36 wait, the last about 36 × 20 / 4 + 20 ms.
+    const clients = Array.from({ length: 40 }, async () => {
+      for (let round = 0; round < 5; round++) {
+        await admission.run(async () => {
+          await settle();
+          clock.now += 20 / 4;
+          return 'ok';
+        });
+      }
+    });
+    await Promise.all(clients);
+    expect(admission.state()).to.include({ refused: 0, queued: 0 });
+  });
+
+  it('refuses at once, never running it, a search whose answer could not come within the target', async () => {
+    const clock = { now: 0 };
+    const admission = new Admission({ maxLimit: 1, targetMs: 250, now: () => clock.now });
+    await measured(admission, clock, 100, 60); // the recent latency: about 100 ms
+    const first = held();
+    const running = admission.run(first.search);
+    // One slot, 100 ms a search: the first in the queue answers in about 200 ms (in time), the second in 300.
+    const second = held();
+    const waiting = admission.run(second.search);
+    const third = held();
+    const error = await admission.run(third.search).catch((e: unknown) => e);
+    expect(error).to.be.instanceOf(SearchOverloadedError).with.property('reason', 'not in time');
+    expect(admission.state()).to.include({ queued: 1, refused: 1, shedding: true });
+    expect(admission.admitsNow()).to.equal(false);
+    first.release();
+    await running;
+    second.release();
+    expect(await waiting).to.equal('answer');
+    await settle();
+    expect(third.started()).to.equal(false);
+    expect(admission.admitsNow()).to.equal(true);
+  });
+
+  it('refuses a queued search still waiting when its answer could no longer come before the deadline', async () => {
+    const admission = new Admission({ maxLimit: 1, targetMs: 5, deadlineMs: 10 });
     const first = held();
     const running = admission.run(first.search);
     const second = held();
@@ -52,13 +115,22 @@ describe('search/admission: searches in flight bounded, the rest refused at once
     expect(admission.state()).to.include({ inFlight: 0, queued: 0, refused: 1 });
   });
 
+  it('bounds the queue whatever the target (memory), and says so', async () => {
+    const admission = new Admission({ maxLimit: 1, targetMs: 60_000, maxQueued: 2 });
+    const searches = [held(), held(), held()];
+    const results = searches.map((s) => admission.run(s.search));
+    const error = await admission.run(async () => 'never').catch((e: unknown) => e);
+    expect(error).to.be.instanceOf(SearchOverloadedError).with.property('reason', 'queue full');
+    for (const s of searches) s.release();
+    await Promise.all(results);
+  });
+
   it('a running search is never given up by the wait: the slot is held until it ends', async () => {
-    const admission = new Admission({ maxLimit: 1, maxWaitMs: 1 });
+    const admission = new Admission({ maxLimit: 1, targetMs: 1000 });
     const first = held();
     const running = admission.run(first.search);
     const queued = held();
     const waiting = admission.run(queued.search);
-    // The first one ends before the wait runs out: the queued one starts, and its wait is over.
     first.release();
     await running;
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -69,7 +141,7 @@ describe('search/admission: searches in flight bounded, the rest refused at once
   });
 
   it('a queued search whose client goes away leaves the queue, abandoned, not refused', async () => {
-    const admission = new Admission({ maxLimit: 1, maxWaitMs: 60_000 });
+    const admission = new Admission({ maxLimit: 1, targetMs: 60_000 });
     const first = held();
     const running = admission.run(first.search);
     const client = new AbortController();
@@ -84,44 +156,26 @@ describe('search/admission: searches in flight bounded, the rest refused at once
     expect(second.started()).to.equal(false);
   });
 
-  it('refuses at once a search whose turn would come after the wait, by the recent pace of searches', async () => {
-    let clock = 0;
-    const admission = new Admission({ maxLimit: 1, maxWaitMs: 50, now: () => clock });
-    // One search of 100 ms measured: the mean latency moves towards it.
-    await admission.run(async () => {
-      clock += 100;
-      return 'ok';
-    });
-    const first = held();
-    const running = admission.run(first.search);
-    const second = held();
-    // A slot every ~5 ms (the mean so far is 1/20 of 100 ms): the first in the queue would wait about that: queued.
-    const waiting = admission.run(second.search);
-    expect(admission.state().queued).to.equal(1);
-    first.release();
-    await running;
-    second.release();
-    expect(await waiting).to.equal('answer');
-    // Many slow searches later, the mean is near 100 ms: a search that would wait that long is refused at once.
-    for (let i = 0; i < 60; i++) {
-      await admission.run(async () => {
-        clock += 100;
-        return 'ok';
-      });
-    }
-    const third = held();
-    const busy = admission.run(third.search);
-    const error = await admission.run(async () => 'never').catch((e: unknown) => e);
-    expect(error).to.be.instanceOf(SearchOverloadedError).with.property('reason', 'no slot in time');
-    expect(admission.state().queued).to.equal(0);
-    third.release();
-    await busy;
+  it("measures Elasticsearch's latency without the time answers waited in this process's event loop", async () => {
+    const clock = { now: 0 };
+    const busy = loop(70);
+    const admission = new Admission({ maxLimit: 4, targetMs: 1000, now: () => clock.now, loop: busy });
+    await measured(admission, clock, 100, 200); // 100 ms seen, of which 70 in the event loop
+    expect(admission.state().latencyMs).to.be.closeTo(30, 0.5);
+  });
+
+  it('says no at the front door while the process itself is saturated, though a slot is free', () => {
+    const busy = loop(0, true);
+    const admission = new Admission({ maxLimit: 4, targetMs: 1000, loop: busy });
+    expect(admission.admitsNow()).to.equal(false);
+    busy.busy = false;
+    expect(admission.admitsNow()).to.equal(true);
   });
 
   it('lowers its limit after searches that were dropped (timeouts), by what outcomeOf says', async () => {
     const admission = new Admission({
       maxLimit: 16,
-      maxWaitMs: 0,
+      targetMs: 1000,
       limit: { minSamples: 1, windowMs: 0, minLimit: 1 },
       outcomeOf: () => 'dropped',
     });

@@ -15,12 +15,16 @@ function latencyAt(inFlight: number, parallel: number, serviceMs: number): numbe
   return serviceMs * Math.max(1, inFlight / parallel);
 }
 
-/** Drives the limit with a saturating load for `seconds`: every slot is always used. */
+/**
+ * Drives the limit with a saturating load for `seconds`: every slot is always used. `loopDelayMs`: each answer also
+ * waited that long in a busy event loop (added to its latency, and said so).
+ */
 function saturate(
   limit: ConcurrencyLimit,
   start: number,
   seconds: number,
   model: (inFlight: number) => number,
+  loopDelayMs?: (inFlight: number) => number,
 ): { now: number; limits: number[] } {
   let now = start;
   const limits: number[] = [];
@@ -30,9 +34,23 @@ function saturate(
     const latency = model(inFlight);
     // One completion per latency / inFlight ms, each with the latency of the current concurrency.
     now += latency / inFlight;
-    limits.push(limit.record({ latencyMs: latency, inFlight, dropped: false }, now));
+    const delay = loopDelayMs?.(inFlight);
+    const sample =
+      delay === undefined
+        ? { latencyMs: latency, inFlight, dropped: false }
+        : { latencyMs: latency + delay, loopDelayMs: delay, inFlight, dropped: false };
+    limits.push(limit.record(sample, now));
   }
   return { now, limits };
+}
+
+/** A seeded noise in [1 - spread, 1 + spread] (a linear congruential generator: the same run every time). */
+function noise(seed: number, spread: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+    return 1 - spread + (2 * spread * state) / 2 ** 31;
+  };
 }
 
 describe('search/concurrencyLimit: the gradient limit', () => {
@@ -55,6 +73,44 @@ describe('search/concurrencyLimit: the gradient limit', () => {
     expect(highest).to.be.at.least(4);
     expect(highest).to.be.below(20);
     expect(model(highest)).to.be.below(OPTIONS.tolerance * 10 * 2.5);
+  });
+
+  it('stays steady under a steady load, noise and all: no swing between one stretch of it and the next', () => {
+    const limit = new ConcurrencyLimit(OPTIONS, 0, () => 0);
+    const jitter = noise(7, 0.3);
+    const model = (inFlight: number) => latencyAt(inFlight, 4, 10) * jitter();
+    let { now } = saturate(limit, 0, 5, model);
+    // Stretches of 5 s between two probes (every 30 s on the wall clock): each one's typical limit.
+    const typical: number[] = [];
+    for (let stretch = 0; stretch < 4; stretch++) {
+      const run = saturate(limit, now, 5, model);
+      now = run.now;
+      const sorted = run.limits.slice().sort((a, b) => a - b);
+      typical.push(sorted[sorted.length >> 1]!);
+    }
+    expect(Math.max(...typical) - Math.min(...typical)).to.be.at.most(3);
+  });
+
+  it('shrinks when Elasticsearch itself slows down (its latency at the same concurrency triples)', () => {
+    const limit = new ConcurrencyLimit(OPTIONS, 0, () => 0);
+    let { now, limits } = saturate(limit, 0, 10, (inFlight) => latencyAt(inFlight, 4, 10));
+    const settled = limits[limits.length - 1]!;
+    ({ now, limits } = saturate(limit, now, 3, (inFlight) => latencyAt(inFlight, 4, 30)));
+    expect(limits[limits.length - 1]).to.be.below(settled);
+    expect(now).to.be.below(OPTIONS.probeIntervalMs); // (no probe in between: the minimum is the one of before)
+  });
+
+  it("ignores the event loop's delay: an answer that waited in a busy process is not a slower Elasticsearch", () => {
+    const model = (inFlight: number) => latencyAt(inFlight, 4, 10);
+    // The process is starved once more than the probe's searches are in flight: each answer waits 60 ms in it.
+    const starved = (inFlight: number) => (inFlight > OPTIONS.minLimit ? 60 : 0);
+    const quiet = saturate(new ConcurrencyLimit(OPTIONS, 0, () => 0), 0, 20, model).limits.slice(-200);
+    const busy = saturate(new ConcurrencyLimit(OPTIONS, 0, () => 0), 0, 20, model, starved).limits;
+    expect(busy.slice(-200)).to.deep.equal(quiet);
+    // The same delay, unsaid, reads as a slow Elasticsearch, and the limit falls towards its floor.
+    const unsaid = new ConcurrencyLimit(OPTIONS, 0, () => 0);
+    const misread = saturate(unsaid, 0, 20, (inFlight) => model(inFlight) + starved(inFlight)).limits;
+    expect(Math.max(...misread.slice(-200))).to.be.below(Math.min(...quiet));
   });
 
   it('grows while latency does not rise (Elasticsearch has room), up to the maximum', () => {
@@ -121,9 +177,10 @@ describe('search/concurrencyLimit: the gradient limit', () => {
       limit.record({ latencyMs: 8, inFlight: 2, dropped: false }, (now += 25));
     expect(limit.minimumLatencyMs).to.equal(8);
     // Up to the next probe (on the wall clock's next multiple of the interval), searches at 16 in flight.
-    while (now < OPTIONS.probeIntervalMs + 200)
+    while (limit.limit !== OPTIONS.minLimit && now < 2 * OPTIONS.probeIntervalMs)
       limit.record({ latencyMs: 12, inFlight: 16, dropped: false }, (now += 25));
     expect(limit.limit).to.equal(OPTIONS.minLimit); // probing
+    expect(now).to.be.within(OPTIONS.probeIntervalMs, OPTIONS.probeIntervalMs + 3 * OPTIONS.windowMs);
     // Searches started before the probe (16 in flight) are not measured by it.
     for (let i = 0; i < 20; i++) limit.record({ latencyMs: 40, inFlight: 16, dropped: false }, (now += 25));
     expect(limit.limit).to.equal(OPTIONS.minLimit);
