@@ -16,8 +16,12 @@ export interface ResponseCacheStats {
   maxBytes: number;
 }
 
-/** URLs whose cache key is remembered for the front door (each at most the bounded query string and path). */
-const URLS_REMEMBERED = 10_000;
+/**
+ * Bytes of URLs and keys remembered for the front door (counted as UTF-16, as the response cache counts its keys):
+ * bounded apart from RESPONSE_CACHE_MB, so that many long distinct URLs cannot grow it; a URL forgotten only costs
+ * its request the normal path.
+ */
+const URL_MEMO_BYTES = 4 * 1024 * 1024;
 
 /** Bookkeeping per entry beyond its buffers (the object, the map slot): counted so tiny entries are not free. */
 const ENTRY_OVERHEAD_BYTES = 256;
@@ -33,7 +37,10 @@ export class ResponseCache {
   private readonly lru: LRUCache<string, Representation>;
   private readonly generation: GenerationWatcher;
   /** The key each recently answered URL was kept under: the front door's look-up, without parsing the URL. */
-  private readonly urls = new LRUCache<string, string>({ max: URLS_REMEMBERED });
+  private readonly urls = new LRUCache<string, string>({
+    maxSize: URL_MEMO_BYTES,
+    sizeCalculation: (key, url) => (url.length + key.length) * 2,
+  });
   private hits = 0;
   private misses = 0;
 

@@ -85,4 +85,26 @@ describe('api cache: response cache', () => {
     cache.set(huge, answer(20_000));
     expect(cache.get(huge)).to.equal(undefined);
   });
+
+  it("knows the front door's URLs: held while their answer is, forgotten on a swap, bounded in bytes", async () => {
+    const { watcher, setIndex } = scriptedWatcher('ppas-1');
+    await watcher.poll();
+    const cache = new ResponseCache({ maxBytes: 1_000_000, generation: watcher });
+    const key = cache.keyOf('list', 'q=a') ?? '';
+    cache.set(key, answer(10));
+    cache.rememberUrl('/api/v1/ppas?q=a', key);
+    expect(cache.holdsAnswerTo('/api/v1/ppas?q=a')).to.equal(true);
+    expect(cache.holdsAnswerTo('/api/v1/ppas?q=b')).to.equal(false);
+    // A URL remembered for an answer the cache no longer holds does not pass.
+    cache.rememberUrl('/api/v1/ppas?q=gone', cache.keyOf('list', 'q=gone') ?? '');
+    expect(cache.holdsAnswerTo('/api/v1/ppas?q=gone')).to.equal(false);
+    // Many long URLs: the first ones are forgotten, whatever the answers' cache holds.
+    const long = 'x'.repeat(2_000);
+    for (let i = 0; i < 2_000; i++) cache.rememberUrl(`/api/v1/ppas?q=${long}${i}`, key);
+    expect(cache.holdsAnswerTo('/api/v1/ppas?q=a')).to.equal(false);
+    expect(cache.holdsAnswerTo(`/api/v1/ppas?q=${long}1999`)).to.equal(true);
+    setIndex('ppas-2');
+    await watcher.poll();
+    expect(cache.holdsAnswerTo(`/api/v1/ppas?q=${long}1999`)).to.equal(false);
+  });
 });
