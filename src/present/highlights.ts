@@ -9,7 +9,7 @@
 // (indexContract/text/) on the served values is exact, pure, and costs Elasticsearch nothing; it runs only when
 // highlight=true is asked.
 //
-// Its cost is the API's (issue 46: at most 0.2 ms a request; `npm run bench -- highlights`): values are cut by hand
+// Its cost is the API's (its budget and figures: docs/performance.md; `npm run bench -- highlights`): values are cut by hand
 // when ASCII (servedWords.ts); a plain word (ASCII letters and digits, no abbreviation or numeral) is compared by its length and
 // letters read off the value, and only the few that may match have their forms looked up (WORD_FORMS, kept across
 // answers); within one answer, which words of `q` name a served word is worked out once per distinct word
@@ -137,8 +137,8 @@ const MAX_WORDS = 12;
 
 // Kept across answers in plain Maps, each emptied whole when it reaches its bound (a registry's vocabulary is far
 // smaller, so in practice never). Not lru-cache: its bookkeeping on every read (the recency lists) touched memory
-// that Elasticsearch's work between two answers had evicted from the processor's caches; timed inside the API
-// (issue 46), a page's items took about 111 µs a request with Maps against 127 with lru-cache.
+// that Elasticsearch's work between two answers had evicted from the processor's caches, and the plain Maps
+// measured faster inside the API (docs/performance.md, "Highlights").
 /** The forms of served words. */
 const WORD_FORMS = new Map<string, WordForms>();
 /** Technology words by technology, country names' words by country code: a handful of each. */

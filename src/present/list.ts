@@ -149,9 +149,8 @@ type ItemHighlighter = ReturnType<typeof highlighter>;
 /**
  * The highlighter of a list query (undefined: none asked, or no q). Made before the search is sent, right after
  * the search's own body: reading q for the highlights uses the code and data that building the text query just
- * used (folding, canonical forms), which Elasticsearch's work evicts from the processor's caches while it answers.
- * Timed inside the API (issue 46), the plan took about 45 µs a request made before the search, 65–80 µs after the
- * answer (about 8 µs in a loop of plans).
+ * used (folding, canonical forms), which Elasticsearch's work evicts from the processor's caches while it answers
+ * (what that saves: docs/performance.md, "Highlights").
  */
 export const highlighterFor = (query: ListQuery): ItemHighlighter | undefined =>
   query.highlight && query.q !== undefined ? highlighter(query.q) : undefined;

@@ -29,8 +29,8 @@ export const TEXT_FIELDS = [
 ];
 /**
  * Where a typed word is looked for with typos: the text fields but the reference code. A code is typed or pasted
- * as it is (whole, word by word, or its start as it is typed), and a fuzzy lookup over its words cost 16 % of
- * Elasticsearch's time per query for no relevance class (issue 47, docs/performance.md).
+ * as it is (whole, word by word, or its start as it is typed), and a fuzzy lookup over its words cost a sizeable
+ * share of Elasticsearch's time per query for no relevance class (the figure: docs/performance.md).
  */
 export const TYPO_FIELDS = TEXT_FIELDS.filter((field) => !field.startsWith('reference_code'));
 /**
