@@ -74,10 +74,8 @@ export function problemResponses(
         // the front door's (frontDoor.ts), and no rate-limit headers: a refusal ran nothing.
         markOverloaded(ctx);
         refusals?.count(routeOf(ctx));
-        writeProblem(ctx, OVERLOADED);
         for (const name of withoutHeaders) ctx.remove(name);
-        ctx.body = OVERLOADED_BODY;
-        ctx.type = PROBLEM_CONTENT_TYPE;
+        writeProblem(ctx, OVERLOADED, OVERLOADED_BODY);
         return;
       }
       const problem = toProblem(error);
@@ -126,14 +124,15 @@ export function problemBody(problem: ProblemError, instance?: string): ProblemBo
   return body;
 }
 
-function writeProblem(ctx: Context, problem: ProblemError): void {
+/** `body`: the problem as sent, when it is made once (the overload refusal); else made for this request. */
+function writeProblem(ctx: Context, problem: ProblemError, body?: Buffer): void {
   for (const name of SUCCESS_ONLY_HEADERS) ctx.remove(name);
   ctx.status = problem.status;
   ctx.set(problem.headers);
   // Errors are about this moment (a 429, a 503, a slug not yet published): never cache them.
   ctx.set('Cache-Control', 'no-store');
   ctx.type = PROBLEM_CONTENT_TYPE;
-  ctx.body = problemBody(problem, ctx.originalUrl);
+  ctx.body = body ?? problemBody(problem, ctx.originalUrl);
 }
 
 function logProblem(logger: Logger, ctx: Context, problem: ProblemError, error: unknown): void {
