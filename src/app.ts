@@ -31,7 +31,7 @@ import {
   RATE_LIMIT_HEADER_NAMES,
   type ClientRateLimiter,
 } from './rateLimit/index.js';
-import { buildOpenApiSpec } from './openapi/spec.js';
+import { buildOpenApiSpec } from './operations/openApi.js';
 import { OPERATIONS } from './operations/index.js';
 import type { OperationDeps } from './operations/operation.js';
 import { operationsRouter, routePath } from './operations/router.js';

@@ -13,3 +13,16 @@ export function isApiPath(path: string): boolean {
   const lower = path.toLowerCase();
   return lower === API_PREFIX || lower.startsWith(`${API_PREFIX}/`);
 }
+
+/** Every path the API serves, declared once: the operations serve them, the presenters link to them. */
+export const API_PATHS = {
+  ppas: apiPath('/ppas'),
+  statistics: apiPath('/ppas/statistics'),
+  export: apiPath('/ppas/export'),
+  changes: apiPath('/ppas/changes'),
+  feed: apiPath('/ppas/feed'),
+  suggest: apiPath('/ppas/suggest'),
+  ppa: apiPath('/ppas/{slug}'),
+  openApiDocument: apiPath('/openapi.json'),
+  docs: apiPath('/docs'),
+} as const;

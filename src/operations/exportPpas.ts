@@ -2,7 +2,7 @@
 import { Readable } from 'node:stream';
 import type { ListSource } from '../../indexContract/sourceFields.js';
 import { exportChunks } from '../export/exportBody.js';
-import { apiPath } from '../http/apiPath.js';
+import { API_PATHS } from '../http/apiPath.js';
 import {
   apiResponses,
   badRequest,
@@ -12,7 +12,7 @@ import {
   requestIdHeader,
   withoutSuccess,
 } from '../openapi/responses.js';
-import { exportParameters, parseExportQuery } from '../params/export.js';
+import { exportQuery } from '../params/export.js';
 import { clientKey } from '../rateLimit/clientKey.js';
 import { buildExportBatch } from '../search/exportSearch.js';
 import { operation } from './operation.js';
@@ -24,7 +24,9 @@ const EXPORT_TYPES = {
 } as const;
 
 export const exportPpas = operation({
-  path: apiPath('/ppas/export'),
+  path: API_PATHS.export,
+  query: exportQuery,
+  notHere: 'an export is every match: no pages, cursor or facets',
   doc: {
     operationId: 'exportPpas',
     tags: ['ppas'],
@@ -36,7 +38,7 @@ export const exportPpas = operation({
       'Elasticsearch in batches; if Elasticsearch fails mid-stream the connection is cut (no final chunk), ' +
       'never ended as if complete. Counts one request against the rate limit; each client runs one export at ' +
       'a time and each instance at most EXPORT_CONCURRENCY: beyond that 429 with Retry-After.',
-    parameters: [...exportParameters, requestIdHeader],
+    parameters: [requestIdHeader],
     responses: {
       ...withoutSuccess(apiResponses({ description: '', schema: 'PpaList' }, { '400': badRequest })),
       '200': {
@@ -49,45 +51,46 @@ export const exportPpas = operation({
       },
     },
   },
-  handler: (deps) => async (ctx) => {
-    const exports = deps.exports;
-    const query = parseExportQuery(ctx.querystring);
-    const release = exports.slots.acquire(clientKey(ctx.ip));
-    let first;
-    let since: string | null = null;
-    try {
-      since = await changesSince(deps);
-      // The first batch before the first byte: if Elasticsearch fails now, the answer is an ordinary 503.
-      first = await deps.search.search<ListSource>(buildExportBatch(query));
-    } catch (error) {
-      release();
-      throw error;
-    }
-    const chunks = exportChunks(query, deps.search, baseOf(ctx, deps), { response: first });
-    first = undefined;
-    const response = ctx.res;
-    async function* body(): AsyncGenerator<string> {
+  handler:
+    (deps) =>
+    async ({ ctx, query }) => {
+      const exports = deps.exports;
+      const release = exports.slots.acquire(clientKey(ctx.ip));
+      let first;
+      let since: string | null = null;
       try {
-        yield* chunks;
+        since = await changesSince(deps);
+        // The first batch before the first byte: if Elasticsearch fails now, the answer is an ordinary 503.
+        first = await deps.search.search<ListSource>(buildExportBatch(query));
       } catch (error) {
-        // Mid-stream: the status line is sent. Cut the connection, so the client sees a broken body (no final
-        // chunk), never a short export that looks complete.
-        exports.logger.error({ err: error, path: ctx.path }, 'export failed mid-stream: response cut');
-        response.destroy();
-      } finally {
-        release(); // also when the client went away: the stream is destroyed, and the walk ends here
+        release();
+        throw error;
       }
-    }
-    const date = new Date().toISOString().slice(0, 10);
-    ctx.status = 200;
-    ctx.type = EXPORT_TYPES[query.format];
-    ctx.set('Content-Disposition', `attachment; filename="ppas-${date}.${query.format}"`);
-    ctx.set('Cache-Control', 'no-store');
-    // Where to follow the change log from, so the export plus the changes after it is the live set.
-    if (since !== null) ctx.set('Changes-Since', since);
-    const stream = Readable.from(body(), { objectMode: false });
-    // A HEAD, or a client gone before the first chunk: the body never runs, so its finally never frees the slot.
-    stream.once('close', release);
-    ctx.body = stream;
-  },
+      const chunks = exportChunks(query, deps.search, baseOf(ctx, deps), { response: first });
+      first = undefined;
+      const response = ctx.res;
+      async function* body(): AsyncGenerator<string> {
+        try {
+          yield* chunks;
+        } catch (error) {
+          // Mid-stream: the status line is sent. Cut the connection, so the client sees a broken body (no final
+          // chunk), never a short export that looks complete.
+          exports.logger.error({ err: error, path: ctx.path }, 'export failed mid-stream: response cut');
+          response.destroy();
+        } finally {
+          release(); // also when the client went away: the stream is destroyed, and the walk ends here
+        }
+      }
+      const date = new Date().toISOString().slice(0, 10);
+      ctx.status = 200;
+      ctx.type = EXPORT_TYPES[query.format];
+      ctx.set('Content-Disposition', `attachment; filename="ppas-${date}.${query.format}"`);
+      ctx.set('Cache-Control', 'no-store');
+      // Where to follow the change log from, so the export plus the changes after it is the live set.
+      if (since !== null) ctx.set('Changes-Since', since);
+      const stream = Readable.from(body(), { objectMode: false });
+      // A HEAD, or a client gone before the first chunk: the body never runs, so its finally never frees the slot.
+      stream.once('close', release);
+      ctx.body = stream;
+    },
 });

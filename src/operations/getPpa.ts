@@ -1,9 +1,10 @@
 // GET /api/v1/ppas/{slug}: one published PPA, active or not.
 import type { DetailSource } from '../../indexContract/sourceFields.js';
-import { apiPath } from '../http/apiPath.js';
+import { API_PATHS } from '../http/apiPath.js';
 import { NotFoundError } from '../http/problem.js';
 import { apiResponses, badRequest, ifNoneMatch, problem, requestIdHeader } from '../openapi/responses.js';
-import { parseDetailRequest, slugSchema } from '../params/detail.js';
+import { NO_QUERY } from '../params/declare.js';
+import { isWellFormedSlug, slugSchema } from '../params/detail.js';
 import { PpaDetailResponseSchema, PpaDetailSchema, presentPpa } from '../present/ppa.js';
 import { buildDetailLookup } from '../search/detailSearch.js';
 import { operation } from './operation.js';
@@ -12,7 +13,9 @@ import { baseOf } from './shared.js';
 const { description: slugDescription, ...slugPathSchema } = slugSchema;
 
 export const getPpa = operation({
-  path: apiPath('/ppas/{slug}'),
+  path: API_PATHS.ppa,
+  query: NO_QUERY,
+  notHere: 'it takes none',
   doc: {
     operationId: 'getPpa',
     tags: ['ppas'],
@@ -32,13 +35,17 @@ export const getPpa = operation({
     ),
   },
   schemas: { PpaDetail: PpaDetailSchema, PpaDetailResponse: PpaDetailResponseSchema },
-  handler: (deps) => async (ctx) => {
-    const slug = parseDetailRequest(ctx.params.slug ?? '', ctx.querystring);
-    const base = baseOf(ctx, deps);
-    await deps.answer(ctx, { route: 'detail', normalized: `${base} ${slug}` }, async () => {
-      const source = await deps.search.getDocument<DetailSource>(buildDetailLookup(slug));
-      if (!source) throw new NotFoundError();
-      return { body: { data: presentPpa(source, base) } };
-    });
-  },
+  handler:
+    (deps) =>
+    async ({ ctx, answer }) => {
+      const slug = ctx.params.slug ?? '';
+      // Malformed is answered as unknown: a client cannot tell them apart, and no lookup is needed to say so.
+      if (!isWellFormedSlug(slug)) throw new NotFoundError();
+      const base = baseOf(ctx, deps);
+      await answer(`${base} ${slug}`, async () => {
+        const source = await deps.search.getDocument<DetailSource>(buildDetailLookup(slug));
+        if (!source) throw new NotFoundError();
+        return { body: { data: presentPpa(source, base) } };
+      });
+    },
 });

@@ -1,8 +1,8 @@
 // GET /api/v1/ppas: a page of published, active PPAs, with facets and paging links.
 import type { ListSource } from '../../indexContract/sourceFields.js';
-import { apiPath } from '../http/apiPath.js';
+import { API_PATHS } from '../http/apiPath.js';
 import { apiResponses, badRequest, ifNoneMatch, requestIdHeader } from '../openapi/responses.js';
-import { listParameters, MAX_PER_PAGE, MAX_RESULT_WINDOW, parseListQuery } from '../params/list.js';
+import { listQuery, MAX_PER_PAGE, MAX_RESULT_WINDOW } from '../params/list.js';
 import { canonicalQueryString } from '../params/querystring.js';
 import { highlighterFor, presentList, PpaListSchema } from '../present/list.js';
 import { PpaListItemSchema } from '../present/ppa.js';
@@ -12,7 +12,8 @@ import { operation } from './operation.js';
 import { baseOf, changesSince } from './shared.js';
 
 export const listPpas = operation({
-  path: apiPath('/ppas'),
+  path: API_PATHS.ppas,
+  query: listQuery,
   doc: {
     operationId: 'listPpas',
     tags: ['ppas'],
@@ -21,42 +22,43 @@ export const listPpas = operation({
       'Filters combine with AND. Without sort: relevance with q, recent without. Every ordering ends with slug ' +
       `ascending. per_page is at most ${MAX_PER_PAGE}; page × per_page may not exceed ${MAX_RESULT_WINDOW}. ` +
       'A page past the last is 200 with an empty data array.',
-    parameters: [...listParameters, ifNoneMatch, requestIdHeader],
+    parameters: [ifNoneMatch, requestIdHeader],
     responses: apiResponses(
       { description: 'A page of PPAs with paging links.', schema: 'PpaList', link: true },
       { '400': badRequest },
     ),
   },
   schemas: { PpaListItem: PpaListItemSchema, PpaList: PpaListSchema },
-  handler: (deps) => async (ctx) => {
-    const query = parseListQuery(ctx.querystring);
-    // Links are built from the canonical form: equivalent requests get one answer (and one cache entry).
-    const querystring = canonicalQueryString(ctx.querystring);
-    const base = baseOf(ctx, deps);
-    await deps.answer(ctx, { route: 'list', normalized: `${base} ${querystring}` }, async () => {
-      const since = await changesSince(deps);
-      const searches = buildListSearches(query);
-      // Highlights only when asked and with a q: without them nothing is computed.
-      const highlight = highlighterFor(query);
-      const [response, facetCounts] =
-        searches.length === 1
-          ? [await deps.search.search<ListSource>(searches[0])]
-          : await deps.search.msearch<ListSource>(searches);
-      let facetAggregations = (facetCounts ?? response)?.aggregations;
-      // More facet values than the combined aggregation holds, or an index from before facet_values: one by one.
-      if (query.facets && !combinedFacetsComplete(facetAggregations)) {
-        const separate = buildFacetCountSearch(query, query.facets, { combine: false });
-        facetAggregations = (await deps.search.search<ListSource>(separate)).aggregations;
-      }
-      const { body, linkHeader } = presentList(response!, {
-        query,
-        facetAggregations,
-        querystring,
-        base,
-        changesSince: since,
-        highlight,
+  handler:
+    (deps) =>
+    async ({ ctx, query, answer }) => {
+      // Links are built from the canonical form: equivalent requests get one answer (and one cache entry).
+      const querystring = canonicalQueryString(ctx.querystring);
+      const base = baseOf(ctx, deps);
+      await answer(`${base} ${querystring}`, async () => {
+        const since = await changesSince(deps);
+        const searches = buildListSearches(query);
+        // Highlights only when asked and with a q: without them nothing is computed.
+        const highlight = highlighterFor(query);
+        const [response, facetCounts] =
+          searches.length === 1
+            ? [await deps.search.search<ListSource>(searches[0])]
+            : await deps.search.msearch<ListSource>(searches);
+        let facetAggregations = (facetCounts ?? response)?.aggregations;
+        // More facet values than the combined aggregation holds, or an index from before facet_values: one by one.
+        if (query.facets && !combinedFacetsComplete(facetAggregations)) {
+          const separate = buildFacetCountSearch(query, query.facets, { combine: false });
+          facetAggregations = (await deps.search.search<ListSource>(separate)).aggregations;
+        }
+        const { body, linkHeader } = presentList(response!, {
+          query,
+          facetAggregations,
+          querystring,
+          base,
+          changesSince: since,
+          highlight,
+        });
+        return { body, ...(linkHeader ? { link: linkHeader } : {}) };
       });
-      return { body, ...(linkHeader ? { link: linkHeader } : {}) };
-    });
-  },
+    },
 });

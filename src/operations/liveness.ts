@@ -24,8 +24,10 @@ export const liveness = operation({
     },
   },
   schemas: { Liveness: LivenessSchema },
-  handler: () => (ctx) => {
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = { status: 'ok' } satisfies Static<typeof LivenessSchema>;
-  },
+  handler:
+    () =>
+    ({ ctx }) => {
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = { status: 'ok' } satisfies Static<typeof LivenessSchema>;
+    },
 });

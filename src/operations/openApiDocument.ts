@@ -1,11 +1,9 @@
 // GET /api/v1/openapi.json: the document, built from the operations and serialized once per app (src/app.ts).
-import { apiPath } from '../http/apiPath.js';
+import { API_PATHS } from '../http/apiPath.js';
 import { apiResponses, badRequest, ifNoneMatch, requestIdHeader } from '../openapi/responses.js';
-import { refuseAnyParameter } from '../params/querystring.js';
+import { NO_QUERY } from '../params/declare.js';
 import { Type } from '../present/bodySchema.js';
 import { operation } from './operation.js';
-
-export const OPENAPI_PATH = apiPath('/openapi.json');
 
 const OpenApiDocumentSchema = Type.Object({
   openapi: Type.String({ pattern: '^3\\.1\\.' }),
@@ -14,7 +12,9 @@ const OpenApiDocumentSchema = Type.Object({
 });
 
 export const openApiDocument = operation({
-  path: OPENAPI_PATH,
+  path: API_PATHS.openApiDocument,
+  query: NO_QUERY,
+  notHere: 'it takes none',
   doc: {
     operationId: 'openApiDocument',
     tags: ['meta'],
@@ -28,9 +28,8 @@ export const openApiDocument = operation({
   },
   schemas: { OpenApiDocument: OpenApiDocumentSchema },
   withoutSearch: true,
-  handler: (deps) => (ctx) => {
-    // Like every /api/v1 endpoint, it names an unknown parameter in a 400 (it takes none, not even blank).
-    refuseAnyParameter(ctx.querystring);
-    return deps.answer(ctx, { route: 'openapi', normalized: '' }, () => deps.openApiDocument);
-  },
+  handler:
+    (deps) =>
+    ({ answer }) =>
+      answer('', () => deps.openApiDocument),
 });

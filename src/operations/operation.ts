@@ -1,15 +1,17 @@
-// What an operation of the API is: one module per operation declares its path, its documentation (summary,
-// parameters from the parameter module's own schema, responses naming the body schemas it sends) and its handler.
-// The router (./router.ts) and the OpenAPI document (src/openapi/spec.ts) are both built from the list in ./index.ts.
+// What an operation of the API is: one module per operation declares its path, its query (src/params/), its
+// documentation (summary, responses naming the body schemas it sends) and its handler. The router (./router.ts)
+// and the OpenAPI document (./openApi.ts) are both built from the list in ./index.ts: the router parses the query
+// before the handler runs, the document lists its parameters, the response cache keys answers by operationId.
 import type { Context } from 'koa';
 import type { Logger } from 'pino';
 import type { ExportSlots } from '../export/exportSlots.js';
 import type { OpenApiOperation } from '../openapi/responses.js';
+import type { QueryDeclaration } from '../params/declare.js';
 import type { TSchema } from '../present/bodySchema.js';
 import type { Admission } from '../search/admission.js';
 import type { SearchGateway } from '../search/gateway.js';
 import type { LiveState } from '../liveState/liveState.js';
-import type { AnswerFn } from '../wire/answers.js';
+import type { AnswerFn, Compute } from '../wire/answers.js';
 import type { Representation } from '../wire/representation.js';
 
 /** What handlers use: built once per app (src/app.ts). */
@@ -29,12 +31,27 @@ export interface OperationDeps {
   openApiDocument: Representation;
 }
 
-export type Handler = (ctx: Context) => Promise<void> | void;
+/** What one request of an operation has: its context, its parsed query, and its answer keyed by the operation. */
+export interface OperationRequest<Q> {
+  ctx: Context;
+  query: Q;
+  /** Answers from the response cache under this operation and `normalized` (its parameters), or computes. */
+  answer(normalized: string, compute: Compute): Promise<void>;
+}
 
-export interface Operation {
-  /** The OpenAPI path template: `/api/v1/ppas/{slug}` (the router turns `{slug}` into `:slug`). */
+export type Handler<Q> = (request: OperationRequest<Q>) => Promise<void> | void;
+
+export interface OperationDeclaration<Q> {
+  /** The OpenAPI path template (src/http/apiPath.ts): the router turns `{slug}` into `:slug`. */
   path: string;
-  /** The GET operation's documentation; HEAD is documented from it (GET without the body). */
+  /**
+   * The query parameters: parsed (400 naming every problem) before the handler runs, and documented. Absent: the
+   * query string is not read (the health checks, asked by load balancers).
+   */
+  query?: QueryDeclaration<Q>;
+  /** Why another operation's parameter is not one of this one, said in its 400 ("an export is every match"). */
+  notHere?: string;
+  /** The GET operation's documentation, its query parameters aside; HEAD is documented from it. */
   doc: OpenApiOperation;
   /** Body schemas the documentation names (`#/components/schemas/<name>`), declared by the presenters. */
   schemas?: Record<string, TSchema>;
@@ -44,8 +61,35 @@ export interface Operation {
    */
   withoutSearch?: true;
   /** The handler, given the app's services once. */
-  handler(deps: OperationDeps): Handler;
+  handler(deps: OperationDeps): Handler<Q>;
 }
 
-/** Declares an operation (the identity, for the types). */
-export const operation = (declared: Operation): Operation => declared;
+/** An operation with its query's type erased, as the router and the document take it. */
+export interface Operation extends Omit<OperationDeclaration<unknown>, 'handler'> {
+  /** The Koa middleware: parses the query (`unknownReasons` name other operations' parameters), then handles. */
+  handler(
+    deps: OperationDeps,
+    unknownReasons: Readonly<Record<string, string>>,
+  ): (ctx: Context) => Promise<void>;
+}
+
+/** Declares an operation: its handler runs with the query parsed and answers keyed by its operationId. */
+export function operation<Q>(declared: OperationDeclaration<Q>): Operation {
+  const route = declared.doc.operationId;
+  return {
+    ...declared,
+    handler(deps, unknownReasons) {
+      const handle = declared.handler(deps);
+      return async (ctx) => {
+        const query = declared.query
+          ? declared.query.parse(ctx.querystring, unknownReasons)
+          : (undefined as Q);
+        await handle({
+          ctx,
+          query,
+          answer: (normalized, compute) => deps.answer(ctx, { route, normalized }, compute),
+        });
+      };
+    },
+  };
+}

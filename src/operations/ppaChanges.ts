@@ -1,9 +1,9 @@
 // GET /api/v1/ppas/changes: the change log as JSON from `since`, oldest first, matching the list's filters and `q`
 // against each event's PPA as it was in that change (docs/api.md, "Changes and feeds").
-import { apiPath } from '../http/apiPath.js';
+import { API_PATHS } from '../http/apiPath.js';
 import { GoneError } from '../http/problem.js';
 import { apiResponses, badRequest, ifNoneMatch, problem, requestIdHeader } from '../openapi/responses.js';
-import { changesParameters, encodeChangeToken, parseChangesQuery } from '../params/changes.js';
+import { changesQuery, encodeChangeToken } from '../params/changes.js';
 import { canonicalQueryString } from '../params/querystring.js';
 import { ChangeEventSchema } from '../present/changeEvent.js';
 import { ChangesSchema, presentChanges, presentEvents } from '../present/changes.js';
@@ -15,7 +15,9 @@ const EXPORT_AGAIN =
   'Take a new export (GET /api/v1/ppas/export, its Changes-Since header) and follow the changes from there.';
 
 export const ppaChanges = operation({
-  path: apiPath('/ppas/changes'),
+  path: API_PATHS.changes,
+  query: changesQuery,
+  notHere: 'the change log follows changes in order, from since',
   doc: {
     operationId: 'ppaChanges',
     tags: ['ppas'],
@@ -26,7 +28,7 @@ export const ppaChanges = operation({
       "event's PPA as it was in that change (a removal as last served). Follow meta.next (links.next) until data " +
       'is empty, then poll. A since older than the retention (CHANGES_RETENTION_DAYS, default 90) is 410: take ' +
       'a new export. "changes" is never looked up as a slug.',
-    parameters: [...changesParameters, ifNoneMatch, requestIdHeader],
+    parameters: [ifNoneMatch, requestIdHeader],
     responses: apiResponses(
       { description: 'The next events and where to go on from.', schema: 'Changes' },
       {
@@ -36,48 +38,49 @@ export const ppaChanges = operation({
     ),
   },
   schemas: { ChangeEvent: ChangeEventSchema, Changes: ChangesSchema },
-  handler: (deps) => async (ctx) => {
-    const query = parseChangesQuery(ctx.querystring);
-    const querystring = canonicalQueryString(ctx.querystring);
-    const base = baseOf(ctx, deps);
-    await deps.answer(ctx, { route: 'changes', normalized: `${base} ${querystring}` }, async () => {
-      // Read before the search: every event up to the head is visible to it (published after a refresh).
-      const head = await logHead(deps);
-      let start: EventsStart;
-      if ('after' in query.start) {
-        const { epoch, seq } = query.start.after;
-        if (epoch !== head.epoch)
-          throw new GoneError(`This token is from another change log (it was made anew). ${EXPORT_AGAIN}`);
-        if (seq < head.pruned_through)
-          throw new GoneError(
-            `Changes before ${head.retained_since} are no longer kept (the retention). ${EXPORT_AGAIN}`,
-          );
-        start = { afterSeq: seq };
-      } else if ('from' in query.start) {
-        if (head.pruned_through > 0 && Date.parse(query.start.from) < Date.parse(head.retained_since))
-          throw new GoneError(
-            `Changes before ${head.retained_since} are no longer kept (the retention). ${EXPORT_AGAIN}`,
-          );
-        start = { from: query.start.from };
-      } else start = { afterSeq: head.pruned_through };
-      const response = await deps.search.searchChangeLog<ChangeEventSource>(
-        buildChangesSearch(query.filters, start, query.limit, 'asc'),
-      );
-      const hits = response.hits.hits;
-      const last = hits.at(-1)?._source?.change.seq;
-      const from = 'afterSeq' in start ? start.afterSeq : 0;
-      // A full page goes on after its last event; a short one saw every match up to the head, so it goes on from
-      // there (a filtered follower does not scan the same events again).
-      const nextSeq = hits.length === query.limit ? last! : Math.max(last ?? from, head.seq, from);
-      const events = presentEvents(response, head.epoch, base);
-      return {
-        body: presentChanges(events, {
-          next: encodeChangeToken({ epoch: head.epoch, seq: nextSeq }),
-          retainedSince: head.retained_since,
-          base,
-          querystring,
-        }),
-      };
-    });
-  },
+  handler:
+    (deps) =>
+    async ({ ctx, query, answer }) => {
+      const querystring = canonicalQueryString(ctx.querystring);
+      const base = baseOf(ctx, deps);
+      await answer(`${base} ${querystring}`, async () => {
+        // Read before the search: every event up to the head is visible to it (published after a refresh).
+        const head = await logHead(deps);
+        let start: EventsStart;
+        if ('after' in query.start) {
+          const { epoch, seq } = query.start.after;
+          if (epoch !== head.epoch)
+            throw new GoneError(`This token is from another change log (it was made anew). ${EXPORT_AGAIN}`);
+          if (seq < head.pruned_through)
+            throw new GoneError(
+              `Changes before ${head.retained_since} are no longer kept (the retention). ${EXPORT_AGAIN}`,
+            );
+          start = { afterSeq: seq };
+        } else if ('from' in query.start) {
+          if (head.pruned_through > 0 && Date.parse(query.start.from) < Date.parse(head.retained_since))
+            throw new GoneError(
+              `Changes before ${head.retained_since} are no longer kept (the retention). ${EXPORT_AGAIN}`,
+            );
+          start = { from: query.start.from };
+        } else start = { afterSeq: head.pruned_through };
+        const response = await deps.search.searchChangeLog<ChangeEventSource>(
+          buildChangesSearch(query.filters, start, query.limit, 'asc'),
+        );
+        const hits = response.hits.hits;
+        const last = hits.at(-1)?._source?.change.seq;
+        const from = 'afterSeq' in start ? start.afterSeq : 0;
+        // A full page goes on after its last event; a short one saw every match up to the head, so it goes on from
+        // there (a filtered follower does not scan the same events again).
+        const nextSeq = hits.length === query.limit ? last! : Math.max(last ?? from, head.seq, from);
+        const events = presentEvents(response, head.epoch, base);
+        return {
+          body: presentChanges(events, {
+            next: encodeChangeToken({ epoch: head.epoch, seq: nextSeq }),
+            retainedSince: head.retained_since,
+            base,
+            querystring,
+          }),
+        };
+      });
+    },
 });

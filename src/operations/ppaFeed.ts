@@ -1,5 +1,5 @@
 // GET /api/v1/ppas/feed: the newest changes matching a search, as an Atom feed (docs/api.md, "Changes and feeds").
-import { apiPath } from '../http/apiPath.js';
+import { API_PATHS } from '../http/apiPath.js';
 import {
   apiResponses,
   badRequest,
@@ -9,7 +9,7 @@ import {
   RATE_LIMIT_HEADERS,
   requestIdHeader,
 } from '../openapi/responses.js';
-import { FEED_ENTRIES, feedParameters, parseFeedQuery } from '../params/changes.js';
+import { FEED_ENTRIES, feedQuery } from '../params/changes.js';
 import type { SearchFilters } from '../params/filters.js';
 import { canonicalQueryString } from '../params/querystring.js';
 import { presentEvents } from '../present/changes.js';
@@ -54,7 +54,9 @@ const feedHeaders = headerRefs([
 ]);
 
 export const ppaFeed = operation({
-  path: apiPath('/ppas/feed'),
+  path: API_PATHS.feed,
+  query: feedQuery,
+  notHere: 'a feed holds the newest 50 matching changes',
   doc: {
     operationId: 'ppaFeed',
     tags: ['ppas'],
@@ -65,7 +67,6 @@ export const ppaFeed = operation({
       'rel="alternate" the explorer with the same search. Answers If-None-Match and If-Modified-Since with 304. ' +
       '"feed" is never looked up as a slug.',
     parameters: [
-      ...feedParameters,
       ifNoneMatch,
       {
         name: 'If-Modified-Since',
@@ -89,26 +90,27 @@ export const ppaFeed = operation({
       },
     },
   },
-  handler: (deps) => async (ctx) => {
-    const filters = parseFeedQuery(ctx.querystring);
-    const querystring = canonicalQueryString(ctx.querystring);
-    const base = baseOf(ctx, deps);
-    await deps.answer(ctx, { route: 'feed', normalized: `${base} ${querystring}` }, async () => {
-      const head = await logHead(deps);
-      const response = await deps.search.searchChangeLog<ChangeEventSource>(
-        buildChangesSearch(filters, { afterSeq: head.pruned_through }, FEED_ENTRIES, 'desc'),
-      );
-      const root = trimSlash(base);
-      const { xml, updated } = presentFeed(presentEvents(response, head.epoch, base), {
-        selfUrl: `${root}${ctx.path}${querystring ? `?${querystring}` : ''}`,
-        explorerUrl: `${root}/${querystring ? `?${querystring}` : ''}`,
-        searchLabel: searchLabel(filters),
-        tagAuthority: tagAuthorityOf(root),
-        tagDate: head.created_at.slice(0, 10),
-        emptyUpdated: head.created_at,
-        canonicalQuery: querystring,
+  handler:
+    (deps) =>
+    async ({ ctx, query: filters, answer }) => {
+      const querystring = canonicalQueryString(ctx.querystring);
+      const base = baseOf(ctx, deps);
+      await answer(`${base} ${querystring}`, async () => {
+        const head = await logHead(deps);
+        const response = await deps.search.searchChangeLog<ChangeEventSource>(
+          buildChangesSearch(filters, { afterSeq: head.pruned_through }, FEED_ENTRIES, 'desc'),
+        );
+        const root = trimSlash(base);
+        const { xml, updated } = presentFeed(presentEvents(response, head.epoch, base), {
+          selfUrl: `${root}${ctx.path}${querystring ? `?${querystring}` : ''}`,
+          explorerUrl: `${root}/${querystring ? `?${querystring}` : ''}`,
+          searchLabel: searchLabel(filters),
+          tagAuthority: tagAuthorityOf(root),
+          tagDate: head.created_at.slice(0, 10),
+          emptyUpdated: head.created_at,
+          canonicalQuery: querystring,
+        });
+        return { ...fileRepresentation(Buffer.from(xml), FEED_MEDIA_TYPE), lastModified: updated };
       });
-      return { ...fileRepresentation(Buffer.from(xml), FEED_MEDIA_TYPE), lastModified: updated };
-    });
-  },
+    },
 });

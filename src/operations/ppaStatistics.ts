@@ -1,13 +1,15 @@
 // GET /api/v1/ppas/statistics: portfolio statistics over the PPAs the list filters match.
-import { apiPath } from '../http/apiPath.js';
+import { API_PATHS } from '../http/apiPath.js';
 import { apiResponses, badRequest, ifNoneMatch, requestIdHeader } from '../openapi/responses.js';
-import { parseStatisticsQuery, statisticsParameters } from '../params/statistics.js';
+import { statisticsQuery } from '../params/statistics.js';
 import { presentStatistics, StatisticsSchema } from '../present/statistics.js';
 import { buildStatisticsSearch, type StatisticsAggregations } from '../search/statisticsSearch.js';
 import { operation } from './operation.js';
 
 export const ppaStatistics = operation({
-  path: apiPath('/ppas/statistics'),
+  path: API_PATHS.statistics,
+  query: statisticsQuery,
+  notHere: 'statistics are neither paginated nor sorted',
   doc: {
     operationId: 'ppaStatistics',
     tags: ['ppas'],
@@ -15,20 +17,21 @@ export const ppaStatistics = operation({
     description:
       'Accepts the list filters and describes only the matching PPAs; page, per_page and sort are not ' +
       'statistics parameters (400). Capacities are MW rounded to 0.1, shares 0..1 rounded to 0.0001.',
-    parameters: [...statisticsParameters, ifNoneMatch, requestIdHeader],
+    parameters: [ifNoneMatch, requestIdHeader],
     responses: apiResponses(
       { description: 'Statistics of the matching PPAs.', schema: 'Statistics' },
       { '400': badRequest },
     ),
   },
   schemas: { Statistics: StatisticsSchema },
-  handler: (deps) => async (ctx) => {
-    const query = parseStatisticsQuery(ctx.querystring);
-    await deps.answer(ctx, { route: 'statistics', normalized: JSON.stringify(query) }, async () => {
-      const response = await deps.search.search<unknown, StatisticsAggregations>(
-        buildStatisticsSearch(query),
-      );
-      return { body: presentStatistics(response) };
-    });
-  },
+  handler:
+    (deps) =>
+    async ({ query, answer }) => {
+      await answer(JSON.stringify(query), async () => {
+        const response = await deps.search.search<unknown, StatisticsAggregations>(
+          buildStatisticsSearch(query),
+        );
+        return { body: presentStatistics(response) };
+      });
+    },
 });

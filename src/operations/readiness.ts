@@ -230,7 +230,7 @@ export const readiness = operation({
   },
   handler:
     ({ liveState, admission }) =>
-    async (ctx) => {
+    async ({ ctx }) => {
       ctx.set('Cache-Control', 'no-store');
       const [state, sync, index] = await Promise.all([
         liveState.lookups.ready(),

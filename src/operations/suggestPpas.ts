@@ -1,7 +1,7 @@
 // GET /api/v1/ppas/suggest: project names as the user types.
-import { apiPath } from '../http/apiPath.js';
+import { API_PATHS } from '../http/apiPath.js';
 import { apiResponses, badRequest, ifNoneMatch, requestIdHeader } from '../openapi/responses.js';
-import { parseSuggestQuery, suggestParameters } from '../params/suggest.js';
+import { suggestQuery } from '../params/suggest.js';
 import {
   presentSuggestions,
   suggestHighlighterFor,
@@ -13,7 +13,9 @@ import { operation } from './operation.js';
 import { baseOf } from './shared.js';
 
 export const suggestPpas = operation({
-  path: apiPath('/ppas/suggest'),
+  path: API_PATHS.suggest,
+  query: suggestQuery,
+  notHere: 'suggestions read what is typed so far, in q',
   doc: {
     operationId: 'suggestPpas',
     tags: ['ppas'],
@@ -22,21 +24,22 @@ export const suggestPpas = operation({
       'Published, active PPAs whose name matches what was typed: the last word as a prefix, one typo in words ' +
       'of five letters or more, accents and case ignored; the whole name first, then names that start with ' +
       'it. "suggest" is never looked up as a slug. Counts against the rate limit like every /api/v1 request.',
-    parameters: [...suggestParameters, ifNoneMatch, requestIdHeader],
+    parameters: [ifNoneMatch, requestIdHeader],
     responses: apiResponses(
       { description: 'Suggestions, best first.', schema: 'Suggestions' },
       { '400': badRequest },
     ),
   },
   schemas: { Suggestions: SuggestionsSchema },
-  handler: (deps) => async (ctx) => {
-    const query = parseSuggestQuery(ctx.querystring);
-    const base = baseOf(ctx, deps);
-    await deps.answer(ctx, { route: 'suggest', normalized: `${base} ${JSON.stringify(query)}` }, async () => {
-      const search = buildSuggestSearch(query);
-      const highlight = suggestHighlighterFor(query);
-      const response = await deps.search.search<SuggestSource>(search);
-      return { body: presentSuggestions(response, base, query, highlight) };
-    });
-  },
+  handler:
+    (deps) =>
+    async ({ ctx, query, answer }) => {
+      const base = baseOf(ctx, deps);
+      await answer(`${base} ${JSON.stringify(query)}`, async () => {
+        const search = buildSuggestSearch(query);
+        const highlight = suggestHighlighterFor(query);
+        const response = await deps.search.search<SuggestSource>(search);
+        return { body: presentSuggestions(response, base, query, highlight) };
+      });
+    },
 });

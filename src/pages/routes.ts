@@ -3,13 +3,12 @@
 // calls the page then makes count like any other client's.
 import { Router } from '@koa/router';
 import type { Context } from 'koa';
-import { apiPath } from '../http/apiPath.js';
+import { API_PATHS } from '../http/apiPath.js';
 import { NotFoundError } from '../http/problem.js';
-import { refuseAnyParameter } from '../params/querystring.js';
+import { NO_QUERY } from '../params/declare.js';
 import type { Asset, PageSet } from '../pages/assets.js';
 import { send as sendRepresentation } from '../wire/representation.js';
 
-export const DOCS_PATH = apiPath('/docs');
 export const EXPLORE_PATH = '/';
 
 /**
@@ -44,8 +43,8 @@ function send(ctx: Context, asset: Asset, cacheControl: string): void {
 export function pagesRouter(pages: PageSet): Router {
   const router = new Router();
   router.get(EXPLORE_PATH, (ctx) => send(ctx, pages.explorePage, PAGE_CACHE_CONTROL));
-  router.get(DOCS_PATH, (ctx) => {
-    refuseAnyParameter(ctx.querystring);
+  router.get(API_PATHS.docs, (ctx) => {
+    NO_QUERY.parse(ctx.querystring);
     send(ctx, pages.docsPage, PAGE_CACHE_CONTROL);
   });
   router.get('/assets/:name', (ctx) => {

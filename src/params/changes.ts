@@ -1,17 +1,8 @@
 // GET /api/v1/ppas/changes and /api/v1/ppas/feed: the list's filters and `q` (matched against each event's PPA
 // as it was in that change), and for changes where to start (`since`) and how many (`limit`).
-import { BadRequestError } from '../http/problem.js';
-import {
-  capacityProblems,
-  filterProperties,
-  foldedTextProblems,
-  parameterDocs,
-  REPEATABLE_FILTERS,
-  toFilters,
-  type SearchFilters,
-} from './filters.js';
-import { readQueryString } from './querystring.js';
-import { paramsValidator, validOnly, type ParamsSchema } from './validate.js';
+import Type from 'typebox';
+import { declareQuery, withDefault } from './declare.js';
+import { FILTER_PARAMETERS, readFilters, REPEATABLE_FILTERS, type SearchFilters } from './filters.js';
 
 export const DEFAULT_CHANGES_LIMIT = 100;
 export const MAX_CHANGES_LIMIT = 1000;
@@ -46,77 +37,58 @@ export interface ChangesQuery {
   limit: number;
 }
 
-export const feedParamsSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { ...filterProperties },
-} satisfies ParamsSchema;
-
-export const changesParamsSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    since: {
-      type: 'string',
-      minLength: 1,
-      maxLength: 40,
-      description:
-        'Where to start: a token (meta.next of a changes answer, meta.changes_since of a list answer, or the ' +
-        'Changes-Since header of an export) returns the events after it; an RFC 3339 time (2026-11-26T08:00:00Z) ' +
-        'the events from then on. Absent: from the oldest retained event. Older than the retention: 410, export again.',
-    },
-    limit: {
-      type: 'integer',
-      minimum: 1,
-      maximum: MAX_CHANGES_LIMIT,
-      default: DEFAULT_CHANGES_LIMIT,
-      description: `Events per answer, 1 to ${MAX_CHANGES_LIMIT}.`,
-    },
-    ...filterProperties,
+/** GET /api/v1/ppas/changes's parameters, and where the changes start from them. */
+export const changesQuery = declareQuery(
+  {
+    since: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 40,
+        description:
+          'Where to start: a token (meta.next of a changes answer, meta.changes_since of a list answer, or the ' +
+          'Changes-Since header of an export) returns the events after it; an RFC 3339 time (2026-11-26T08:00:00Z) ' +
+          'the events from then on. Absent: from the oldest retained event. Older than the retention: 410, export again.',
+      }),
+    ),
+    limit: withDefault(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_CHANGES_LIMIT,
+        description: `Events per answer, 1 to ${MAX_CHANGES_LIMIT}.`,
+      }),
+      DEFAULT_CHANGES_LIMIT,
+    ),
+    ...FILTER_PARAMETERS,
   },
-} satisfies ParamsSchema;
+  (params, problems): ChangesQuery => {
+    const filters = readFilters(params, problems);
+    let start: ChangesStart = { oldest: true };
+    if (params.since !== undefined) {
+      const token = decodeChangeToken(params.since);
+      if (token) start = { after: token };
+      else if (RFC3339.test(params.since) && !Number.isNaN(Date.parse(params.since)))
+        start = { from: new Date(Date.parse(params.since)).toISOString() };
+      else
+        problems.push({
+          name: 'since',
+          reason:
+            'must be a token from an earlier answer (meta.next, meta.changes_since) or an RFC 3339 time',
+        });
+    }
+    return { filters, start, limit: params.limit };
+  },
+  { repeatable: REPEATABLE_FILTERS },
+);
 
-export const changesParameters = parameterDocs(changesParamsSchema.properties);
-export const feedParameters = parameterDocs(feedParamsSchema.properties);
-
-const NOT_HERE = 'is not a parameter of the change log (it follows changes in order, from since)';
-const changesValidator = paramsValidator(changesParamsSchema, {
-  repeatable: REPEATABLE_FILTERS,
-  unknownReasons: { page: NOT_HERE, per_page: NOT_HERE, sort: NOT_HERE, cursor: NOT_HERE },
-});
-const FEED_NOT_HERE = 'is not a feed parameter (a feed holds the newest 50 matching changes)';
-const feedValidator = paramsValidator(feedParamsSchema, {
-  repeatable: REPEATABLE_FILTERS,
-  unknownReasons: { page: FEED_NOT_HERE, per_page: FEED_NOT_HERE, sort: FEED_NOT_HERE, since: FEED_NOT_HERE },
-});
+/** GET /api/v1/ppas/feed's parameters: the filters and q. */
+export const feedQuery = declareQuery(FILTER_PARAMETERS, readFilters, { repeatable: REPEATABLE_FILTERS });
 
 /** Parses a changes request; throws BadRequestError naming every problem. */
 export function parseChangesQuery(querystring: string): ChangesQuery {
-  const { params, problems } = changesValidator.validate(readQueryString(querystring));
-  const valid = validOnly(params, problems);
-  const filters = toFilters(valid);
-  problems.push(...capacityProblems(filters), ...foldedTextProblems(filters));
-  let start: ChangesStart = { oldest: true };
-  if (typeof valid.since === 'string') {
-    const token = decodeChangeToken(valid.since);
-    if (token) start = { after: token };
-    else if (RFC3339.test(valid.since) && !Number.isNaN(Date.parse(valid.since)))
-      start = { from: new Date(Date.parse(valid.since)).toISOString() };
-    else
-      problems.push({
-        name: 'since',
-        reason: 'must be a token from an earlier answer (meta.next, meta.changes_since) or an RFC 3339 time',
-      });
-  }
-  if (problems.length > 0) throw new BadRequestError(problems);
-  return { filters, start, limit: typeof valid.limit === 'number' ? valid.limit : DEFAULT_CHANGES_LIMIT };
+  return changesQuery.parse(querystring);
 }
 
 /** Parses a feed request (the filters and q only); throws BadRequestError naming every problem. */
 export function parseFeedQuery(querystring: string): SearchFilters {
-  const { params, problems } = feedValidator.validate(readQueryString(querystring));
-  const filters = toFilters(validOnly(params, problems));
-  problems.push(...capacityProblems(filters), ...foldedTextProblems(filters));
-  if (problems.length > 0) throw new BadRequestError(problems);
-  return filters;
+  return feedQuery.parse(querystring);
 }

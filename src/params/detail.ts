@@ -1,6 +1,6 @@
 // GET /api/v1/ppas/{slug}: no query parameters; the slug follows the record's pattern.
 import { NotFoundError } from '../http/problem.js';
-import { refuseAnyParameter } from './querystring.js';
+import { NO_QUERY } from './declare.js';
 
 export const SLUG_PATTERN = '^[a-z0-9]+(?:-[a-z0-9]+)*$';
 export const SLUG_MAX_LENGTH = 120;
@@ -15,15 +15,12 @@ export const slugSchema = {
     'The PPA slug. A slug that is unknown, not published, or not even well-formed gets the same 404 answer.',
 } as const;
 
-/** The detail endpoint takes no query parameters (OpenAPI: none). */
-export const detailParameters: never[] = [];
-
 /**
  * Checks a detail request: any query parameter is unknown (400, even blank), then a malformed slug is a 404
  * exactly like an unknown one (a client cannot tell them apart, and no lookup is needed to say so).
  */
 export function parseDetailRequest(slug: string, querystring: string): string {
-  refuseAnyParameter(querystring);
+  NO_QUERY.parse(querystring);
   if (!isWellFormedSlug(slug)) throw new NotFoundError();
   return slug;
 }

@@ -1,4 +1,5 @@
 // `fields`: which fields each list item carries (slug and url always). Shared by the list and the export.
+import Type from 'typebox';
 import { LIST_SOURCE_FIELDS } from '../../indexContract/sourceFields.js';
 
 /** The item fields a client may choose: every list field; `url` is derived from `slug` and always present. */
@@ -8,15 +9,17 @@ export type ItemField = (typeof ITEM_FIELDS)[number];
 /** Names a client may send: the item fields, and url (always there anyway, so naming it is harmless). */
 const FIELD_NAMES = [...ITEM_FIELDS, 'url'];
 
-export const fieldsProperty = {
-  type: 'array',
-  items: { type: 'string', enum: FIELD_NAMES },
-  minItems: 1,
-  maxItems: ITEM_FIELDS.length * 2,
-  description:
-    'Only these fields in each item, joined by "," (slug and url are always there). An unknown name is 400. ' +
-    `Names: ${FIELD_NAMES.join(', ')}.`,
-} as const;
+/** `fields`, with what the operation adds to its description (the export: its default). */
+export const fieldsParameter = (more = '') =>
+  Type.Optional(
+    Type.Array(Type.Unsafe<string>({ type: 'string', enum: FIELD_NAMES }), {
+      minItems: 1,
+      maxItems: ITEM_FIELDS.length * 2,
+      description:
+        'Only these fields in each item, joined by "," (slug and url are always there). An unknown name is 400. ' +
+        `Names: ${FIELD_NAMES.join(', ')}.${more}`,
+    }),
+  );
 
 /** The chosen fields, each once, in the order of ITEM_FIELDS, with slug always among them. */
 export function toItemFields(values: readonly string[]): ItemField[] {

@@ -1,7 +1,9 @@
 // The filter parameters shared by the list and the statistics endpoints: schema fragments, descriptions,
 // and the typed filter object both search builders take.
 import { foldText } from '../../indexContract/text/fold.js';
-import type { ParameterDoc, ParsedParams } from './validate.js';
+import Type from 'typebox';
+import type { InvalidParam } from '../http/problem.js';
+import { withDefault, type ParamsOf } from './declare.js';
 
 export const TOKEN_PATTERN = '^[a-z0-9_]+$';
 export const MAX_RISK_FEATURES = 20;
@@ -30,123 +32,118 @@ export interface SearchFilters {
 
 /** Longest token of a comma-joined list (the longest real one is far shorter). */
 export const MAX_TOKEN_LENGTH = 50;
-const token = {
-  type: 'string',
-  pattern: TOKEN_PATTERN,
-  description: 'a token of lowercase letters, digits and underscores',
-};
-const tokenList = (description: string) => ({
-  type: 'array',
-  items: { ...token, maxLength: MAX_TOKEN_LENGTH },
-  minItems: 1,
-  maxItems: MAX_LIST_TOKENS,
-  description: `${description} At most ${MAX_LIST_TOKENS} tokens of at most ${MAX_TOKEN_LENGTH} characters.`,
-});
+const token = () =>
+  Type.String({
+    pattern: TOKEN_PATTERN,
+    description: 'a token of lowercase letters, digits and underscores',
+  });
+const tokenList = (description: string) =>
+  Type.Optional(
+    Type.Array(Type.String({ ...token(), maxLength: MAX_TOKEN_LENGTH }), {
+      minItems: 1,
+      maxItems: MAX_LIST_TOKENS,
+      description: `${description} At most ${MAX_LIST_TOKENS} tokens of at most ${MAX_TOKEN_LENGTH} characters.`,
+    }),
+  );
 
-export const filterProperties = {
-  q: {
-    type: 'string',
-    minLength: 1,
-    maxLength: 200,
-    description:
-      'Full-text search over project name, developer, reference code and location; every word must match there or ' +
-      "name the PPA's technology (solar, PV, hydropower, CCGT, …) or country (its English name), below a name match. " +
-      'Case- and accent-insensitive, tolerant of one typo in words of five letters or more (the first letter ' +
-      'included), prefix match on the last word. Trimmed; blank = absent. ' +
-      `At most ${MAX_Q_WORDS} words and ${MAX_FOLDED_Q_LENGTH} characters also once accents and ligatures are ` +
-      'spelled out; words longer than 30 letters match exactly.',
-  },
+/** The filters and q: the list, statistics, export, changes and feed all take them. */
+export const FILTER_PARAMETERS = {
+  q: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description:
+        'Full-text search over project name, developer, reference code and location; every word must match there or ' +
+        "name the PPA's technology (solar, PV, hydropower, CCGT, …) or country (its English name), below a name match. " +
+        'Case- and accent-insensitive, tolerant of one typo in words of five letters or more (the first letter ' +
+        'included), prefix match on the last word. Trimmed; blank = absent. ' +
+        `At most ${MAX_Q_WORDS} words and ${MAX_FOLDED_Q_LENGTH} characters also once accents and ligatures are ` +
+        'spelled out; words longer than 30 letters match exactly.',
+    }),
+  ),
   technology: tokenList(
     'Technology equals one of these tokens (OR), joined by ",". Trimmed and lowercased; an unknown token matches nothing.',
   ),
   tariff: tokenList(
     'Tariff structure equals one of these tokens (OR), joined by ",". Trimmed and lowercased.',
   ),
-  country: {
-    type: 'array',
-    items: {
-      type: 'string',
-      pattern: COUNTRY_PATTERN,
-      description: 'a two-letter country code (ISO 3166-1 alpha-2)',
-    },
-    minItems: 1,
-    maxItems: MAX_LIST_TOKENS,
-    description:
-      `Country (ISO 3166-1 alpha-2) equals one of these codes (OR), joined by ",", case-insensitive; at most ` +
-      `${MAX_LIST_TOKENS}. An unknown code matches nothing.`,
-  },
-  developer: {
-    type: 'string',
-    minLength: 1,
-    maxLength: 100,
-    description: 'Case- and accent-insensitive substring of the developer name. Trimmed; blank = absent.',
-  },
-  year: {
-    type: 'integer',
-    minimum: 1900,
-    maximum: 2100,
-    description: 'Financial close year equals it.',
-  },
-  'risk_features[]': {
-    type: 'array',
-    items: token,
-    maxItems: MAX_RISK_FEATURES,
-    description:
-      `The PPA has all of these risk features (AND). Repeat the key; "risk_features" (no brackets) is the same ` +
-      `parameter and a value may also join tokens by ",". At most ${MAX_RISK_FEATURES} values in all (risk_features ` +
-      'and risk_features[] count together), counted as ' +
-      'sent (a repeated value counts each time). Trimmed and lowercased; an unknown token matches nothing.',
-  },
-  min_capacity: {
-    type: 'number',
-    minimum: 0,
-    maximum: MAX_CAPACITY_MW,
-    description: 'Capacity in MW at least this (inclusive). Must not exceed max_capacity.',
-  },
-  max_capacity: {
-    type: 'number',
-    minimum: 0,
-    maximum: MAX_CAPACITY_MW,
-    description: 'Capacity in MW at most this (inclusive).',
-  },
-} as const;
+  country: Type.Optional(
+    Type.Array(
+      Type.String({
+        pattern: COUNTRY_PATTERN,
+        description: 'a two-letter country code (ISO 3166-1 alpha-2)',
+      }),
+      {
+        minItems: 1,
+        maxItems: MAX_LIST_TOKENS,
+        description:
+          `Country (ISO 3166-1 alpha-2) equals one of these codes (OR), joined by ",", case-insensitive; at most ` +
+          `${MAX_LIST_TOKENS}. An unknown code matches nothing.`,
+      },
+    ),
+  ),
+  developer: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description: 'Case- and accent-insensitive substring of the developer name. Trimmed; blank = absent.',
+    }),
+  ),
+  year: Type.Optional(
+    Type.Integer({ minimum: 1900, maximum: 2100, description: 'Financial close year equals it.' }),
+  ),
+  'risk_features[]': Type.Optional(
+    Type.Array(token(), {
+      maxItems: MAX_RISK_FEATURES,
+      description:
+        `The PPA has all of these risk features (AND). Repeat the key; "risk_features" (no brackets) is the same ` +
+        `parameter and a value may also join tokens by ",". At most ${MAX_RISK_FEATURES} values in all (risk_features ` +
+        'and risk_features[] count together), counted as ' +
+        'sent (a repeated value counts each time). Trimmed and lowercased; an unknown token matches nothing.',
+    }),
+  ),
+  min_capacity: Type.Optional(
+    Type.Number({
+      minimum: 0,
+      maximum: MAX_CAPACITY_MW,
+      description: 'Capacity in MW at least this (inclusive). Must not exceed max_capacity.',
+    }),
+  ),
+  max_capacity: Type.Optional(
+    Type.Number({
+      minimum: 0,
+      maximum: MAX_CAPACITY_MW,
+      description: 'Capacity in MW at most this (inclusive).',
+    }),
+  ),
+};
 
 /** The filter whose key repeats (`risk_features[]=a&risk_features[]=b`), and the other name merged into it. */
 export const REPEATABLE_FILTERS = { 'risk_features[]': ['risk_features'] } as const;
 
-/** The OpenAPI parameter list for a schema: one entry per property, in schema order. */
-export function parameterDocs(
-  properties: Record<string, Record<string, unknown>>,
-  required: readonly string[] = [],
-): ParameterDoc[] {
-  return Object.entries(properties).map(([name, property]) => {
-    const { description, ...schema } = property;
-    return {
-      name,
-      in: 'query',
-      description: String(description),
-      required: required.includes(name),
-      schema,
-      style: 'form',
-      explode: name === 'risk_features[]',
-    };
-  });
-}
+/** The filters as parsed (wire names). */
+export type FilterParams = Partial<ParamsOf<typeof FILTER_PARAMETERS>>;
 
 /** Typed filters from validated parameters (wire names). Repeated risk features are asked for once. */
-export function toFilters(params: ParsedParams): SearchFilters {
+export function toFilters(params: FilterParams): SearchFilters {
   const filters: SearchFilters = {};
-  if (typeof params.q === 'string') filters.q = params.q;
-  if (Array.isArray(params.technology)) filters.technology = unique(params.technology);
-  if (Array.isArray(params.tariff)) filters.tariff = unique(params.tariff);
-  if (Array.isArray(params.country))
-    filters.country = unique(params.country.map((code) => code.toUpperCase()));
-  if (typeof params.developer === 'string') filters.developer = params.developer;
-  if (typeof params.year === 'number') filters.year = params.year;
+  if (params.q !== undefined) filters.q = params.q;
+  if (params.technology) filters.technology = unique(params.technology);
+  if (params.tariff) filters.tariff = unique(params.tariff);
+  if (params.country) filters.country = unique(params.country.map((code) => code.toUpperCase()));
+  if (params.developer !== undefined) filters.developer = params.developer;
+  if (params.year !== undefined) filters.year = params.year;
   const risks = params['risk_features[]'];
-  if (Array.isArray(risks)) filters.riskFeatures = unique(risks);
-  if (typeof params.min_capacity === 'number') filters.minCapacity = params.min_capacity;
-  if (typeof params.max_capacity === 'number') filters.maxCapacity = params.max_capacity;
+  if (risks) filters.riskFeatures = unique(risks);
+  if (params.min_capacity !== undefined) filters.minCapacity = params.min_capacity;
+  if (params.max_capacity !== undefined) filters.maxCapacity = params.max_capacity;
+  return filters;
+}
+
+/** The filters with the problems that involve several of them, or their folded text, added to `problems`. */
+export function readFilters(params: FilterParams, problems: InvalidParam[]): SearchFilters {
+  const filters = toFilters(params);
+  problems.push(...capacityProblems(filters), ...foldedTextProblems(filters));
   return filters;
 }
 
@@ -188,18 +185,15 @@ function unique(values: string[]): string[] {
 }
 
 /** `highlight`: the list and suggest both take it (src/present/highlights.ts). */
-export const highlightProperty = {
-  type: 'string',
-  enum: ['true', 'false'],
-  default: 'false',
-  description:
-    'true: each item with a q gains `highlights`, why it matched: for each searched field that matched, the ' +
-    '[start, end) spans of the served value (UTF-16 code units, as String.prototype.slice takes them) of the words ' +
-    'a word of q names, typos, accents, joined or split words, numerals and abbreviations included; ' +
-    'technology/country_code true when a word named those instead. false (the default) or absent: no highlights.',
-} as const;
-
-/** Whether `highlight=true` was asked (validated). */
-export function highlightAsked(valid: ParsedParams): boolean {
-  return valid.highlight === 'true';
-}
+export const HIGHLIGHT_PARAMETER = withDefault(
+  Type.Unsafe<'true' | 'false'>({
+    type: 'string',
+    enum: ['true', 'false'],
+    description:
+      'true: each item with a q gains `highlights`, why it matched: for each searched field that matched, the ' +
+      '[start, end) spans of the served value (UTF-16 code units, as String.prototype.slice takes them) of the words ' +
+      'a word of q names, typos, accents, joined or split words, numerals and abbreviations included; ' +
+      'technology/country_code true when a word named those instead. false (the default) or absent: no highlights.',
+  }),
+  'false',
+);

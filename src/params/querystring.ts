@@ -1,6 +1,5 @@
 // Reads a raw query string into parameters, keeping repeated keys (URLSearchParams sees them; koa's
 // ctx.query would fold them into arrays or drop the order) and applying the contract's "blank = absent" rule.
-import { BadRequestError } from '../http/problem.js';
 
 export interface RawParams {
   /** Non-blank values per parameter name, trimmed, in the order they were sent. */
@@ -23,14 +22,6 @@ export function readQueryString(querystring: string): RawParams {
     else values.set(name, [trimmed]);
   }
   return { values, names };
-}
-
-/** For endpoints that take no query parameters: any name sent, even blank, is an unknown parameter (400). */
-export function refuseAnyParameter(querystring: string): void {
-  const { names } = readQueryString(querystring);
-  if (names.size > 0) {
-    throw new BadRequestError([...names].map((name) => ({ name, reason: 'unknown parameter' })));
-  }
 }
 
 /**

@@ -1,8 +1,7 @@
 // GET /api/v1/ppas/suggest: what is typed so far (q, required) and how many names to suggest (limit).
-import { BadRequestError } from '../http/problem.js';
-import { highlightAsked, highlightProperty, parameterDocs } from './filters.js';
-import { readQueryString } from './querystring.js';
-import { paramsValidator, validOnly, type ParamsSchema } from './validate.js';
+import Type from 'typebox';
+import { declareQuery, withDefault } from './declare.js';
+import { HIGHLIGHT_PARAMETER } from './filters.js';
 
 export const MAX_SUGGEST_Q_LENGTH = 100;
 export const DEFAULT_SUGGEST_LIMIT = 10;
@@ -15,41 +14,33 @@ export interface SuggestQuery {
   highlight?: true;
 }
 
-export const suggestParamsSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['q'],
-  properties: {
-    q: {
-      type: 'string',
+/** GET /api/v1/ppas/suggest's parameters, and what the suggestions read from them. */
+export const suggestQuery = declareQuery(
+  {
+    q: Type.String({
       minLength: 1,
       maxLength: MAX_SUGGEST_Q_LENGTH,
       description:
         'What the user has typed so far (required, trimmed, 1 to 100 characters). The last word is a prefix; one ' +
         'typo is tolerated in words of five letters or more; accents and case are ignored.',
-    },
-    limit: {
-      type: 'integer',
-      minimum: 1,
-      maximum: MAX_SUGGEST_LIMIT,
-      default: DEFAULT_SUGGEST_LIMIT,
-      description: `How many names, 1 to ${MAX_SUGGEST_LIMIT}.`,
-    },
-    highlight: highlightProperty,
+    }),
+    limit: withDefault(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_SUGGEST_LIMIT,
+        description: `How many names, 1 to ${MAX_SUGGEST_LIMIT}.`,
+      }),
+      DEFAULT_SUGGEST_LIMIT,
+    ),
+    highlight: HIGHLIGHT_PARAMETER,
   },
-} satisfies ParamsSchema & { required: string[] };
-
-export const suggestParameters = parameterDocs(suggestParamsSchema.properties, suggestParamsSchema.required);
-
-const validator = paramsValidator(suggestParamsSchema);
+  (params): SuggestQuery => ({
+    q: params.q,
+    limit: params.limit,
+    ...(params.highlight === 'true' ? { highlight: true as const } : {}),
+  }),
+);
 
 export function parseSuggestQuery(querystring: string): SuggestQuery {
-  const { params, problems } = validator.validate(readQueryString(querystring));
-  const valid = validOnly(params, problems);
-  if (problems.length > 0) throw new BadRequestError(problems);
-  return {
-    q: String(valid.q),
-    limit: typeof valid.limit === 'number' ? valid.limit : DEFAULT_SUGGEST_LIMIT,
-    ...(highlightAsked(valid) ? { highlight: true as const } : {}),
-  };
+  return suggestQuery.parse(querystring);
 }

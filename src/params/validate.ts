@@ -1,6 +1,7 @@
 // The one place where query parameters meet ajv: structural rules of the contract (repeated keys, merged
 // aliases, comma lists, strict numbers), then the exported JSON Schema, then reasons a person can read.
 import { Ajv, type ErrorObject } from 'ajv';
+import type { TObject } from 'typebox';
 import type { InvalidParam } from '../http/problem.js';
 import type { RawParams } from './querystring.js';
 
@@ -32,12 +33,8 @@ function kindOf(property: Record<string, unknown>): ParamKind {
   }
 }
 
-/** A JSON Schema object for a set of query parameters (what OpenAPI shows and ajv checks). */
-export interface ParamsSchema {
-  type: 'object';
-  additionalProperties: false;
-  properties: Record<string, Record<string, unknown>>;
-}
+/** A JSON Schema object for a set of query parameters (src/params/declare.ts makes it). */
+export type ParamsSchema = TObject;
 
 /** One query parameter as the OpenAPI document describes it. */
 export interface ParameterDoc {
@@ -59,22 +56,28 @@ const INTEGER = /^[+-]?\d+$/;
 const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
 export interface ParamsValidator {
-  validate(raw: RawParams): { params: ParsedParams; problems: InvalidParam[] };
+  /** `unknownReasons`: why a name this schema does not take is refused, by name; else "unknown parameter". */
+  validate(
+    raw: RawParams,
+    unknownReasons?: Readonly<Record<string, string>>,
+  ): { params: ParsedParams; problems: InvalidParam[] };
 }
 
 export interface ParamsValidatorOptions {
   /** Array parameters whose key may repeat, with the other names merged into them (`risk_features[]`). */
   repeatable?: Readonly<Record<string, readonly string[]>>;
-  /** Why a parameter of another operation is unknown here, by name. */
-  unknownReasons?: Record<string, string>;
 }
 
 export function paramsValidator(schema: ParamsSchema, options: ParamsValidatorOptions = {}): ParamsValidator {
-  const { repeatable = {}, unknownReasons = {} } = options;
-  const specs: ParamSpec[] = Object.entries(schema.properties).map(([name, property]) => {
-    const aliases = repeatable[name];
-    return aliases ? { name, kind: 'repeatedTokens', aliases } : { name, kind: kindOf(property) };
-  });
+  const { repeatable = {} } = options;
+  const specs: ParamSpec[] = Object.entries(schema.properties as Record<string, object>).map(
+    ([name, property]) => {
+      const aliases = repeatable[name];
+      return aliases
+        ? { name, kind: 'repeatedTokens', aliases }
+        : { name, kind: kindOf(property as Record<string, unknown>) };
+    },
+  );
   const check = ajv.compile(schema);
   const specByName = new Map<string, ParamSpec>();
   for (const spec of specs) {
@@ -83,7 +86,7 @@ export function paramsValidator(schema: ParamsSchema, options: ParamsValidatorOp
   }
 
   return {
-    validate(raw) {
+    validate(raw, unknownReasons = {}) {
       const problems: InvalidParam[] = [];
       // No prototype: a parameter named "__proto__" must be an unknown parameter, not a prototype.
       const input: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
@@ -158,7 +161,7 @@ function describe(
   input: Record<string, unknown>,
   schema: ParamsSchema,
   tokenOrigins: Map<string, string[]>,
-  unknownReasons: Record<string, string>,
+  unknownReasons: Readonly<Record<string, string>>,
 ): InvalidParam {
   if (error.keyword === 'additionalProperties') {
     const name = String((error.params as { additionalProperty: string }).additionalProperty);
@@ -177,7 +180,7 @@ function describe(
     .split('/')
     .slice(1)
     .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
-  const property = schema.properties[name] ?? {};
+  const property = ((schema.properties as Record<string, object>)[name] ?? {}) as Record<string, unknown>;
   if (index !== undefined) {
     const position = Number(index);
     const origin = tokenOrigins.get(name)?.[position] ?? name;

@@ -5,11 +5,10 @@ import { encodeChangeToken, MAX_CHANGES_LIMIT } from '../params/changes.js';
 import { canonicalUtc } from '../../indexContract/text/timestamp.js';
 import { ChangeEventSchema, type ChangeEvent } from './changeEvent.js';
 import { record, ref, timestamp, Type, type Static } from './bodySchema.js';
-import { PPAS_PATH, presentListItem, trimSlash } from './ppa.js';
+import { API_PATHS } from '../http/apiPath.js';
+import { presentListItem, trimSlash } from './ppa.js';
 
 export type { ChangeEvent };
-
-export const CHANGES_PATH = `${PPAS_PATH}/changes`;
 
 /** The changes body (component Changes of the document). */
 export const ChangesSchema = record({
@@ -58,10 +57,10 @@ export function presentChanges(
   const others = options.querystring.split('&').filter((pair) => pair !== '' && !pair.startsWith('since='));
   const url = (since: string | null) => {
     const pairs = since === null ? others : [...others, `since=${encodeURIComponent(since)}`];
-    return `${trimSlash(options.base)}${CHANGES_PATH}${pairs.length ? `?${pairs.join('&')}` : ''}`;
+    return `${trimSlash(options.base)}${API_PATHS.changes}${pairs.length ? `?${pairs.join('&')}` : ''}`;
   };
   const self = options.querystring
-    ? `${trimSlash(options.base)}${CHANGES_PATH}?${options.querystring}`
+    ? `${trimSlash(options.base)}${API_PATHS.changes}?${options.querystring}`
     : url(null);
   return {
     data: events,

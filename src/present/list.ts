@@ -18,15 +18,9 @@ import {
   type Static,
   type TSchema,
 } from './bodySchema.js';
+import { API_PATHS } from '../http/apiPath.js';
 import { highlighter } from './highlights.js';
-import {
-  PPAS_PATH,
-  PpaListItemSchema,
-  presentListItem,
-  trimSlash,
-  type ListItem,
-  type PpaListItem,
-} from './ppa.js';
+import { PpaListItemSchema, presentListItem, trimSlash, type ListItem, type PpaListItem } from './ppa.js';
 
 const facetBuckets = (value: TSchema, order: string) =>
   Type.Array(record({ value, count: Type.Integer({ minimum: 1, description: 'PPAs with this value.' }) }), {
@@ -277,7 +271,7 @@ function withParameters(request: ListRequest, replace: Record<string, string>, d
   for (const [name, value] of Object.entries(replace)) {
     if (!placed.has(name)) parts.push(`${name}=${encodeURIComponent(value)}`);
   }
-  return `${trimSlash(request.base)}${PPAS_PATH}?${parts.join('&')}`;
+  return `${trimSlash(request.base)}${API_PATHS.ppas}?${parts.join('&')}`;
 }
 
 /**
@@ -297,7 +291,7 @@ export function pageUrl(request: ListRequest, page: number): string {
     parts.push(encodeUnsafe(part));
   }
   if (!placed) parts.push(`page=${page}`);
-  return `${trimSlash(request.base)}${PPAS_PATH}?${parts.join('&')}`;
+  return `${trimSlash(request.base)}${API_PATHS.ppas}?${parts.join('&')}`;
 }
 
 function parameterName(part: string): string {

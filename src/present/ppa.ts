@@ -11,7 +11,7 @@ import {
 } from '../../indexContract/document.js';
 import type { DetailSource, ListSource } from '../../indexContract/sourceFields.js';
 import { canonicalUtc } from '../../indexContract/text/timestamp.js';
-import { apiPath } from '../http/apiPath.js';
+import { API_PATHS } from '../http/apiPath.js';
 import {
   date,
   megawatts,
@@ -29,8 +29,6 @@ import {
   type Static,
 } from './bodySchema.js';
 import { HighlightsSchema, type Highlights } from './highlights.js';
-
-export const PPAS_PATH = apiPath('/ppas');
 
 const SLUG_PATTERN = '^[a-z0-9]+(?:-[a-z0-9]+)*$';
 
@@ -124,7 +122,7 @@ export const PpaDetailResponseSchema = record({ data: ref('PpaDetail', PpaDetail
 
 /** The absolute URL of a PPA: `base` is PUBLIC_BASE_URL or the request's origin (no trailing slash needed). */
 export function ppaUrl(base: string, slug: string): string {
-  return `${trimSlash(base)}${PPAS_PATH}/${encodeURIComponent(slug)}`;
+  return `${trimSlash(base)}${API_PATHS.ppas}/${encodeURIComponent(slug)}`;
 }
 
 export function trimSlash(base: string): string {

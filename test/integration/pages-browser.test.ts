@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
-import { buildOpenApiSpec } from '../../src/openapi/spec.js';
+import { buildOpenApiSpec } from '../../src/operations/openApi.js';
 import { useBrowserPage, watchPage } from '../support/browser.js';
 import { useSampleApp } from '../support/sampleApp.js';
 import { buildTestApp, type TestApp } from '../support/app.js';

@@ -3,7 +3,7 @@
 // tables of what `q` matches are checked against the index contract they describe.
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
-import { buildOpenApiSpec } from '../../../src/openapi/spec.js';
+import { buildOpenApiSpec } from '../../../src/operations/openApi.js';
 import { TECHNOLOGY_WORDS } from '../../../indexContract/text/canonical.js';
 import { COUNTRY_ALIASES } from '../../../indexContract/text/countryNames.js';
 

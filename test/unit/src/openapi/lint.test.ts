@@ -5,7 +5,7 @@ import { Document, Spectral } from '@stoplight/spectral-core';
 import { Json } from '@stoplight/spectral-parsers';
 import { oas } from '@stoplight/spectral-rulesets';
 import { expect } from 'chai';
-import { buildOpenApiSpec } from '../../../../src/openapi/spec.js';
+import { buildOpenApiSpec } from '../../../../src/operations/openApi.js';
 
 const variants = {
   'without PUBLIC_BASE_URL': buildOpenApiSpec(),

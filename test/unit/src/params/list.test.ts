@@ -1,7 +1,9 @@
 import { expect } from 'chai';
 import { BadRequestError } from '../../../../src/http/problem.js';
 import { problemsOf, names } from '../../../support/problems.js';
-import { listParameters, listParamsSchema, parseListQuery } from '../../../../src/params/list.js';
+import { listQuery, parseListQuery } from '../../../../src/params/list.js';
+
+const listParameters = listQuery.parameters;
 import { parseStatisticsQuery } from '../../../../src/params/statistics.js';
 
 describe('api params: list', () => {
@@ -157,7 +159,7 @@ describe('api params: list', () => {
   });
 
   it('exports the schema and an OpenAPI parameter list built from it', () => {
-    expect(Object.keys(listParamsSchema.properties)).to.deep.equal([
+    expect(Object.keys(listQuery.schema.properties)).to.deep.equal([
       'q',
       'technology',
       'tariff',

@@ -1,10 +1,6 @@
 import { expect } from 'chai';
 import { problemsOf, names } from '../../../support/problems.js';
-import {
-  parseStatisticsQuery,
-  statisticsParameters,
-  statisticsParamsSchema,
-} from '../../../../src/params/statistics.js';
+import { parseStatisticsQuery, statisticsQuery } from '../../../../src/params/statistics.js';
 
 describe('api params: statistics', () => {
   it('accepts the filters and nothing else', () => {
@@ -24,12 +20,12 @@ describe('api params: statistics', () => {
     expect(
       names(problemsOf(() => parseStatisticsQuery('min_capacity=2&max_capacity=1&year=3000'))),
     ).to.deep.equal(['min_capacity', 'year']);
-    expect(Object.keys(statisticsParamsSchema.properties)).to.not.include.members([
+    expect(Object.keys(statisticsQuery.schema.properties)).to.not.include.members([
       'page',
       'per_page',
       'sort',
     ]);
-    expect(statisticsParameters.map((p) => p.name))
+    expect(statisticsQuery.parameters.map((p) => p.name))
       .to.include('country')
       .and.have.length(9);
   });

@@ -1,11 +1,16 @@
-// The OpenAPI 3.1 document of the API, built from the list of operations (src/operations/): each gives its path,
-// its documentation and the body schemas it names; HEAD is documented from GET. A test keeps it true against real
+// The OpenAPI 3.1 document of the API, built from the list of operations (./index.ts): each gives its path, its
+// documentation, its query's parameters and the body schemas it names; HEAD is documented from GET. A test keeps it true against real
 // answers (test/integration/api-openapi.test.ts).
 import { RELEASE } from '../../indexContract/contract.js';
 import { ALLOWED_METHODS } from '../http/problem.js';
-import { OPERATIONS } from '../operations/index.js';
-import type { Operation } from '../operations/operation.js';
-import { ProblemSchema, RESPONSE_HEADERS, type OpenApiOperation, type OpenApiResponse } from './responses.js';
+import {
+  ProblemSchema,
+  RESPONSE_HEADERS,
+  type OpenApiOperation,
+  type OpenApiResponse,
+} from '../openapi/responses.js';
+import { OPERATIONS } from './index.js';
+import type { Operation } from './operation.js';
 
 export type { OpenApiOperation, OpenApiResponse };
 
@@ -20,6 +25,19 @@ export interface OpenApiOptions {
   publicBaseUrl?: string;
   /** The document's version; default: this release (package.json's). */
   version?: string;
+}
+
+/** The GET operation: its path's parameters, then its query's, then the request headers it reads. */
+function getOf({ doc, query }: Operation): OpenApiOperation {
+  const declared = (doc.parameters ?? []) as { in?: string }[];
+  return {
+    ...doc,
+    parameters: [
+      ...declared.filter((parameter) => parameter.in === 'path'),
+      ...(query?.parameters ?? []),
+      ...declared.filter((parameter) => parameter.in !== 'path'),
+    ],
+  };
 }
 
 /** HEAD is GET without the body: same parameters, same statuses and headers. */
@@ -76,7 +94,7 @@ export function buildOpenApiSpec(options: OpenApiOptions = {}): OpenApiSpec {
       { name: 'ppas', description: 'Published Power Purchase Agreements.' },
       { name: 'meta', description: 'This document and the health checks.' },
     ],
-    paths: Object.fromEntries(OPERATIONS.map((operation) => [operation.path, withHead(operation.doc)])),
+    paths: Object.fromEntries(OPERATIONS.map((operation) => [operation.path, withHead(getOf(operation))])),
     components: {
       schemas: componentSchemas(OPERATIONS),
       headers: RESPONSE_HEADERS,
