@@ -28,6 +28,43 @@ const forbid = (folders, why, allowed = []) => ({
   ],
 });
 
+/** src/'s folders from search/ up, in layer order (export/, openapi/ and metrics/ stand side by side). */
+const SEARCH_AND_ABOVE = [
+  'search',
+  'liveState',
+  'present',
+  'export',
+  'openapi',
+  'metrics',
+  'operations',
+  'pages',
+];
+
+/**
+ * One entry per layer of src/: its files may import neither the folders above them, nor the top-level modules
+ * (config, logger, services, app, server: only the top-level modules import them), nor the indexer.
+ */
+const srcLayers = (layers) =>
+  layers.map(([files, above]) => ({
+    files,
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                ...['indexer', ...above].flatMap((folder) => [`**/${folder}/*`, `**/${folder}/*/**`]),
+                ...['config', 'logger', 'services', 'app', 'server'].map((name) => `../${name}.js`),
+              ],
+              message: `src/ imports point down only (wire/ < http/ < params/, rateLimit/ < search/ < liveState/ < present/ < export/, openapi/, metrics/ < operations/, pages/ < the top-level modules): ${files.join(', ')} may not import ${above.join('/, ')}/, a top-level module or the indexer`,
+            },
+          ],
+        },
+      ],
+    },
+  }));
+
 /** One entry per layer of indexer/: its files may not import the folders above them (nor the API). */
 const indexerLayers = (layers) =>
   layers.map(([files, above, ignores = []]) => ({
@@ -89,14 +126,17 @@ export default tseslint.config(
       'the API does not import the indexer: share through indexContract/ or settings/',
     ),
   },
-  {
-    files: ['src/http/**/*.ts'],
-    rules: forbid(
-      ['indexer', 'search', 'rateLimit', 'routes'],
-      'http/ turns errors into problems and holds the middleware: the gateway, the limiter and the routes depend on it, not it on them (it knows only the gateway’s error types and the request signal its searches are cancelled by)',
-      ['search/errors.js', 'search/requestSignal.js'],
-    ),
-  },
+  // Inside src/, imports point down only (docs/architecture.md): wire/ < http/ < params/, rateLimit/ < search/ <
+  // liveState/ < present/ < export/, openapi/, metrics/ < operations/, pages/ < the top-level modules.
+  ...srcLayers([
+    [['src/wire/**/*.ts'], ['http', 'params', 'rateLimit', ...SEARCH_AND_ABOVE]],
+    [['src/http/**/*.ts'], ['params', 'rateLimit', ...SEARCH_AND_ABOVE]],
+    [['src/params/**/*.ts', 'src/rateLimit/**/*.ts'], SEARCH_AND_ABOVE],
+    [['src/search/**/*.ts'], SEARCH_AND_ABOVE.slice(1)],
+    [['src/liveState/**/*.ts'], SEARCH_AND_ABOVE.slice(2)],
+    [['src/present/**/*.ts'], SEARCH_AND_ABOVE.slice(3)],
+    [['src/export/**/*.ts', 'src/openapi/**/*.ts', 'src/metrics/**/*.ts'], SEARCH_AND_ABOVE.slice(6)],
+  ]),
   {
     files: ['indexer/**/*.ts'],
     rules: forbid(['src'], 'the indexer does not import the API: share through indexContract/ or settings/'),

@@ -118,6 +118,16 @@ export class MethodNotAllowedError extends ProblemError {
   }
 }
 
+/** nginx's status for a request whose client closed the connection before the answer (never seen by the client). */
+export const CLIENT_CLOSED_REQUEST = 499;
+
+/** The client went away before its answer: nothing is sent, the request line (499) is all that is left of it. */
+export class ClientClosedError extends ProblemError {
+  constructor(detail = 'The client closed the connection before the answer.') {
+    super(CLIENT_CLOSED_REQUEST, 'Client Closed Request', detail);
+  }
+}
+
 export class InternalServerError extends ProblemError {
   constructor() {
     super(500, 'Internal Server Error', 'The server failed to answer this request.');

@@ -1,30 +1,21 @@
 // The one place where errors become answers: RFC 9457 problem+json, with the error's own headers, for typed
-// ProblemErrors, the search gateway's errors (an outage: 503 with Retry-After; overloaded: 503 with its own type,
-// counted, not logged; a query too large: 400 naming q; a client gone: 499, no body),
-// Koa/HTTP errors, unknown paths (404) and anything else (500, without a word about what went wrong inside).
+// ProblemErrors (the search gateway's errors are ones: src/search/errors.ts), with two kept apart: overloaded, 503
+// with its own type, counted, not logged; a client gone, 499 without a body. Koa/HTTP errors, unknown paths (404)
+// and anything else (500, without a word about what went wrong inside).
 import type { Context, Middleware } from 'koa';
 import { STATUS_CODES } from 'node:http';
 import type { Logger } from 'pino';
 import {
-  SearchAbandonedError,
-  SearchOverloadedError,
-  SearchTooLargeError,
-  SearchUnavailableError,
-} from '../search/errors.js';
-import {
-  BadRequestError,
+  CLIENT_CLOSED_REQUEST,
+  ClientClosedError,
   InternalServerError,
   OverloadedError,
   ProblemError,
-  ServiceUnavailableError,
 } from './problem.js';
 import { markOverloaded, routeOf, type RefusalLog } from './refusalLog.js';
 import { requestIdOf } from './requestId.js';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
-
-/** Seconds a client is asked to wait before retrying after the search service was unavailable. */
-export const SEARCH_RETRY_AFTER_SECONDS = 5;
 
 export interface ProblemBody {
   type: string;
@@ -38,9 +29,6 @@ export interface ProblemBody {
 
 /** Headers a successful answer may carry that make no sense on an error. */
 const SUCCESS_ONLY_HEADERS = ['ETag', 'Last-Modified', 'Link', 'Content-Disposition'];
-
-/** nginx's status for a request whose client closed the connection before the answer (never seen by the client). */
-export const CLIENT_CLOSED_REQUEST = 499;
 
 const OVERLOADED = new OverloadedError();
 
@@ -63,13 +51,13 @@ export function problemResponses(
         throw new ProblemError(404, 'Not Found', 'Nothing is served at this path.');
       }
     } catch (error) {
-      if (error instanceof SearchAbandonedError) {
+      if (error instanceof ClientClosedError) {
         // Nobody is there to read an answer: the request line (499) is all that is left of it.
         ctx.body = null; // (before the status: an empty body would make it 204)
         ctx.status = CLIENT_CLOSED_REQUEST;
         return;
       }
-      if (error instanceof SearchOverloadedError) {
+      if (error instanceof OverloadedError) {
         // Counted, not logged one by one (refusalLog.ts): a refusal must cost next to nothing. The same body as
         // the front door's (frontDoor.ts), and no rate-limit headers: a refusal ran nothing.
         markOverloaded(ctx);
@@ -87,20 +75,6 @@ export function problemResponses(
 
 export function toProblem(error: unknown): ProblemError {
   if (error instanceof ProblemError) return error;
-  if (error instanceof SearchOverloadedError) return new OverloadedError();
-  if (error instanceof SearchUnavailableError) {
-    const problem = new ServiceUnavailableError(
-      'The search service is temporarily unavailable; retry later.',
-      SEARCH_RETRY_AFTER_SECONDS,
-    );
-    problem.cause = error; // for the log line only ("Elasticsearch timed out")
-    return problem;
-  }
-  if (error instanceof SearchTooLargeError) {
-    return new BadRequestError([
-      { name: 'q', reason: 'makes a search too large to run (too many words or word forms): shorten it' },
-    ]);
-  }
   // http-errors (ctx.throw, Koa itself): client errors whose message is meant to be shown.
   const http = error as { status?: unknown; expose?: unknown; message?: unknown };
   if (typeof http.status === 'number' && http.status >= 400 && http.status < 500 && http.expose === true) {
@@ -142,8 +116,8 @@ function logProblem(logger: Logger, ctx: Context, problem: ProblemError, error: 
     logger.error({ ...fields, err: error }, 'unexpected error');
     return;
   }
-  // An outage repeats on every request: one line with the reason, no stack trace.
-  const cause = error instanceof ProblemError ? error.cause : error;
-  const reason = cause instanceof Error ? cause.message : problem.detail;
+  // An outage repeats on every request: one line with the reason, no stack trace. A problem's message is its
+  // detail unless it says more for the log ("Elasticsearch timed out": src/search/errors.ts).
+  const reason = problem.message;
   logger.warn({ ...fields, reason }, problem.title);
 }

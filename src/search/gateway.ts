@@ -6,7 +6,7 @@
 // is src/http/'s business; what is served now (the alias, the change log's head) is looked up by src/liveState/.
 import { errors, type BaseConnection as Connection, type Client, type estypes } from '@elastic/elasticsearch';
 import type { Admission } from './admission.js';
-import { currentRequestSignal } from './requestSignal.js';
+import { currentRequestSignal } from '../http/requestSignal.js';
 import { DEFAULT_RETRY_BUDGET, RetryBudget } from './retryBudget.js';
 import { changeLogIndexName } from '../../indexContract/changeLog.js';
 import type { DocumentLookup } from './detailSearch.js';

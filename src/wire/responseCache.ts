@@ -4,7 +4,6 @@
 // changed documents moves the index's data version on: either way keys name the generation, so entries of the
 // old one can no longer be reached, and they are dropped as soon as the change is seen.
 import { LRUCache } from 'lru-cache';
-import type { GenerationWatcher } from '../liveState/generationWatcher.js';
 import type { Representation } from './representation.js';
 
 export interface ResponseCacheStats {
@@ -26,16 +25,25 @@ const URL_MEMO_BYTES = 4 * 1024 * 1024;
 /** Bookkeeping per entry beyond its buffers (the object, the map slot): counted so tiny entries are not free. */
 const ENTRY_OVERHEAD_BYTES = 256;
 
+/**
+ * The generation an answer comes from (the live state's GenerationWatcher): the concrete index behind the alias, or
+ * null while unknown; told when it changes.
+ */
+export interface Generation {
+  current(): string | null;
+  onChange(listener: (index: string | null) => void): void;
+}
+
 export interface ResponseCacheOptions {
   maxBytes: number;
   /** The concrete index behind the alias, or null when unknown (then nothing is cached or served from cache). */
-  generation: GenerationWatcher;
+  generation: Generation;
 }
 
 export class ResponseCache {
   readonly maxBytes: number;
   private readonly lru: LRUCache<string, Representation>;
-  private readonly generation: GenerationWatcher;
+  private readonly generation: Generation;
   /** The key each recently answered URL was kept under: the front door's look-up, without parsing the URL. */
   private readonly urls = new LRUCache<string, string>({
     maxSize: URL_MEMO_BYTES,
@@ -132,7 +140,7 @@ export function answerBytes(answer: Representation): number {
 /** The cache an instance runs with, keyed on the live state's generation; undefined when `maxBytes` is 0. */
 export function createResponseCache(options: {
   maxBytes: number;
-  generation: () => GenerationWatcher;
+  generation: () => Generation;
 }): ResponseCache | undefined {
   if (options.maxBytes <= 0) return undefined;
   return new ResponseCache({ maxBytes: options.maxBytes, generation: options.generation() });

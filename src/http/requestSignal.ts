@@ -1,5 +1,5 @@
 // The abort signal of the client request a search is made for: aborted when the client goes away before its answer
-// is sent. src/http/abandon.ts sets it for each API request; the gateway reads it, so that every search made for
+// is sent. ./abandon.ts sets it for each API request; the gateway reads it, so that every search made for
 // that request (a list's msearch, a facet search, each batch of an export) is cancelled with it, in Elasticsearch
 // too, without each route passing it down.
 import { AsyncLocalStorage } from 'node:async_hooks';
