@@ -16,7 +16,7 @@ import { parseDetailRequest } from '../../src/params/detail.js';
 import { parseListQuery, type ListQuery } from '../../src/params/list.js';
 import { canonicalQueryString } from '../../src/params/querystring.js';
 import { parseStatisticsQuery } from '../../src/params/statistics.js';
-import { presentList } from '../../src/present/list.js';
+import { highlighterFor, presentList } from '../../src/present/list.js';
 import { presentPpa } from '../../src/present/ppa.js';
 import { presentStatistics } from '../../src/present/statistics.js';
 import { buildDetailLookup, type DocumentLookup } from '../../src/search/detailSearch.js';
@@ -92,7 +92,10 @@ async function answer(request: IncomingMessage, response: ServerResponse): Promi
   if (asked.kind === 'list') {
     const result = await search<ListSource>(asked.body);
     const { query } = asked;
-    presented = presentList(result, { query, querystring: canonicalQueryString(querystring), base }).body;
+    presented = presentList(
+      { response: result },
+      { query, querystring: canonicalQueryString(querystring), base, highlight: highlighterFor(query) },
+    ).body;
   } else if (asked.kind === 'statistics') {
     presented = presentStatistics(await search<unknown, StatisticsAggregations>(asked.body));
   } else {

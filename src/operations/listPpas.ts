@@ -1,13 +1,11 @@
 // GET /api/v1/ppas: a page of published, active PPAs, with facets and paging links.
-import type { ListSource } from '../../indexContract/sourceFields.js';
 import { API_PATHS } from '../http/apiPath.js';
 import { apiResponses, badRequest, ifNoneMatch, requestIdHeader } from '../openapi/responses.js';
 import { listQuery, MAX_PER_PAGE, MAX_RESULT_WINDOW } from '../params/list.js';
 import { canonicalQueryString } from '../params/querystring.js';
 import { highlighterFor, presentList, PpaListSchema } from '../present/list.js';
 import { PpaListItemSchema } from '../present/ppa.js';
-import { combinedFacetsComplete } from '../search/facets.js';
-import { buildFacetCountSearch, buildListSearches } from '../search/listSearch.js';
+import { planList } from '../search/listPlan.js';
 import { operation } from './operation.js';
 import { baseOf, changesSince } from './shared.js';
 
@@ -37,22 +35,12 @@ export const listPpas = operation({
       const base = baseOf(ctx, deps);
       await answer(`${base} ${querystring}`, async () => {
         const since = await changesSince(deps);
-        const searches = buildListSearches(query);
+        const plan = planList(query);
         // Highlights only when asked and with a q: without them nothing is computed.
         const highlight = highlighterFor(query);
-        const [response, facetCounts] =
-          searches.length === 1
-            ? [await deps.search.search<ListSource>(searches[0])]
-            : await deps.search.msearch<ListSource>(searches);
-        let facetAggregations = (facetCounts ?? response)?.aggregations;
-        // More facet values than the combined aggregation holds, or an index from before facet_values: one by one.
-        if (query.facets && !combinedFacetsComplete(facetAggregations)) {
-          const separate = buildFacetCountSearch(query, query.facets, { combine: false });
-          facetAggregations = (await deps.search.search<ListSource>(separate)).aggregations;
-        }
-        const { body, linkHeader } = presentList(response!, {
+        const result = await plan.run(deps.search);
+        const { body, linkHeader } = presentList(result, {
           query,
-          facetAggregations,
           querystring,
           base,
           changesSince: since,

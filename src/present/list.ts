@@ -5,7 +5,8 @@ import { SORT_ORDERS } from '../params/sortOrder.js';
 import type { ListSource } from '../../indexContract/sourceFields.js';
 import { MAX_FACET_BUCKETS, type FacetName } from '../params/facets.js';
 import { CURSOR_START, encodeCursor, positionAfter } from '../params/cursor.js';
-import { readFacetBuckets, type FacetBucket } from '../search/facets.js';
+import type { FacetBucket } from '../search/facets.js';
+import type { ListResult } from '../search/listPlan.js';
 import {
   count,
   oneOf,
@@ -130,12 +131,10 @@ export interface ListRequest {
   querystring: string;
   /** PUBLIC_BASE_URL or the request's origin. */
   base: string;
-  /** Where the facet counts are: the page's own search, or the size-0 search beside it (buildListSearches). */
-  facetAggregations?: Record<string, unknown> | undefined;
   /** The change-log token read before the search (meta.changes_since); null: no log. */
   changesSince?: string | null;
-  /** highlighterFor(query), made before the search was sent (see there). */
-  highlight?: ItemHighlighter | undefined;
+  /** highlighterFor(query), made before the search was sent (see there); undefined: no highlights. */
+  highlight: ItemHighlighter | undefined;
 }
 
 type ItemHighlighter = ReturnType<typeof highlighter>;
@@ -149,12 +148,8 @@ type ItemHighlighter = ReturnType<typeof highlighter>;
 export const highlighterFor = (query: ListQuery): ItemHighlighter | undefined =>
   query.highlight && query.q !== undefined ? highlighter(query.q) : undefined;
 
-export function presentList(
-  response: estypes.SearchResponse<ListSource>,
-  request: ListRequest,
-): ListPresentation {
-  const { query, base } = request;
-  const highlight = 'highlight' in request ? request.highlight : highlighterFor(query);
+export function presentList({ response, facets }: ListResult, request: ListRequest): ListPresentation {
+  const { query, base, highlight } = request;
   const total = totalHits(response.hits.total);
   const totalPages = Math.ceil(total / query.perPage);
   const hits = response.hits.hits;
@@ -197,8 +192,7 @@ export function presentList(
       changes_since: request.changesSince ?? null,
     };
   }
-  if (query.facets)
-    meta.facets = readFacetBuckets(request.facetAggregations ?? response.aggregations, query.facets);
+  if (facets) meta.facets = facets;
   const header = linkHeader(links);
   return {
     body: { data, meta, links },

@@ -8,7 +8,7 @@ import { buildSuggestSearch } from '../../src/search/suggestSearch.js';
 import type { ListSource } from '../../indexContract/sourceFields.js';
 import type { SearchGateway } from '../../src/search/gateway.js';
 import { buildListSearch } from '../../src/search/listSearch.js';
-import { presentList } from '../../src/present/list.js';
+import { highlighterFor, presentList } from '../../src/present/list.js';
 import { presentSuggestions } from '../../src/present/suggest.js';
 import { highlightsPass } from './highlightCheck.js';
 import { rankOf, recallAt10, type QueryResult } from './metrics.js';
@@ -59,7 +59,8 @@ export async function runQuery(
   if (rank !== null) {
     // The expected item as the API presents it with highlight=true.
     const listQuery = listQueryOf(query.q);
-    const { body } = presentList(response, { query: listQuery, querystring: '', base: BASE });
+    const highlight = highlighterFor(listQuery);
+    const { body } = presentList({ response }, { query: listQuery, querystring: '', base: BASE, highlight });
     const item = body.data[rank - 1];
     highlightOk = item !== undefined && highlightsPass(query.queryClass, query.q, item, item.highlights);
   }

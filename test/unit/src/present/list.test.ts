@@ -2,11 +2,12 @@ import { expect } from 'chai';
 import { BASE, listSource } from '../../../support/sources.js';
 import type { estypes } from '@elastic/elasticsearch';
 import { parseListQuery } from '../../../../src/params/list.js';
-import { linkHeader, pageUrl, presentList } from '../../../../src/present/list.js';
+import { highlighterFor, linkHeader, pageUrl, presentList } from '../../../../src/present/list.js';
 import type { ListSource } from '../../../../indexContract/sourceFields.js';
+import type { ListResult } from '../../../../src/search/listPlan.js';
 
-function listResponse(total: number, sources: ListSource[]): estypes.SearchResponse<ListSource> {
-  return {
+function result(total: number, sources: ListSource[]): ListResult {
+  const response: estypes.SearchResponse<ListSource> = {
     took: 1,
     timed_out: false,
     _shards: { total: 1, successful: 1, failed: 0 },
@@ -15,6 +16,7 @@ function listResponse(total: number, sources: ListSource[]): estypes.SearchRespo
       hits: sources.map((s) => ({ _index: 'i', _id: s.slug, _source: s })),
     },
   };
+  return { response };
 }
 
 describe('api present: list, meta and links', () => {
@@ -22,11 +24,12 @@ describe('api present: list, meta and links', () => {
     query: parseListQuery(querystring),
     querystring,
     base,
+    highlight: undefined,
   });
 
   it('meta and links in the middle of the results', () => {
     const { body, linkHeader: header } = presentList(
-      listResponse(137, [listSource]),
+      result(137, [listSource]),
       request('technology=solar_pv&page=2&q=x'),
     );
     expect(body.meta).to.deep.equal({
@@ -56,22 +59,22 @@ describe('api present: list, meta and links', () => {
   });
 
   it('next is null at the edge of the 10,000-result paging window, so following next never meets a 400', () => {
-    const edge = presentList(listResponse(50_000, []), request('per_page=100&page=100')).body;
+    const edge = presentList(result(50_000, []), request('per_page=100&page=100')).body;
     expect(edge.meta.total_pages).to.equal(500);
     expect(edge.links.next).to.equal(null);
     expect(edge.links.last).to.equal(`${BASE}/api/v1/ppas?per_page=100&page=500`);
-    const before = presentList(listResponse(50_000, []), request('per_page=100&page=99')).body;
+    const before = presentList(result(50_000, []), request('per_page=100&page=99')).body;
     expect(before.links.next).to.equal(`${BASE}/api/v1/ppas?per_page=100&page=100`);
   });
 
   it('prev and next are null at the ends; empty results have total_pages 0 and last = page 1', () => {
-    const first = presentList(listResponse(30, []), request('per_page=10')).body;
+    const first = presentList(result(30, []), request('per_page=10')).body;
     expect(first.links.prev).to.equal(null);
     expect(first.links.next).to.equal(`${BASE}/api/v1/ppas?per_page=10&page=2`);
     expect(first.links.last).to.equal(`${BASE}/api/v1/ppas?per_page=10&page=3`);
-    const last = presentList(listResponse(30, []), request('per_page=10&page=3')).body;
+    const last = presentList(result(30, []), request('per_page=10&page=3')).body;
     expect(last.links.next).to.equal(null);
-    const empty = presentList(listResponse(0, []), request('technology=none')).body;
+    const empty = presentList(result(0, []), request('technology=none')).body;
     expect(empty).to.deep.include({
       data: [],
       meta: { total: 0, page: 1, per_page: 25, total_pages: 0, sort: 'recent', changes_since: null },
@@ -81,7 +84,7 @@ describe('api present: list, meta and links', () => {
       next: null,
       last: `${BASE}/api/v1/ppas?technology=none&page=1`,
     });
-    const past = presentList(listResponse(30, []), request('per_page=10&page=9')).body;
+    const past = presentList(result(30, []), request('per_page=10&page=9')).body;
     expect(past.links.next).to.equal(null);
     expect(past.links.prev).to.equal(`${BASE}/api/v1/ppas?per_page=10&page=8`);
   });
@@ -93,7 +96,12 @@ describe('api present: list, meta and links', () => {
       `${BASE}/api/v1/ppas?q=S%C3%A3o+Jo%C3%A3o&risk_features[]=a&risk_features%5B%5D=b&page=4&sort=name_asc`,
     );
     // Characters a URL may not carry raw are encoded; an empty page counts as absent and is replaced.
-    const raw = { query: parseListQuery(''), querystring: 'developer=a b<>"\u00e9&&page=', base: `${BASE}/` };
+    const raw = {
+      query: parseListQuery(''),
+      querystring: 'developer=a b<>"\u00e9&&page=',
+      base: `${BASE}/`,
+      highlight: undefined,
+    };
     expect(pageUrl(raw, 2)).to.equal(`${BASE}/api/v1/ppas?developer=a%20b%3C%3E%22%E9&page=2`);
     expect(linkHeader({ self: 's', first: 'f', prev: null, next: null, last: 'l' })).to.equal(
       '<s>; rel="self", <f>; rel="first", <l>; rel="last"',
@@ -104,36 +112,31 @@ describe('api present: list, meta and links', () => {
 describe('api present: the Link header stays small', () => {
   it('is left out past 6 KB, while the body keeps every link', () => {
     const querystring = `q=${'%E5%8C%97'.repeat(200)}`; // 1,800 bytes of percent-encoded text
-    const { body, linkHeader: header } = presentList(
-      {
-        took: 1,
-        timed_out: false,
-        _shards: { total: 1, successful: 1, skipped: 0, failed: 0 },
-        hits: { total: { value: 100, relation: 'eq' }, hits: [] },
-      },
-      { query: parseListQuery(`${querystring}&page=2`), querystring: `${querystring}&page=2`, base: BASE },
-    );
+    const { body, linkHeader: header } = presentList(result(100, []), {
+      query: parseListQuery(`${querystring}&page=2`),
+      querystring: `${querystring}&page=2`,
+      base: BASE,
+      highlight: undefined,
+    });
     expect(header).to.equal(undefined);
     expect(body.links.next).to.contain(querystring);
-    const short = presentList(
-      {
-        took: 1,
-        timed_out: false,
-        _shards: { total: 1, successful: 1, skipped: 0, failed: 0 },
-        hits: { total: { value: 100, relation: 'eq' }, hits: [] },
-      },
-      { query: parseListQuery('q=solar&page=2'), querystring: 'q=solar&page=2', base: BASE },
-    );
+    const short = presentList(result(100, []), {
+      query: parseListQuery('q=solar&page=2'),
+      querystring: 'q=solar&page=2',
+      base: BASE,
+      highlight: undefined,
+    });
     expect(short.linkHeader).to.contain('rel="next"');
   });
 });
 
 describe('api present: list highlights (issue 46)', () => {
   const present = (querystring: string) =>
-    presentList(listResponse(1, [listSource]), {
+    presentList(result(1, [listSource]), {
       query: parseListQuery(querystring),
       querystring,
       base: BASE,
+      highlight: highlighterFor(parseListQuery(querystring)),
     }).body.data[0];
 
   it('only with highlight=true and a q; spans of the served values, over the fields the item carries', () => {
