@@ -1,7 +1,7 @@
 // The pieces of the OpenAPI document that operations share: the response headers, the answers every /api/v1
 // operation may give (304, 405, 414, 429, 500, 503), the request headers, and the problem body.
 import { OVERLOADED_PROBLEM_TYPE } from '../http/problem.js';
-import { record, text, Type } from '../present/bodySchema.js';
+import { record, text, Type } from '../wire/bodySchema.js';
 
 export interface OpenApiOperation {
   operationId: string;

@@ -1,6 +1,6 @@
 // GET /health/live: 200 while the process runs; asks nothing of Elasticsearch or Redis, never rate limited.
 import { EVERY_ANSWER, headerRefs, json, problem, requestIdHeader } from '../openapi/responses.js';
-import { constant, record, type Static } from '../present/bodySchema.js';
+import { constant, record, type Static } from '../wire/bodySchema.js';
 import { operation } from './operation.js';
 
 const LivenessSchema = record({ status: constant('ok') });

@@ -2,7 +2,7 @@
 import { API_PATHS } from '../http/apiPath.js';
 import { apiResponses, badRequest, ifNoneMatch, requestIdHeader } from '../openapi/responses.js';
 import { NO_QUERY } from '../params/declare.js';
-import { Type } from '../present/bodySchema.js';
+import { Type } from '../wire/bodySchema.js';
 import { operation } from './operation.js';
 
 const OpenApiDocumentSchema = Type.Object({

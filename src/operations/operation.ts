@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import type { ExportSlots } from '../export/exportSlots.js';
 import type { OpenApiOperation } from '../openapi/responses.js';
 import type { QueryDeclaration } from '../params/declare.js';
-import type { TSchema } from '../present/bodySchema.js';
+import type { TSchema } from '../wire/bodySchema.js';
 import type { Admission } from '../search/admission.js';
 import type { SearchGateway } from '../search/gateway.js';
 import type { LiveState } from '../liveState/liveState.js';

@@ -1,6 +1,6 @@
 // The JSON of one change-log event (docs/api.md, "Changes and feeds"): shared by the changes list and the feed.
 import { CHANGE_REASONS, type ChangeType } from '../../indexContract/changeLog.js';
-import { oneOf, record, timestamp, Type, type Static } from './bodySchema.js';
+import { oneOf, record, timestamp, Type, type Static } from '../wire/bodySchema.js';
 import { ppaSummaryProperties } from './ppa.js';
 
 const CHANGE_TYPES = ['upsert', 'remove'] as const satisfies readonly ChangeType[];

@@ -4,7 +4,7 @@ import type { ChangeEventSource } from '../search/changesSearch.js';
 import { encodeChangeToken, MAX_CHANGES_LIMIT } from '../params/changes.js';
 import { canonicalUtc } from '../../indexContract/text/timestamp.js';
 import { ChangeEventSchema, type ChangeEvent } from './changeEvent.js';
-import { record, ref, timestamp, Type, type Static } from './bodySchema.js';
+import { record, ref, timestamp, Type, type Static } from '../wire/bodySchema.js';
 import { API_PATHS } from '../http/apiPath.js';
 import { presentListItem, trimSlash } from './ppa.js';
 

@@ -24,7 +24,7 @@ import {
 import { countryNameWords } from '../../indexContract/text/countryNames.js';
 import { foldText } from '../../indexContract/text/fold.js';
 import { foldedWords, standardTokens } from '../../indexContract/text/prefixes.js';
-import { Type } from './bodySchema.js';
+import { Type } from '../wire/bodySchema.js';
 import { cutServedValue, SERVED_WORDS } from './servedWords.js';
 import {
   allowedTypos,

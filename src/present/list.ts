@@ -18,7 +18,7 @@ import {
   Type,
   type Static,
   type TSchema,
-} from './bodySchema.js';
+} from '../wire/bodySchema.js';
 import { API_PATHS } from '../http/apiPath.js';
 import { highlighter } from './highlights.js';
 import { PpaListItemSchema, presentListItem, trimSlash, type ListItem, type PpaListItem } from './ppa.js';

@@ -27,7 +27,7 @@ import {
   token,
   Type,
   type Static,
-} from './bodySchema.js';
+} from '../wire/bodySchema.js';
 import { HighlightsSchema, type Highlights } from './highlights.js';
 
 const SLUG_PATTERN = '^[a-z0-9]+(?:-[a-z0-9]+)*$';

@@ -16,7 +16,7 @@ import {
   type Static,
   type TProperties,
   type TSchema,
-} from './bodySchema.js';
+} from '../wire/bodySchema.js';
 
 const capacityShare = record({
   ppas: count('PPAs with the feature.'),

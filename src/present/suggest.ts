@@ -1,7 +1,7 @@
 // Suggest hits → { data: [{ slug, project_name, technology, country_code, url }] }.
 import type { estypes } from '@elastic/elasticsearch';
 import type { ListSource } from '../../indexContract/sourceFields.js';
-import { record, Type, type Static } from './bodySchema.js';
+import { record, Type, type Static } from '../wire/bodySchema.js';
 import { ppaSummaryProperties, ppaUrl } from './ppa.js';
 import { MAX_SUGGEST_LIMIT, type SuggestQuery } from '../params/suggest.js';
 import { highlighter, HighlightsSchema } from './highlights.js';
