@@ -1,0 +1,78 @@
+// The operation wrapper: the query is parsed before the handler runs (a bad one is a 400 and the handler never
+// runs), the handler gets it typed, and its answers are cached under its operationId. Driven through Koa
+// in-process, with the app's own problem middleware and answer function; no search is made.
+import { expect } from 'chai';
+import Koa from 'koa';
+import { pino } from 'pino';
+import type { AddressInfo } from 'node:net';
+import { problemResponses } from '../../../../src/http/problemResponses.js';
+import { operation } from '../../../../src/operations/operation.js';
+import { operationsRouter } from '../../../../src/operations/router.js';
+import { suggestQuery, type SuggestQuery } from '../../../../src/params/suggest.js';
+import type { SearchGateway } from '../../../../src/search/gateway.js';
+import type { AnswerKey } from '../../../../src/wire/answers.js';
+import { operationDeps } from '../../../support/operationDeps.js';
+
+async function serve(app: Koa, path: string): Promise<{ status: number; body: unknown }> {
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  try {
+    const { port } = server.address() as AddressInfo;
+    const response = await fetch(`http://127.0.0.1:${port}${path}`);
+    return { status: response.status, body: await response.json() };
+  } finally {
+    server.close();
+  }
+}
+
+describe('api operations: the operation wrapper', () => {
+  const seen: SuggestQuery[] = [];
+  const keys: AnswerKey[] = [];
+  const echo = operation({
+    path: '/echo',
+    query: suggestQuery,
+    notHere: 'it echoes',
+    doc: { operationId: 'echoQuery', responses: {} },
+    handler:
+      () =>
+      async ({ query, answer }) => {
+        seen.push(query);
+        await answer(`${query.q} ${query.limit}`, () => ({ body: { q: query.q, limit: query.limit } }));
+      },
+  });
+  const other = operation({
+    path: '/other',
+    query: { ...suggestQuery, names: ['page'] } as typeof suggestQuery,
+    doc: { operationId: 'other', responses: {} },
+    handler: () => () => undefined,
+  });
+  const app = new Koa();
+  app.use(problemResponses(pino({ level: 'silent' })));
+  const deps = operationDeps({ search: {} as SearchGateway });
+  const answer = deps.answer;
+  deps.answer = (ctx, key, compute) => {
+    keys.push(key);
+    return answer(ctx, key, compute);
+  };
+  app.use(operationsRouter([echo, other], deps).routes());
+
+  it('hands the handler its parsed query, defaults filled in, and keys the answer by operationId', async () => {
+    const { status, body } = await serve(app, '/echo?q=solar');
+    expect([status, body]).to.deep.equal([200, { q: 'solar', limit: 10 }]);
+    expect(seen.at(-1)).to.deep.equal({ q: 'solar', limit: 10 });
+    expect(keys.at(-1)).to.deep.equal({ route: 'echoQuery', normalized: 'solar 10' });
+  });
+
+  it('refuses a bad query with a 400 naming every problem, and the handler never runs', async () => {
+    const before = seen.length;
+    const { status, body } = await serve(app, '/echo?limit=0&page=2&zz=1');
+    expect(status).to.equal(400);
+    expect((body as { invalid_params: unknown[] }).invalid_params).to.deep.equal([
+      { name: 'q', reason: 'is required' },
+      { name: 'page', reason: 'is not a parameter of GET /echo (it echoes)' },
+      { name: 'zz', reason: 'unknown parameter' },
+      { name: 'limit', reason: 'must be between 1 and 20' },
+    ]);
+    expect(seen.length).to.equal(before);
+  });
+});
