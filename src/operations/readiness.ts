@@ -2,7 +2,8 @@
 // limiter's store, a held-back sync and shedding load are reported, never a reason to be unready (the checks:
 // src/liveState/readiness.ts).
 import { EVERY_ANSWER, headerRefs, json, problem, requestIdHeader } from '../openapi/responses.js';
-import { READINESS_SCHEMAS, readinessChecks, ReadinessSchema } from '../liveState/readiness.js';
+import type { ReadinessSchema } from '../liveState/readiness.js';
+import { READINESS_SCHEMAS, readinessChecks } from '../liveState/readiness.js';
 import type { Static } from '../wire/bodySchema.js';
 import { operation } from './operation.js';
 

@@ -4,7 +4,11 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { AssertionError } from 'node:assert';
-import { buildOpenApiSpec, type OpenApiOperation, type OpenApiResponse } from '../../src/operations/openApi.js';
+import {
+  buildOpenApiSpec,
+  type OpenApiOperation,
+  type OpenApiResponse,
+} from '../../src/operations/openApi.js';
 
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 
