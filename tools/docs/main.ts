@@ -4,9 +4,14 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { ENVIRONMENT_SECTION } from './environment.js';
 import { EXIT_CODES_SECTION } from './exitCodes.js';
+import { INDEXER_ENVIRONMENT_SECTION } from './indexerEnvironment.js';
 import { REPO_ROOT, withSection, type GeneratedSection } from './section.js';
 
-export const GENERATED_SECTIONS: readonly GeneratedSection[] = [ENVIRONMENT_SECTION, EXIT_CODES_SECTION];
+export const GENERATED_SECTIONS: readonly GeneratedSection[] = [
+  ENVIRONMENT_SECTION,
+  EXIT_CODES_SECTION,
+  INDEXER_ENVIRONMENT_SECTION,
+];
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   for (const section of GENERATED_SECTIONS) {

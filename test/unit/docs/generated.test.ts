@@ -1,5 +1,5 @@
-// The sections generated from the code (tools/docs/: the API's environment, the indexer's exit codes) are what
-// the code says now: a variable, a default, a code or a meaning changed in its declaration without
+// The sections generated from the code (tools/docs/: the API's environment, the indexer's exit codes and its
+// environment) are what the code says now: a variable, a default, a code or a meaning changed in its declaration without
 // `npm run docs` fails here.
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
@@ -7,6 +7,7 @@ import { EXIT_CODE_TABLE } from '../../../indexer/exitCodes.js';
 import { CONFIG_VARIABLES_SPEC } from '../../../src/config.js';
 import { ENVIRONMENT_SECTION } from '../../../tools/docs/environment.js';
 import { EXIT_CODES_SECTION } from '../../../tools/docs/exitCodes.js';
+import { INDEXER_ENVIRONMENT_SECTION } from '../../../tools/docs/indexerEnvironment.js';
 import { GENERATED_SECTIONS } from '../../../tools/docs/main.js';
 import { REPO_ROOT, withSection } from '../../../tools/docs/section.js';
 
@@ -52,6 +53,12 @@ describe('docs: the sections generated from the code (npm run docs)', () => {
         name: 'docs/operations.md',
         from: '| `4` | another reindex',
         to: '| `4` | one more reindex',
+      },
+      {
+        section: INDEXER_ENVIRONMENT_SECTION,
+        name: 'docs/operations.md',
+        from: '| `ES_REQUEST_TIMEOUT_MS` | `60000` |',
+        to: '| `ES_REQUEST_TIMEOUT_MS` | `2000` |',
       },
     ];
     for (const { section, name, from, to } of edits) {
