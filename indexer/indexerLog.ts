@@ -7,6 +7,9 @@ import { terminalSafe } from './terminalText.js';
 /** What the indexer's modules log through (a pino logger, or a silent stand-in). */
 export type IndexerLogger = Pick<Logger, 'info' | 'warn' | 'error'>;
 
+/** The log level when LOG_LEVEL is unset (--help shows it: indexer/commands/environment.ts). */
+export const DEFAULT_LOG_LEVEL = 'info';
+
 export const LOG_FORMATS = ['json', 'text'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
 
@@ -75,7 +78,7 @@ export function isDebug(level: string): boolean {
 /** The log at `level` (LOG_LEVEL); text goes to `textStream` (stderr, or a test's), JSON lines to fd 2. */
 export function createIndexerLogger(
   format: LogFormat,
-  level: string = process.env.LOG_LEVEL ?? 'info',
+  level: string = process.env.LOG_LEVEL ?? DEFAULT_LOG_LEVEL,
   textStream: { write: (text: string) => unknown } = process.stderr,
 ): Logger {
   const options = {

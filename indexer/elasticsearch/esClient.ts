@@ -2,15 +2,19 @@
 // patience. Bulk requests and refreshes are slower than the API's searches, so the timeout default is longer,
 // and a failed request is retried on another node.
 import type { Client } from '@elastic/elasticsearch';
+import type { ES_VARIABLES_SPEC } from '../../settings/elasticsearch.js';
 import { readEsSettings, type EsSettings } from '../../settings/elasticsearch.js';
 import { createEsClient } from '../../settings/esClient.js';
 import { elasticsearchFailure } from './elasticsearchErrors.js';
 
-const INDEXER_DEFAULTS = { ES_REQUEST_TIMEOUT_MS: '60000' };
+/** The ES_* defaults the indexer reads instead of the shared ones (--help shows them: ../commands/environment.ts). */
+export const INDEXER_ES_DEFAULTS: Partial<Record<keyof typeof ES_VARIABLES_SPEC, string>> = {
+  ES_REQUEST_TIMEOUT_MS: '60000',
+};
 
 /** The ES_* variables with the indexer's defaults; throws a ConfigError (the CLI's usage exit) naming each bad one. */
 export function readIndexerEsSettings(env: NodeJS.ProcessEnv = process.env): EsSettings {
-  return readEsSettings(env, INDEXER_DEFAULTS);
+  return readEsSettings(env, INDEXER_ES_DEFAULTS);
 }
 
 export function createIndexerClient(settings: EsSettings): Client {
