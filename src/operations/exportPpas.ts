@@ -16,7 +16,7 @@ import { exportQuery } from '../params/export.js';
 import { clientKey } from '../rateLimit/clientKey.js';
 import { buildExportBatch } from '../search/exportSearch.js';
 import { operation } from './operation.js';
-import { baseOf, changesSince } from './shared.js';
+import { changesSince } from './shared.js';
 
 const EXPORT_TYPES = {
   csv: 'text/csv; charset=utf-8; header=present',
@@ -53,7 +53,7 @@ export const exportPpas = operation({
   },
   handler:
     (deps) =>
-    async ({ ctx, query }) => {
+    async ({ ctx, query, base }) => {
       const exports = deps.exports;
       const release = exports.slots.acquire(clientKey(ctx.ip));
       let first;
@@ -66,7 +66,7 @@ export const exportPpas = operation({
         release();
         throw error;
       }
-      const chunks = exportChunks(query, deps.search, baseOf(ctx, deps), { response: first });
+      const chunks = exportChunks(query, deps.search, base, { response: first });
       first = undefined;
       const response = ctx.res;
       async function* body(): AsyncGenerator<string> {

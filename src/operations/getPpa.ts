@@ -8,7 +8,6 @@ import { isWellFormedSlug, slugSchema } from '../params/detail.js';
 import { PpaDetailResponseSchema, PpaDetailSchema, presentPpa } from '../present/ppa.js';
 import { buildDetailLookup } from '../search/detailSearch.js';
 import { operation } from './operation.js';
-import { baseOf } from './shared.js';
 
 const { description: slugDescription, ...slugPathSchema } = slugSchema;
 
@@ -37,11 +36,10 @@ export const getPpa = operation({
   schemas: { PpaDetail: PpaDetailSchema, PpaDetailResponse: PpaDetailResponseSchema },
   handler:
     (deps) =>
-    async ({ ctx, answer }) => {
+    async ({ ctx, answer, base }) => {
       const slug = ctx.params.slug ?? '';
       // Malformed is answered as unknown: a client cannot tell them apart, and no lookup is needed to say so.
       if (!isWellFormedSlug(slug)) throw new NotFoundError();
-      const base = baseOf(ctx, deps);
       await answer(`${base} ${slug}`, async () => {
         const source = await deps.search.getDocument<DetailSource>(buildDetailLookup(slug));
         if (!source) throw new NotFoundError();

@@ -2,12 +2,11 @@
 import { API_PATHS } from '../http/apiPath.js';
 import { apiResponses, badRequest, ifNoneMatch, requestIdHeader } from '../openapi/responses.js';
 import { listQuery, MAX_PER_PAGE, MAX_RESULT_WINDOW } from '../params/list.js';
-import { canonicalQueryString } from '../params/querystring.js';
 import { highlighterFor, presentList, PpaListSchema } from '../present/list.js';
 import { PpaListItemSchema } from '../present/ppa.js';
 import { planList } from '../search/listPlan.js';
 import { operation } from './operation.js';
-import { baseOf, changesSince } from './shared.js';
+import { changesSince } from './shared.js';
 
 export const listPpas = operation({
   path: API_PATHS.ppas,
@@ -29,10 +28,8 @@ export const listPpas = operation({
   schemas: { PpaListItem: PpaListItemSchema, PpaList: PpaListSchema },
   handler:
     (deps) =>
-    async ({ ctx, query, answer }) => {
-      // Links are built from the canonical form: equivalent requests get one answer (and one cache entry).
-      const querystring = canonicalQueryString(ctx.querystring);
-      const base = baseOf(ctx, deps);
+    async ({ query, answer, base, canonicalQuery }) => {
+      const querystring = canonicalQuery();
       await answer(`${base} ${querystring}`, async () => {
         const since = await changesSince(deps);
         const plan = planList(query);

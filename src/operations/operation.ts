@@ -6,7 +6,9 @@ import type { Context } from 'koa';
 import type { Logger } from 'pino';
 import type { ExportSlots } from '../export/exportSlots.js';
 import type { OpenApiOperation } from '../openapi/responses.js';
+import { originOf } from '../http/origin.js';
 import type { QueryDeclaration } from '../params/declare.js';
+import { canonicalQueryString } from '../params/querystring.js';
 import type { TSchema } from '../wire/bodySchema.js';
 import type { Admission } from '../search/admission.js';
 import type { SearchGateway } from '../search/gateway.js';
@@ -35,6 +37,13 @@ export interface OperationDeps {
 export interface OperationRequest<Q> {
   ctx: Context;
   query: Q;
+  /** PUBLIC_BASE_URL, else the request's own origin: where absolute links point. */
+  base: string;
+  /**
+   * The query string in its canonical form (src/params/querystring.ts): equivalent requests get one answer, one
+   * cache entry, and links built from it.
+   */
+  canonicalQuery(): string;
   /** Answers from the response cache under this operation and `normalized` (its parameters), or computes. */
   answer(normalized: string, compute: Compute): Promise<void>;
 }
@@ -73,6 +82,10 @@ export interface Operation extends Omit<OperationDeclaration<unknown>, 'handler'
   ): (ctx: Context) => Promise<void>;
 }
 
+/** PUBLIC_BASE_URL, else the request's own origin (Koa 3's ctx.origin is the Origin header, not this). */
+export const baseOf = (ctx: Context, publicBaseUrl: string | undefined): string =>
+  publicBaseUrl ?? originOf(ctx);
+
 /** Declares an operation: its handler runs with the query parsed and answers keyed by its operationId. */
 export function operation<Q>(declared: OperationDeclaration<Q>): Operation {
   const route = declared.doc.operationId;
@@ -87,6 +100,8 @@ export function operation<Q>(declared: OperationDeclaration<Q>): Operation {
         await handle({
           ctx,
           query,
+          base: baseOf(ctx, deps.publicBaseUrl),
+          canonicalQuery: () => canonicalQueryString(ctx.querystring),
           answer: (normalized, compute) => deps.answer(ctx, { route, normalized }, compute),
         });
       };

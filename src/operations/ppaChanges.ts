@@ -4,12 +4,11 @@ import { API_PATHS } from '../http/apiPath.js';
 import { GoneError } from '../http/problem.js';
 import { apiResponses, badRequest, ifNoneMatch, problem, requestIdHeader } from '../openapi/responses.js';
 import { changesQuery, encodeChangeToken } from '../params/changes.js';
-import { canonicalQueryString } from '../params/querystring.js';
 import { ChangeEventSchema } from '../present/changeEvent.js';
 import { ChangesSchema, presentChanges, presentEvents } from '../present/changes.js';
 import { buildChangesSearch, type ChangeEventSource, type EventsStart } from '../search/changesSearch.js';
 import { operation } from './operation.js';
-import { baseOf, logHead } from './shared.js';
+import { logHead } from './shared.js';
 
 const EXPORT_AGAIN =
   'Take a new export (GET /api/v1/ppas/export, its Changes-Since header) and follow the changes from there.';
@@ -40,9 +39,8 @@ export const ppaChanges = operation({
   schemas: { ChangeEvent: ChangeEventSchema, Changes: ChangesSchema },
   handler:
     (deps) =>
-    async ({ ctx, query, answer }) => {
-      const querystring = canonicalQueryString(ctx.querystring);
-      const base = baseOf(ctx, deps);
+    async ({ query, answer, base, canonicalQuery }) => {
+      const querystring = canonicalQuery();
       await answer(`${base} ${querystring}`, async () => {
         // Read before the search: every event up to the head is visible to it (published after a refresh).
         const head = await logHead(deps);

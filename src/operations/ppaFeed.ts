@@ -11,14 +11,13 @@ import {
 } from '../openapi/responses.js';
 import { FEED_ENTRIES, feedQuery } from '../params/changes.js';
 import type { SearchFilters } from '../params/filters.js';
-import { canonicalQueryString } from '../params/querystring.js';
 import { presentEvents } from '../present/changes.js';
 import { FEED_MEDIA_TYPE, presentFeed } from '../present/feed.js';
 import { trimSlash } from '../present/ppa.js';
 import { buildChangesSearch, type ChangeEventSource } from '../search/changesSearch.js';
 import { fileRepresentation } from '../wire/representation.js';
 import { operation } from './operation.js';
-import { baseOf, logHead } from './shared.js';
+import { logHead } from './shared.js';
 
 /** The search in words, for the feed's title: 'q "kafue", technology solar, country SN'. */
 export function searchLabel(filters: SearchFilters): string | null {
@@ -92,9 +91,8 @@ export const ppaFeed = operation({
   },
   handler:
     (deps) =>
-    async ({ ctx, query: filters, answer }) => {
-      const querystring = canonicalQueryString(ctx.querystring);
-      const base = baseOf(ctx, deps);
+    async ({ ctx, query: filters, answer, base, canonicalQuery }) => {
+      const querystring = canonicalQuery();
       await answer(`${base} ${querystring}`, async () => {
         const head = await logHead(deps);
         const response = await deps.search.searchChangeLog<ChangeEventSource>(

@@ -1,15 +1,8 @@
 // What several handlers read from a request or the served state.
-import type { Context } from 'koa';
 import type { ChangeLogHead } from '../../indexContract/changeLog.js';
-import { originOf } from '../http/origin.js';
 import { ServiceUnavailableError } from '../http/problem.js';
 import { encodeChangeToken } from '../params/changes.js';
 import type { OperationDeps } from './operation.js';
-
-/** PUBLIC_BASE_URL, else the request's own origin (Koa 3's ctx.origin is the Origin header, not this). */
-export function baseOf(ctx: Context, deps: OperationDeps): string {
-  return deps.publicBaseUrl ?? originOf(ctx);
-}
 
 /**
  * The change log's position, read before the search an answer comes from (so never later than its data); null

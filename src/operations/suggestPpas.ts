@@ -10,7 +10,6 @@ import {
 } from '../present/suggest.js';
 import { buildSuggestSearch } from '../search/suggestSearch.js';
 import { operation } from './operation.js';
-import { baseOf } from './shared.js';
 
 export const suggestPpas = operation({
   path: API_PATHS.suggest,
@@ -33,8 +32,7 @@ export const suggestPpas = operation({
   schemas: { Suggestions: SuggestionsSchema },
   handler:
     (deps) =>
-    async ({ ctx, query, answer }) => {
-      const base = baseOf(ctx, deps);
+    async ({ query, answer, base }) => {
       await answer(`${base} ${JSON.stringify(query)}`, async () => {
         const search = buildSuggestSearch(query);
         const highlight = suggestHighlighterFor(query);

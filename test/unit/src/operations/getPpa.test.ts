@@ -1,15 +1,14 @@
 // GET /api/v1/ppas/{slug}: a malformed slug is answered as an unknown one without a lookup, any query parameter is
 // a 400, and a well-formed slug is looked up by id. Driven through Koa in-process with a recording gateway.
 import { expect } from 'chai';
+import type { Router } from '@koa/router';
 import Koa from 'koa';
-import type { AddressInfo } from 'node:net';
-import { pino } from 'pino';
-import { problemResponses } from '../../../../src/http/problemResponses.js';
 import { getPpa } from '../../../../src/operations/getPpa.js';
 import { OPERATIONS } from '../../../../src/operations/index.js';
 import { operationsRouter } from '../../../../src/operations/router.js';
 import type { DocumentLookup } from '../../../../src/search/detailSearch.js';
 import type { SearchGateway } from '../../../../src/search/gateway.js';
+import { listen, problems } from '../../../support/koaServer.js';
 import { operationDeps } from '../../../support/operationDeps.js';
 
 describe('api operations: getPpa', () => {
@@ -20,36 +19,36 @@ describe('api operations: getPpa', () => {
       return null;
     },
   } as unknown as SearchGateway;
-  const app = new Koa();
-  app.use(problemResponses(pino({ level: 'silent' })));
-  app.use(operationsRouter([getPpa], operationDeps({ search })).routes());
+  const alone = operationsRouter([getPpa], operationDeps({ search }));
   // The reasons name the other operations' parameters as the app's router does.
-  const full = new Koa();
-  full.use(problemResponses(pino({ level: 'silent' })));
-  full.use(operationsRouter(OPERATIONS, operationDeps({ search })).routes());
+  const full = operationsRouter(OPERATIONS, operationDeps({ search }));
 
-  async function get(server: Koa, path: string): Promise<{ status: number; body: Record<string, unknown> }> {
-    const listening = server.listen(0, '127.0.0.1');
-    await new Promise((resolve) => listening.once('listening', resolve));
+  async function get(
+    router: Router,
+    path: string,
+  ): Promise<{ status: number; body: Record<string, unknown> }> {
+    const served = new Koa();
+    served.use(problems());
+    served.use(router.routes());
+    const server = await listen(served);
     try {
-      const { port } = listening.address() as AddressInfo;
-      const response = await fetch(`http://127.0.0.1:${port}${path}`);
+      const response = await fetch(`${server.base}${path}`);
       return { status: response.status, body: (await response.json()) as Record<string, unknown> };
     } finally {
-      listening.close();
+      await server.close();
     }
   }
 
   it('answers a malformed slug as an unknown one, without a lookup', async () => {
     for (const slug of ['Kahone-Solar', 'a--b', 'x'.repeat(121), '-a']) {
-      const { status, body } = await get(app, `/api/v1/ppas/${encodeURIComponent(slug)}`);
+      const { status, body } = await get(alone, `/api/v1/ppas/${encodeURIComponent(slug)}`);
       expect([status, body.title], slug).to.deep.equal([404, 'Not Found']);
     }
     expect(lookups).to.deep.equal([]);
   });
 
   it('looks a well-formed slug up by id; none is a 404 alike', async () => {
-    const { status, body } = await get(app, '/api/v1/ppas/kahone-solar-2');
+    const { status, body } = await get(alone, '/api/v1/ppas/kahone-solar-2');
     expect([status, body.detail]).to.deep.equal([404, 'No published PPA has this slug.']);
     expect(lookups).to.have.length(1);
     expect(JSON.stringify(lookups[0])).to.include('kahone-solar-2');

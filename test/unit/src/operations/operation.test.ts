@@ -2,26 +2,26 @@
 // runs), the handler gets it typed, and its answers are cached under its operationId. Driven through Koa
 // in-process, with the app's own problem middleware and answer function; no search is made.
 import { expect } from 'chai';
+import type { Router } from '@koa/router';
 import Koa from 'koa';
-import { pino } from 'pino';
-import type { AddressInfo } from 'node:net';
-import { problemResponses } from '../../../../src/http/problemResponses.js';
 import { operation } from '../../../../src/operations/operation.js';
 import { operationsRouter } from '../../../../src/operations/router.js';
 import { suggestQuery, type SuggestQuery } from '../../../../src/params/suggest.js';
 import type { SearchGateway } from '../../../../src/search/gateway.js';
 import type { AnswerKey } from '../../../../src/wire/answers.js';
+import { listen, problems } from '../../../support/koaServer.js';
 import { operationDeps } from '../../../support/operationDeps.js';
 
-async function serve(app: Koa, path: string): Promise<{ status: number; body: unknown }> {
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
+async function serve(router: Router, path: string): Promise<{ status: number; body: unknown }> {
+  const app = new Koa();
+  app.use(problems());
+  app.use(router.routes());
+  const server = await listen(app);
   try {
-    const { port } = server.address() as AddressInfo;
-    const response = await fetch(`http://127.0.0.1:${port}${path}`);
+    const response = await fetch(`${server.base}${path}`);
     return { status: response.status, body: await response.json() };
   } finally {
-    server.close();
+    await server.close();
   }
 }
 
@@ -46,15 +46,13 @@ describe('api operations: the operation wrapper', () => {
     doc: { operationId: 'other', responses: {} },
     handler: () => () => undefined,
   });
-  const app = new Koa();
-  app.use(problemResponses(pino({ level: 'silent' })));
   const deps = operationDeps({ search: {} as SearchGateway });
   const answer = deps.answer;
   deps.answer = (ctx, key, compute) => {
     keys.push(key);
     return answer(ctx, key, compute);
   };
-  app.use(operationsRouter([echo, other], deps).routes());
+  const app = operationsRouter([echo, other], deps);
 
   it('hands the handler its parsed query, defaults filled in, and keys the answer by operationId', async () => {
     const { status, body } = await serve(app, '/echo?q=solar');
