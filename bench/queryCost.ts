@@ -27,7 +27,13 @@ import {
   type QueryClass,
   type RelevanceQuery,
 } from '../tools/relevance/queries.js';
-import { ALL_PARTS, buildTextQuery, TEXT_FIELDS, type TextQueryParts } from '../src/search/textQuery.js';
+import {
+  ALL_PARTS,
+  buildTextQuery,
+  RECORD_TEXT_FIELDS,
+  TEXT_FIELDS,
+  type TextQueryParts,
+} from '../src/search/textQuery.js';
 import { listRequest } from '../tools/relevance/runner.js';
 import { withFixture } from './fixture.js';
 import { REPO_ROOT } from './perf/apiProcess.js';
@@ -102,7 +108,7 @@ function plainBody(q: string): object {
   return {
     query: {
       bool: {
-        must: [plainQuery(q, ['project_name^3', 'reference_code^3', 'developer', 'location'])],
+        must: [plainQuery(q, RECORD_TEXT_FIELDS)],
         filter: [{ term: { active: true } }],
       },
     },
@@ -260,7 +266,7 @@ await withFixture('query-cost', async (fixture) => {
       `to each side at ${options.rate} a second over ${options.connections} connections, evenly paced, ${options.seconds} s per kind, side and ` +
       `round, ${options.rounds} rounds alternating which side goes first, after one warm-up pass of every query on each side. ` +
       "api: the API's own list body on its index (25 a page). plain: one fuzzy multi_match (AUTO, prefix_length 1, " +
-      'operator and) over project_name^3, reference_code^3, developer, location of a plain dynamic mapping, the same ' +
+      `operator and) over ${RECORD_TEXT_FIELDS.join(', ')} of a plain dynamic mapping, the same ` +
       'page, sort, total and fields. Both indexes force-merged to one segment. CPU: the Elasticsearch process, /proc.',
     '',
     '| kind | queries | api: ES CPU ms a request | plain | api ÷ plain | classes |',
