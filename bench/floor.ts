@@ -32,6 +32,7 @@ interface FloorOptions extends SharedOptions {
 
 export default defineSuite<FloorOptions>({
   name: 'floor',
+  module: import.meta.url,
   summary: "the API against the floor under it (--replay: Elasticsearch's answers recorded and replayed)",
   count: 100_000,
   seed: 20261122,

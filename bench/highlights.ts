@@ -51,6 +51,7 @@ interface HighlightsOptions extends SharedOptions {
 
 export default defineSuite<HighlightsOptions>({
   name: 'highlights',
+  module: import.meta.url,
   summary: 'what highlight=true costs: the presenter alone, and the API without and with it',
   count: 20_000,
   seed: 20261127,

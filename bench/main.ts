@@ -3,7 +3,7 @@
 // their declarations, `npm run bench -- <suite> --help` gives a suite's options, and
 // `npm run bench -- --quick-all` runs every suite's quick form in turn (the smoke stage of `npm test`).
 import { runQuickForms } from './quickAll.js';
-import type { Suite } from './suite.js';
+import { runSuite, type Suite } from './suite.js';
 import mix from './run.js';
 import scale from './scale.js';
 import floor from './floor.js';
@@ -54,12 +54,5 @@ if (first === '--help' || first === '-h') {
     process.stderr.write(`bench: unknown suite "${first}": one of ${SUITES.map((s) => s.name).join(', ')}\n`);
     process.exit(2);
   }
-  try {
-    await suite.main(named ? rest : args);
-  } catch (error) {
-    process.stderr.write(
-      `${suite.name}: failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-    );
-    process.exitCode = 1;
-  }
+  await runSuite(suite, named ? rest : args);
 }

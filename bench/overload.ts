@@ -44,6 +44,7 @@ interface OverloadOptions extends SharedOptions {
 
 export default defineSuite<OverloadOptions>({
   name: 'overload',
+  module: import.meta.url,
   summary: 'past capacity: open-loop arrivals at multiples of capacity, one and two instances',
   count: 20_000,
   seed: 20261127,

@@ -29,6 +29,7 @@ interface PostgresOptions extends SharedOptions {
 
 export default defineSuite<PostgresOptions>({
   name: 'postgres',
+  module: import.meta.url,
   summary: 'the PostgreSQL source: reindex from it against the file, and sync',
   count: 100_000,
   seed: 20261122,

@@ -57,6 +57,7 @@ interface QueryCostOptions extends SharedOptions {
 
 export default defineSuite<QueryCostOptions>({
   name: 'query-cost',
+  module: import.meta.url,
   summary: 'what the forgiving q costs Elasticsearch against a plain fuzzy query, by kind of q',
   count: DEFAULT_CORPUS.count,
   writes: true,

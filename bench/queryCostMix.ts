@@ -32,6 +32,7 @@ interface QueryCostMixOptions extends SharedOptions {
 
 export default defineSuite<QueryCostMixOptions>({
   name: 'query-cost-mix',
+  module: import.meta.url,
   summary:
     "the forgiving q's cost on the scale bench's corpus and no-repeat mix, by request kind and words typed",
   count: 100_000,

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { positiveInteger } from '../indexer/optionParsers.js';
 import type { Suite } from './suite.js';
 
-const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
+const SUITE_MAIN = fileURLToPath(new URL('./suiteMain.ts', import.meta.url));
 
 interface QuickRun {
   name: string;
@@ -23,7 +23,7 @@ async function runQuickForm(suite: Suite, live: boolean): Promise<QuickRun> {
   const title = `---- ${suite.name}: npm run bench -- ${args.join(' ')} (${suite.quick.join(' ')})\n`;
   if (live) process.stdout.write(title);
   const started = performance.now();
-  const child = spawn(process.execPath, [...process.execArgv, MAIN, ...args], {
+  const child = spawn(process.execPath, [...process.execArgv, SUITE_MAIN, suite.module, ...args.slice(1)], {
     stdio: live ? 'inherit' : ['ignore', 'pipe', 'pipe'],
   });
   const output: Buffer[] = [];

@@ -115,6 +115,7 @@ async function main(options: Options): Promise<number> {
 
 export default defineSuite<Options>({
   name: 'relevance',
+  module: import.meta.url,
   summary: 'search quality per query class (also npm run relevance)',
   count: DEFAULT_CORPUS.count,
   seed: DEFAULT_CORPUS.seed,

@@ -51,6 +51,7 @@ class CpuSplitRefused extends Error {}
 
 export default defineSuite<MixOptions>({
   name: 'mix',
+  module: import.meta.url,
   summary:
     'the request mix against the API and raw Elasticsearch, and the indexer against raw _bulk (default)',
   count: 100_000,
@@ -94,7 +95,7 @@ export default defineSuite<MixOptions>({
       )
       .option('--render <json>', 'rewrite the results Markdown from its saved .json (no benchmark)'),
   // One kind measured alone: the others go through the very same code.
-  quick: ['--count', '300', '--kinds', 'list_q'],
+  quick: ['--count', '300', '--kinds', 'list_q', '--duration', '1'],
   run: async (options) => {
     try {
       await (options.render

@@ -72,6 +72,7 @@ interface ScaleOptions extends SharedOptions {
 
 export default defineSuite<ScaleOptions>({
   name: 'scale',
+  module: import.meta.url,
   summary: 'public traffic: no-repeat and Zipf mixes, statistics (--trickle S: changes in place meanwhile)',
   count: 100_000,
   seed: 20261122,

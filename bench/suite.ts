@@ -5,6 +5,7 @@
 //
 //   export default defineSuite<{ rounds: number }>({
 //     name: 'floor',
+//     module: import.meta.url,
 //     summary: 'the API against the floor under it',
 //     count: 100_000,
 //     seed: 20261122,
@@ -33,6 +34,8 @@ export interface SharedOptions {
 export interface SuiteDeclaration<O extends object> {
   /** `npm run bench -- <name>`. */
   name: string;
+  /** The declaring module's import.meta.url: a quick run imports that module alone (bench/quickAll.ts). */
+  module: string;
   /** One line for `npm run bench -- --help`. */
   summary: string;
   /** The default of --count (records generated); without it the suite has no --count. */
@@ -55,6 +58,7 @@ export interface SuiteDeclaration<O extends object> {
 
 export interface Suite {
   name: string;
+  module: string;
   summary: string;
   quick: readonly string[];
   writes: boolean;
@@ -65,7 +69,7 @@ export interface Suite {
 const counts = (value: string): number[] => value.split(',').map((part) => positiveInteger(part.trim()));
 
 export function defineSuite<O extends object>(declaration: SuiteDeclaration<O>): Suite {
-  const { name, summary, quick } = declaration;
+  const { name, module, summary, quick } = declaration;
   const command = (): Command => {
     const command = new Command(name).description(summary).allowExcessArguments(false);
     if (declaration.count !== undefined) {
@@ -90,6 +94,7 @@ export function defineSuite<O extends object>(declaration: SuiteDeclaration<O>):
   };
   return {
     name,
+    module,
     summary,
     quick,
     writes: declaration.writes === true,
@@ -129,3 +134,15 @@ export function namesOf<T extends string>(allowed: readonly T[], what: string): 
 }
 
 export const apiModeOf = (options: SharedOptions): ApiMode => (options.quick ? 'tsx' : 'dist');
+
+/** Runs a suite with its arguments; a failure is logged with its stack and sets the exit code. */
+export async function runSuite(suite: Suite, args: readonly string[]): Promise<void> {
+  try {
+    await suite.main(args);
+  } catch (error) {
+    process.stderr.write(
+      `${suite.name}: failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    process.exitCode = 1;
+  }
+}

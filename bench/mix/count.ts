@@ -37,7 +37,7 @@ export async function benchmarkCount(
   const sampleSize = Math.max(500, settings.mixSize);
   const corpus = await fixture.corpus({ count, seed: settings.seed, sampleSize }, `${alias}.ndjson`);
   const sourcePath = corpus.path;
-  const indexing = await measureIndexing(es, client, alias, sourcePath, workDir, settings.mappingCost);
+  const indexing = await measureIndexing(es, client, alias, sourcePath, workDir, settings);
 
   const mix: MixRequest[] = buildMix(corpus.sample, { seed: settings.seed, size: settings.mixSize });
   const api = await fixture.startApi({

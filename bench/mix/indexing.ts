@@ -17,7 +17,7 @@ import {
   type IndexingTiming,
 } from '../perf/indexing.js';
 import type { FamilyCost } from '../perf/summary.js';
-import { log } from './common.js';
+import { log, type CountSettings } from './common.js';
 
 /** Step 2: raw _bulk, then the real indexer, over the same documents. */
 export async function measureIndexing(
@@ -26,7 +26,7 @@ export async function measureIndexing(
   alias: string,
   sourcePath: string,
   workDir: string,
-  withFamilies: boolean,
+  settings: Pick<CountSettings, 'mappingCost' | 'quick'>,
 ) {
   // The plain loads first, then the indexer, so the index the API reads is the freshest thing on the disk.
   const bulkPath = join(workDir, `${alias}.bulk`);
@@ -45,7 +45,9 @@ export async function measureIndexing(
   // (docs/performance.md, "Method"). Timed then, a load measures the JVM's warm-up, not the pipeline. So the own
   // load runs untimed until two in a row agree within WARMED_WITHIN (at most WARMUP_LOADS).
   const warmup: number[] = [];
-  while (warmup.length < WARMUP_LOADS) {
+  // A quick run only shows the loads work: one warm-up load is enough for that.
+  const warmupLoads = settings.quick ? 1 : WARMUP_LOADS;
+  while (warmup.length < warmupLoads) {
     warmup.push((await load(OWN_MAPPING)).seconds);
     const [before, last] = warmup.slice(-2);
     if (before !== undefined && last !== undefined && Math.abs(last - before) <= WARMED_WITHIN * before)
@@ -53,7 +55,7 @@ export async function measureIndexing(
   }
   const plainBulk = await load(PLAIN_MAPPING);
   const families: FamilyCost[] = [];
-  if (withFamilies) {
+  if (settings.mappingCost) {
     // Each family against an own load run next to it, in alternating order: the machine drifts by more over
     // the minutes of these loads than a family costs.
     for (const [index, family] of FIELD_FAMILIES.entries()) {
