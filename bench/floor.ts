@@ -47,7 +47,7 @@ export default defineSuite<FloorOptions>({
       )
       .option('--connections <n>', 'connections of the closed loops', positiveInteger),
   // One connection: on a machine busy with other work, more would meet the admission control's refusals.
-  quick: ['--count', '300', '--rounds', '1', '--connections', '1'],
+  quick: { count: 300, args: ['--rounds', '1', '--connections', '1'] },
   run: floor,
 });
 

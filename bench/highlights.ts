@@ -85,7 +85,7 @@ export default defineSuite<HighlightsOptions>({
       )
       .option('--keep-profiles', 'with --profile: leave the .cpuprofile files (their paths are logged)')
       .option('--out <file>', 'results file (default bench/results/<date>-highlights.md)'),
-  quick: ['--count', '300', '--rounds', '1', '--per-round', '30', '--rate', '30'],
+  quick: { count: 300, args: ['--rounds', '1', '--per-round', '30', '--rate', '30'] },
   run: highlights,
 });
 

@@ -38,7 +38,7 @@ export default defineSuite<PostgresOptions>({
     command
       .option('--rounds <n>', 'reindexes per side', positiveInteger, 2)
       .option('--changes <n>', 'rows changed for the sync measure', positiveInteger, 1000),
-  quick: ['--count', '300', '--rounds', '1', '--changes', '30'],
+  quick: { count: 300, args: ['--rounds', '1', '--changes', '30'] },
   run: postgresBench,
 });
 

@@ -71,7 +71,7 @@ export default defineSuite<QueryCostOptions>({
         "also where the API's query spends: each part left out in turn, Elasticsearch's took paired",
       )
       .option('--out <file>', 'results file (default bench/results/<date>-query-cost.md)'),
-  quick: ['--count', '300', '--per-class', '3', '--rounds', '1', '--seconds', '1'],
+  quick: { count: 300, args: ['--per-class', '3', '--rounds', '1', '--seconds', '1'] },
   run: queryCost,
 });
 

@@ -41,7 +41,7 @@ export default defineSuite<QueryCostMixOptions>({
     withPaceOptions(command)
       .option('--mix-seed <n>', 'seed of the requests', positiveInteger, 4242)
       .option('--size <n>', 'distinct requests drawn (about 40 % of them have a q)', positiveInteger, 6000),
-  quick: ['--count', '300', '--size', '200', '--rounds', '1', '--seconds', '1'],
+  quick: { count: 300, args: ['--size', '200', '--rounds', '1', '--seconds', '1'] },
   run: queryCostMix,
 });
 

@@ -12,6 +12,13 @@ import type { Suite } from './suite.js';
 
 const SUITE_MAIN = fileURLToPath(new URL('./suiteMain.ts', import.meta.url));
 
+/**
+ * The API processes of a quick form (they inherit it): a quick form proves that a suite runs, and on a machine busy
+ * with other work Elasticsearch's latency passes the admission control's default target, whose refusals would fail
+ * a closed loop or the agreement check. The overload suite sets its own deadline, and with it a target it reaches.
+ */
+const QUICK_API_ENV = { ADMISSION_TARGET_MS: '15000' };
+
 interface QuickRun {
   name: string;
   seconds: number;
@@ -25,6 +32,7 @@ async function runQuickForm(suite: Suite, live: boolean): Promise<QuickRun> {
   const started = performance.now();
   const child = spawn(process.execPath, [...process.execArgv, SUITE_MAIN, suite.module, ...args.slice(1)], {
     stdio: live ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...QUICK_API_ENV },
   });
   const output: Buffer[] = [];
   child.stdout?.on('data', (chunk: Buffer) => output.push(chunk));

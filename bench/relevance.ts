@@ -132,7 +132,7 @@ export default defineSuite<Options>({
         '--paired <step>',
         "Elasticsearch's took of each list query with that step and with the API's query",
       ),
-  quick: ['--count', '300', '--per-class', '3'],
+  quick: { count: 300, args: ['--per-class', '3'] },
   run: async (options) => {
     try {
       const code = await main(options);

@@ -95,7 +95,7 @@ export default defineSuite<MixOptions>({
       )
       .option('--render <json>', 'rewrite the results Markdown from its saved .json (no benchmark)'),
   // One kind measured alone: the others go through the very same code.
-  quick: ['--count', '300', '--kinds', 'list_q', '--duration', '1'],
+  quick: { count: 300, args: ['--kinds', 'list_q', '--duration', '1'] },
   run: async (options) => {
     try {
       await (options.render

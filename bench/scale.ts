@@ -119,7 +119,7 @@ export default defineSuite<ScaleOptions>({
           .default('api'),
       ),
   // One connection: on a machine busy with other work, more would meet the admission control's refusals.
-  quick: ['--count', '300', '--connections', '1'],
+  quick: { count: 300, args: ['--connections', '1'] },
   run: scale,
 });
 

@@ -11,7 +11,7 @@
 //     seed: 20261122,
 //     writes: true,
 //     options: (command) => command.option('--rounds <n>', 'measured rounds', positiveInteger, 4),
-//     quick: ['--count', '300', '--rounds', '1'],
+//     quick: { count: 300, args: ['--rounds', '1'] },
 //     run: async (options) => { … options.count, options.rounds … },
 //   });
 import { Command, InvalidArgumentError, Option } from 'commander';
@@ -29,6 +29,11 @@ export interface SharedOptions {
   write: boolean;
   /** The quick form was asked: a smoke run that only proves the suite runs end to end. */
   quick: boolean;
+}
+
+export interface QuickForm {
+  count?: number;
+  args?: readonly string[];
 }
 
 export interface SuiteDeclaration<O extends object> {
@@ -49,10 +54,11 @@ export interface SuiteDeclaration<O extends object> {
   /** The suite's own options. */
   options?: (command: Command) => Command;
   /**
-   * The arguments of the quick form, put before the ones given (which still win): a few hundred records and
-   * rounds of a second or two, enough to show the suite runs end to end and prints sane output, never a figure.
+   * The quick form: its --count and its other arguments, put before the ones given (which still win): a few
+   * hundred records and rounds of a second or two, enough to show the suite runs end to end and prints sane
+   * output, never a figure.
    */
-  quick: readonly string[];
+  quick: QuickForm;
   run(options: O & SharedOptions): Promise<unknown>;
 }
 
@@ -60,6 +66,7 @@ export interface Suite {
   name: string;
   module: string;
   summary: string;
+  /** The quick form's arguments. */
   quick: readonly string[];
   writes: boolean;
   /** Parses `args` (what follows the suite's name) and runs the suite. */
@@ -69,7 +76,9 @@ export interface Suite {
 const counts = (value: string): number[] => value.split(',').map((part) => positiveInteger(part.trim()));
 
 export function defineSuite<O extends object>(declaration: SuiteDeclaration<O>): Suite {
-  const { name, module, summary, quick } = declaration;
+  const { name, module, summary } = declaration;
+  const { count: quickCount, args: quickArgs = [] } = declaration.quick;
+  const quick = [...(quickCount === undefined ? [] : [`--count=${quickCount}`]), ...quickArgs];
   const command = (): Command => {
     const command = new Command(name).description(summary).allowExcessArguments(false);
     if (declaration.count !== undefined) {
