@@ -94,8 +94,9 @@ export default defineSuite<MixOptions>({
         'results file (default bench/results/<YYYY-MM-DD>.md; with --cpu-split <YYYY-MM-DD>-cpu-split.md)',
       )
       .option('--render <json>', 'rewrite the results Markdown from its saved .json (no benchmark)'),
-  // One kind measured alone: the others go through the very same code.
-  quick: { count: 300, args: ['--kinds', 'list_q', '--duration', '1'] },
+  // One kind measured alone: the others go through the very same code. Four connections: the admission
+  // control's room at its lowest limit on two cores (past it, refusals; the quick API starts there).
+  quick: { count: 300, args: ['--kinds', 'list_q', '--duration', '1', '--connections', '4'] },
   run: async (options) => {
     try {
       await (options.render
