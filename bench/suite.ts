@@ -68,6 +68,8 @@ export interface Suite {
   summary: string;
   /** The quick form's arguments. */
   quick: readonly string[];
+  /** The quick form's record count (0: none declared). */
+  quickCount: number;
   writes: boolean;
   /** Parses `args` (what follows the suite's name) and runs the suite. */
   main(args: readonly string[]): Promise<void>;
@@ -106,6 +108,7 @@ export function defineSuite<O extends object>(declaration: SuiteDeclaration<O>):
     module,
     summary,
     quick,
+    quickCount: quickCount ?? 0,
     writes: declaration.writes === true,
     async main(args) {
       const program = command();
