@@ -1,36 +1,58 @@
-// `npm run bench -- <suite> [options]`: the one entry point of the benchmarks (bench/README.md).
-//   mix        the request mix against the API and raw Elasticsearch, and the indexer against raw _bulk (default)
-//   scale      public traffic: no-repeat and Zipf mixes, statistics (--trickle S: changes in place meanwhile)
-//   floor      the API against the floor under it (--replay: Elasticsearch's answers recorded and replayed)
-//   postgres   the PostgreSQL source: reindex and sync
-//   overload   past capacity: open-loop arrivals at 1×, 2×, 5× and 10× capacity, one and two instances
-//   relevance  search quality per query class
-//   highlights what highlight=true costs: the presenter alone, and the API without and with it
-//   query-cost what the forgiving q costs Elasticsearch against a plain fuzzy query, by kind of q
-//   query-cost-mix  the same on the scale bench's corpus and no-repeat mix, by kind of request and words typed
-// Each suite's own options follow its name (`npm run bench -- scale --only zipf --help`).
-import { fileURLToPath } from 'node:url';
+// `npm run bench -- <suite> [options]`: the one entry point of the benchmarks (bench/README.md). The suites are
+// the modules below, each declared with defineSuite (bench/suite.ts): `npm run bench -- --help` lists them from
+// their declarations, `npm run bench -- <suite> --help` gives a suite's options, and
+// `npm run bench -- --quick-all` runs every suite's quick form in turn (the smoke stage of `npm test`).
+import { runQuickForms } from './quickAll.js';
+import { runSuite, type Suite } from './suite.js';
+import mix from './run.js';
+import scale from './scale.js';
+import floor from './floor.js';
+import postgres from './postgres.js';
+import overload from './overload.js';
+import relevance from './relevance.js';
+import highlights from './highlights.js';
+import queryCost from './queryCost.js';
+import queryCostMix from './queryCostMix.js';
 
-const SUITES = {
-  mix: './run.ts',
-  scale: './scale.ts',
-  floor: './floor.ts',
-  postgres: './postgres.ts',
-  overload: './overload.ts',
-  relevance: './relevance.ts',
-  highlights: './highlights.ts',
-  'query-cost': './queryCost.ts',
-  'query-cost-mix': './queryCostMix.ts',
-} as const;
+const SUITES: readonly Suite[] = [
+  mix,
+  scale,
+  floor,
+  postgres,
+  overload,
+  relevance,
+  highlights,
+  queryCost,
+  queryCostMix,
+];
+const DEFAULT_SUITE = mix;
 
-const [first, ...rest] = process.argv.slice(2);
-const named = first !== undefined && !first.startsWith('-');
-const suite = named ? first : 'mix';
-if (!(suite in SUITES)) {
-  process.stderr.write(`bench: unknown suite "${suite}": one of ${Object.keys(SUITES).join(', ')}\n`);
-  process.exit(2);
+function help(): string {
+  const width = Math.max(...SUITES.map((suite) => suite.name.length));
+  return [
+    'Usage: npm run bench -- [suite] [options]   (the suite defaults to mix)',
+    '       npm run bench -- <suite> --help       (its options)',
+    '       npm run bench -- <suite> --quick      (its quick form: a smoke run, nothing written)',
+    '       npm run bench -- --quick-all [--jobs N] [suite…] (every quick form, or the ones named; N at a time)',
+    '',
+    'Suites:',
+    ...SUITES.map((suite) => `  ${suite.name.padEnd(width)}  ${suite.summary}`),
+    '',
+  ].join('\n');
 }
-const file = fileURLToPath(new URL(SUITES[suite as keyof typeof SUITES], import.meta.url));
-// The suite parses process.argv as if it had been started itself.
-process.argv = [process.argv[0]!, file, ...(named ? rest : process.argv.slice(2))];
-await import(file);
+
+const args = process.argv.slice(2);
+const [first, ...rest] = args;
+if (first === '--help' || first === '-h') {
+  process.stdout.write(help());
+} else if (first === '--quick-all') {
+  process.exitCode = await runQuickForms(SUITES, rest);
+} else {
+  const named = first !== undefined && !first.startsWith('-');
+  const suite = named ? SUITES.find((candidate) => candidate.name === first) : DEFAULT_SUITE;
+  if (!suite) {
+    process.stderr.write(`bench: unknown suite "${first}": one of ${SUITES.map((s) => s.name).join(', ')}\n`);
+    process.exit(2);
+  }
+  await runSuite(suite, named ? rest : args);
+}

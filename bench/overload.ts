@@ -16,7 +16,6 @@
 //
 //   ES_URL=http://127.0.0.1:9200 npm run bench -- overload                 # writes bench/results/<date>-overload.md
 //   ES_URL=… npm run bench -- overload --api-root /tmp/before --out /tmp/overload-before
-import { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { symlink, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
@@ -24,6 +23,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { join, resolve } from 'node:path';
 import { positiveInteger } from '../indexer/optionParsers.js';
 import { withFixture } from './fixture.js';
+import { apiModeOf, defineSuite, type SharedOptions } from './suite.js';
 import { REPO_ROOT, type ApiProcess } from './perf/apiProcess.js';
 import { cpuSecondsIfLocal, machineInfo, preciseCpuSeconds } from './perf/machine.js';
 import { localNodeInfo } from './perf/elasticsearch.js';
@@ -33,33 +33,34 @@ import { Random } from '../tools/generate/random.js';
 import { freePort } from '../tools/services/net.js';
 import { startTcpProxy, targetOf } from '../tools/services/tcpProxy.js';
 
-const program = new Command()
-  .option('--count <n>', 'records generated', positiveInteger, 20_000)
-  .option('--seed <n>', 'seed of the records and the searches', positiveInteger, 20261127)
-  .option('--seconds <n>', 'seconds of each open-loop step', positiveInteger, 10)
-  .option('--factors <list>', 'arrival rates as multiples of capacity', '1,2,5,10')
-  .option('--closed <list>', 'connections of the closed loops, comma-separated', '16,64,256')
-  .option('--instances <list>', 'API instances per run, comma-separated', '1')
-  .option('--api-root <dir>', 'run the API of this checkout instead (before/after runs)')
-  .option('--quick', 'small and short (a smoke run), nothing written')
-  .option('--out <base>', 'results file base name (default bench/results/<date>-overload)')
-  .parse();
-const options = program.opts<{
-  count: number;
-  seed: number;
+interface OverloadOptions extends SharedOptions {
   seconds: number;
   factors: string;
   closed: string;
   instances: string;
   apiRoot?: string;
-  quick?: boolean;
   out?: string;
-}>();
-const factors = options.factors.split(',').map(Number);
-const closedLoops = options.closed.split(',').map(Number);
-const instanceCounts = options.instances.split(',').map(Number);
-const quick = options.quick === true;
-const seconds = quick ? 3 : options.seconds;
+}
+
+export default defineSuite<OverloadOptions>({
+  name: 'overload',
+  module: import.meta.url,
+  summary: 'past capacity: open-loop arrivals at multiples of capacity, one and two instances',
+  count: 20_000,
+  seed: 20261127,
+  writes: true,
+  options: (command) =>
+    command
+      .option('--seconds <n>', 'seconds of each open-loop step', positiveInteger, 10)
+      .option('--factors <list>', 'arrival rates as multiples of capacity', '1,2,5,10')
+      .option('--closed <list>', 'connections of the closed loops, comma-separated', '16,64,256')
+      .option('--instances <list>', 'API instances per run, comma-separated', '1')
+      .option('--api-root <dir>', 'run the API of this checkout instead (before/after runs)')
+      .option('--out <base>', 'results file base name (default bench/results/<date>-overload)'),
+  // Past capacity must still be reached (the run fails without a refusal): the steps stay a few seconds long.
+  quick: { count: 2000, args: ['--seconds', '2', '--factors', '5', '--closed', '16'] },
+  run: overload,
+});
 const DEADLINE_MS = 10_000;
 const PROBE_RATE = 10;
 
@@ -205,275 +206,297 @@ async function apisCpuSeconds(apis: ApiProcess[]): Promise<number> {
 
 const ms = (value: number) => (Number.isNaN(value) ? '–' : value < 10 ? value.toFixed(1) : value.toFixed(0));
 
-await withFixture('overload', async (fixture) => {
-  const count = quick ? 2_000 : options.count;
-  log(`${count} records: generating and indexing (load ${load1()})…`);
-  const { alias, corpus } = await fixture.indexedCorpus({
-    count,
-    seed: options.seed,
-    sampleSize: Math.min(5_000, count),
-  });
-  const apis: ApiProcess[] = [];
-  const stopApis = async () => {
-    await Promise.all(apis.splice(0).map((api) => api.stop().catch(() => undefined)));
-  };
-  const source = options.apiRoot ? resolve(options.apiRoot) : REPO_ROOT;
-  if (source !== REPO_ROOT && !existsSync(join(source, 'node_modules'))) {
-    await symlink(join(REPO_ROOT, 'node_modules'), join(source, 'node_modules'), 'dir');
-  }
-  const build = await fixture.build('dist', source);
-  const esPid = (await localNodeInfo(fixture.es).catch(() => undefined))?.pid;
-  // Enough distinct searches that none repeats in a run (the response cache could answer a repeat).
-  const searches = distinctSearches(corpus.sample, quick ? 40_000 : 400_000, options.seed);
-  let cursor = 0;
-  const take = (n: number) => {
-    const taken = searches.slice(cursor, cursor + n);
-    cursor += n;
-    if (taken.length < n)
-      throw new Error(`only ${searches.length} distinct searches: lower --count or --seconds`);
-    return taken;
-  };
-  const closedSeconds = quick ? 2 : options.seconds;
-  const runs: Run[] = [];
-
-  for (const instances of instanceCounts) {
-    await stopApis();
-    const metricsUrls: string[] = [];
-    for (let i = 0; i < instances; i++) {
-      const metricsPort = await freePort();
-      metricsUrls.push(`http://127.0.0.1:${metricsPort}/metrics`);
-      apis.push(
-        await fixture.startApi({
-          build,
-          alias,
-          logLevel: 'info',
-          // As users run it: the default deadline (startApi's 30 s is for measuring, not judging).
-          // METRICS_PORT: the refusals' server-side time (ppa_overload_refusal_duration_seconds), read per step.
-          env: { ES_REQUEST_TIMEOUT_MS: '2000', METRICS_PORT: String(metricsPort) },
-        }),
-      );
+async function overload(options: OverloadOptions): Promise<void> {
+  const factors = options.factors.split(',').map(Number);
+  const closedLoops = options.closed.split(',').map(Number);
+  const instanceCounts = options.instances.split(',').map(Number);
+  const { quick, seconds, count } = options;
+  await withFixture('overload', async (fixture) => {
+    log(`${count} records: generating and indexing (load ${load1()})…`);
+    const { alias, corpus } = await fixture.indexedCorpus({
+      count,
+      seed: options.seed,
+      sampleSize: Math.min(5_000, count),
+    });
+    const apis: ApiProcess[] = [];
+    const stopApis = async () => {
+      await Promise.all(apis.splice(0).map((api) => api.stop().catch(() => undefined)));
+    };
+    const source = options.apiRoot ? resolve(options.apiRoot) : REPO_ROOT;
+    if (source !== REPO_ROOT && !existsSync(join(source, 'node_modules'))) {
+      await symlink(join(REPO_ROOT, 'node_modules'), join(source, 'node_modules'), 'dir');
     }
-    const bases = apis.map((api) => api.url);
-    cursor = 0; // each run on the same searches (a new API process: an empty response cache)
-    // Unloaded latency first, on a quiet instance (after 100 searches to warm it), then a warm-up under load.
-    log(`${instances} instance(s): unloaded latency, then warming up (load ${load1()})`);
-    await runClosedLoop({ bases, paths: take(100), connections: 1, seconds: 2, deadlineMs: DEADLINE_MS });
-    const single = await runClosedLoop({
-      bases,
-      paths: take(quick ? 600 : 3_000),
-      connections: 1,
-      seconds: quick ? 2 : 5,
-      deadlineMs: DEADLINE_MS,
-    });
-    await runClosedLoop({
-      bases,
-      paths: take(quick ? 300 : 2_000),
-      connections: 16,
-      seconds: quick ? 2 : 5,
-      deadlineMs: DEADLINE_MS,
-    });
-    const closed: ClosedLoop[] = [];
-    for (const connections of closedLoops) {
-      const cpuBefore = await apisCpuSeconds(apis);
-      const outcomes = await runClosedLoop({
+    const build = await fixture.build(apiModeOf(options), source);
+    const esPid = (await localNodeInfo(fixture.es).catch(() => undefined))?.pid;
+    // Enough distinct searches that none repeats in a run (the response cache could answer a repeat).
+    const searches = distinctSearches(corpus.sample, quick ? 40_000 : 400_000, options.seed);
+    let cursor = 0;
+    const take = (n: number) => {
+      const taken = searches.slice(cursor, cursor + n);
+      cursor += n;
+      if (taken.length < n)
+        throw new Error(`only ${searches.length} distinct searches: lower --count or --seconds`);
+      return taken;
+    };
+    const closedSeconds = quick ? 2 : options.seconds;
+    const runs: Run[] = [];
+
+    for (const instances of instanceCounts) {
+      await stopApis();
+      const metricsUrls: string[] = [];
+      for (let i = 0; i < instances; i++) {
+        const metricsPort = await freePort();
+        metricsUrls.push(`http://127.0.0.1:${metricsPort}/metrics`);
+        apis.push(
+          await fixture.startApi({
+            build,
+            alias,
+            logLevel: 'info',
+            // As users run it: the default deadline (startApi's 30 s is for measuring, not judging).
+            // METRICS_PORT: the refusals' server-side time (ppa_overload_refusal_duration_seconds), read per step.
+            env: { ES_REQUEST_TIMEOUT_MS: '2000', METRICS_PORT: String(metricsPort) },
+          }),
+        );
+      }
+      const bases = apis.map((api) => api.url);
+      cursor = 0; // each run on the same searches (a new API process: an empty response cache)
+      // Unloaded latency first, on a quiet instance (after 100 searches to warm it), then a warm-up under load.
+      log(`${instances} instance(s): unloaded latency, then warming up (load ${load1()})`);
+      await runClosedLoop({ bases, paths: take(100), connections: 1, seconds: 2, deadlineMs: DEADLINE_MS });
+      const single = await runClosedLoop({
         bases,
-        paths: take(quick ? 3_000 : 60_000),
-        connections,
-        seconds: closedSeconds,
+        paths: take(quick ? 600 : 3_000),
+        connections: 1,
+        seconds: quick ? 2 : 5,
         deadlineMs: DEADLINE_MS,
       });
-      const cpuPerAnswerMs =
-        (((await apisCpuSeconds(apis)) - cpuBefore) * 1000) / Math.max(1, outcomes.answered);
-      closed.push({ connections, outcomes, cpuPerAnswerMs });
-      const s = summary(outcomes);
-      log(
-        `${instances} instance(s): closed loop of ${connections}: ${s.goodput.toFixed(0)} answers/s, refused ${s.refused} ` +
-          `of ${s.sent}, failed ${s.failed}, p50/p99 ${s.answer_p50.toFixed(0)}/${s.answer_p99.toFixed(0)} ms, ` +
-          `API CPU ${cpuPerAnswerMs.toFixed(2)} ms an answer (load ${load1()})`,
-      );
-      await sleep(quick ? 300 : 2_000);
-    }
-    const capacityLoop = closed.find((loop) => loop.connections === 16) ?? closed[0]!;
-    const capacityPerSecond = capacityLoop.outcomes.answered / capacityLoop.outcomes.seconds;
-    // A cached answer for the probes: asked twice, so it is kept once the cache knows the generation.
-    const cachedPath = '/api/v1/ppas?q=solar';
-    for (let i = 0; i < 3; i++)
-      for (const base of bases) await fetch(`${base}${cachedPath}`).then((r) => r.arrayBuffer());
-    const steps: Step[] = [];
-    for (const factor of factors) {
-      const rate = Math.round(capacityPerSecond * factor);
-      const paths = take(Math.ceil(rate * seconds));
-      log(`${instances} instance(s): ${factor}× = ${rate}/s for ${seconds} s (load ${load1()})`);
-      const probe = (path: string) =>
-        runOpenLoop({ bases, paths: [path], ratePerSecond: PROBE_RATE, seconds, deadlineMs: DEADLINE_MS });
-      const bucketsBefore = await refusalBuckets(metricsUrls);
-      const liveBefore = await liveBuckets(metricsUrls); // (the last read: prom-client's loop delay starts anew)
-      const cpuBefore = await apisCpuSeconds(apis);
-      const esBefore = await cpuSecondsIfLocal(esPid);
-      const generatorBefore = process.cpuUsage();
-      const generatorDelay = monitorEventLoopDelay({ resolution: 10 });
-      generatorDelay.enable();
-      const [outcomes, live, cached, ready] = await Promise.all([
-        runOpenLoop({ bases, paths, ratePerSecond: rate, seconds, deadlineMs: DEADLINE_MS }),
-        probe('/health/live'),
-        probe(cachedPath),
-        probe('/health/ready'),
-      ]);
-      generatorDelay.disable();
-      const apiDelay = await apiLoopDelay(metricsUrls[0]!); // (first: every read of /metrics resets it)
-      const generatorCpu = process.cpuUsage(generatorBefore);
-      const esAfter = await cpuSecondsIfLocal(esPid);
-      const cpuMs = ((await apisCpuSeconds(apis)) - cpuBefore) * 1000;
-      const readiness = (await fetch(`${bases[0]}/health/ready`).then((r) => r.json())) as {
-        load?: { limit?: number };
-      };
-      const step: Step = {
-        factor,
-        rate,
-        outcomes,
-        probes: { live, cached, ready },
-        load: load1(),
-        limit: readiness.load?.limit ?? null,
-        serverRefusal: bucketQuantiles(bucketsBefore, await refusalBuckets(metricsUrls)),
-        serverLive: bucketQuantiles(liveBefore, await liveBuckets(metricsUrls)),
-        apiDelay,
-        cores: {
-          api: cpuMs / 1000 / outcomes.seconds,
-          es:
-            esBefore === undefined || esAfter === undefined ? null : (esAfter - esBefore) / outcomes.seconds,
-          generator: (generatorCpu.user + generatorCpu.system) / 1e6 / outcomes.seconds,
+      await runClosedLoop({
+        bases,
+        paths: take(quick ? 300 : 2_000),
+        connections: 16,
+        seconds: quick ? 2 : 5,
+        deadlineMs: DEADLINE_MS,
+      });
+      const closed: ClosedLoop[] = [];
+      for (const connections of closedLoops) {
+        const cpuBefore = await apisCpuSeconds(apis);
+        const outcomes = await runClosedLoop({
+          bases,
+          paths: take(quick ? 3_000 : 60_000),
+          connections,
+          seconds: closedSeconds,
+          deadlineMs: DEADLINE_MS,
+        });
+        const cpuPerAnswerMs =
+          (((await apisCpuSeconds(apis)) - cpuBefore) * 1000) / Math.max(1, outcomes.answered);
+        closed.push({ connections, outcomes, cpuPerAnswerMs });
+        const s = summary(outcomes);
+        log(
+          `${instances} instance(s): closed loop of ${connections}: ${s.goodput.toFixed(0)} answers/s, refused ${s.refused} ` +
+            `of ${s.sent}, failed ${s.failed}, p50/p99 ${s.answer_p50.toFixed(0)}/${s.answer_p99.toFixed(0)} ms, ` +
+            `API CPU ${cpuPerAnswerMs.toFixed(2)} ms an answer (load ${load1()})`,
+        );
+        await sleep(quick ? 300 : 2_000);
+      }
+      const capacityLoop = closed.find((loop) => loop.connections === 16) ?? closed[0]!;
+      const capacityPerSecond = capacityLoop.outcomes.answered / capacityLoop.outcomes.seconds;
+      // A cached answer for the probes: asked twice, so it is kept once the cache knows the generation.
+      const cachedPath = '/api/v1/ppas?q=solar';
+      for (let i = 0; i < 3; i++)
+        for (const base of bases) await fetch(`${base}${cachedPath}`).then((r) => r.arrayBuffer());
+      const steps: Step[] = [];
+      for (const factor of factors) {
+        const rate = Math.round(capacityPerSecond * factor);
+        const paths = take(Math.ceil(rate * seconds));
+        log(`${instances} instance(s): ${factor}× = ${rate}/s for ${seconds} s (load ${load1()})`);
+        const probe = (path: string) =>
+          runOpenLoop({ bases, paths: [path], ratePerSecond: PROBE_RATE, seconds, deadlineMs: DEADLINE_MS });
+        const bucketsBefore = await refusalBuckets(metricsUrls);
+        const liveBefore = await liveBuckets(metricsUrls); // (the last read: prom-client's loop delay starts anew)
+        const cpuBefore = await apisCpuSeconds(apis);
+        const esBefore = await cpuSecondsIfLocal(esPid);
+        const generatorBefore = process.cpuUsage();
+        const generatorDelay = monitorEventLoopDelay({ resolution: 10 });
+        generatorDelay.enable();
+        const [outcomes, live, cached, ready] = await Promise.all([
+          runOpenLoop({ bases, paths, ratePerSecond: rate, seconds, deadlineMs: DEADLINE_MS }),
+          probe('/health/live'),
+          probe(cachedPath),
+          probe('/health/ready'),
+        ]);
+        generatorDelay.disable();
+        const apiDelay = await apiLoopDelay(metricsUrls[0]!); // (first: every read of /metrics resets it)
+        const generatorCpu = process.cpuUsage(generatorBefore);
+        const esAfter = await cpuSecondsIfLocal(esPid);
+        const cpuMs = ((await apisCpuSeconds(apis)) - cpuBefore) * 1000;
+        const readiness = (await fetch(`${bases[0]}/health/ready`).then((r) => r.json())) as {
+          load?: { limit?: number };
+        };
+        const step: Step = {
+          factor,
+          rate,
+          outcomes,
+          probes: { live, cached, ready },
+          load: load1(),
+          limit: readiness.load?.limit ?? null,
+          serverRefusal: bucketQuantiles(bucketsBefore, await refusalBuckets(metricsUrls)),
+          serverLive: bucketQuantiles(liveBefore, await liveBuckets(metricsUrls)),
+          apiDelay,
+          cores: {
+            api: cpuMs / 1000 / outcomes.seconds,
+            es:
+              esBefore === undefined || esAfter === undefined
+                ? null
+                : (esAfter - esBefore) / outcomes.seconds,
+            generator: (generatorCpu.user + generatorCpu.system) / 1e6 / outcomes.seconds,
+          },
+          // (The histogram holds the times between ticks of 10 ms: the delay is what is past the tick.)
+          generatorDelayP99: Math.max(0, generatorDelay.percentile(99) / 1e6 - 10),
+        };
+        steps.push(step);
+        const s = summary(outcomes);
+        log(
+          `  goodput ${s.goodput.toFixed(0)}/s (${(s.goodput / capacityPerSecond).toFixed(2)} of capacity), ` +
+            `refused ${s.refused}, failed ${s.failed}, unanswered ${s.unanswered}, answers p99 ${s.answer_p99.toFixed(0)} ms, ` +
+            `refusals p99 ${s.refusal_p99.toFixed(1)} ms; live p99 ${percentile(live.answerMs, 0.99).toFixed(1)} ms, ` +
+            `cached p99 ${percentile(cached.answerMs, 0.99).toFixed(1)} ms, ready ${ready.answered}/${ready.sent}, limit ${step.limit}, ` +
+            `refusals server side p50/p99 ≤ ${step.serverRefusal?.p50 ?? '–'}/${step.serverRefusal?.p99 ?? '–'} ms, ` +
+            `cores: API ${step.cores.api.toFixed(2)}, Elasticsearch ${step.cores.es?.toFixed(2) ?? '–'}, generator ${step.cores.generator.toFixed(2)}; loop delay: API p99 ${step.apiDelay?.p99.toFixed(0) ?? '–'} ms, max ${step.apiDelay?.max.toFixed(0) ?? '–'} ms, generator ${step.generatorDelayP99.toFixed(0)} ms`,
+        );
+        // Let what is still queued drain before the next step.
+        await sleep(quick ? 500 : 3_000);
+      }
+      runs.push({
+        instances,
+        closed,
+        capacityPerSecond,
+        unloaded: {
+          p50: percentile(single.answerMs, 0.5),
+          p99: percentile(single.answerMs, 0.99),
+          failed: single.failed + single.refused,
         },
-        // (The histogram holds the times between ticks of 10 ms: the delay is what is past the tick.)
-        generatorDelayP99: Math.max(0, generatorDelay.percentile(99) / 1e6 - 10),
-      };
-      steps.push(step);
-      const s = summary(outcomes);
-      log(
-        `  goodput ${s.goodput.toFixed(0)}/s (${(s.goodput / capacityPerSecond).toFixed(2)} of capacity), ` +
-          `refused ${s.refused}, failed ${s.failed}, unanswered ${s.unanswered}, answers p99 ${s.answer_p99.toFixed(0)} ms, ` +
-          `refusals p99 ${s.refusal_p99.toFixed(1)} ms; live p99 ${percentile(live.answerMs, 0.99).toFixed(1)} ms, ` +
-          `cached p99 ${percentile(cached.answerMs, 0.99).toFixed(1)} ms, ready ${ready.answered}/${ready.sent}, limit ${step.limit}, ` +
-          `refusals server side p50/p99 ≤ ${step.serverRefusal?.p50 ?? '–'}/${step.serverRefusal?.p99 ?? '–'} ms, ` +
-          `cores: API ${step.cores.api.toFixed(2)}, Elasticsearch ${step.cores.es?.toFixed(2) ?? '–'}, generator ${step.cores.generator.toFixed(2)}; loop delay: API p99 ${step.apiDelay?.p99.toFixed(0) ?? '–'} ms, max ${step.apiDelay?.max.toFixed(0) ?? '–'} ms, generator ${step.generatorDelayP99.toFixed(0)} ms`,
-      );
-      // Let what is still queued drain before the next step.
-      await sleep(quick ? 500 : 3_000);
+        steps,
+      });
     }
-    runs.push({
-      instances,
-      closed,
-      capacityPerSecond,
-      unloaded: {
-        p50: percentile(single.answerMs, 0.5),
-        p99: percentile(single.answerMs, 0.99),
-        failed: single.failed + single.refused,
+    await stopApis();
+
+    // A refusal's CPU alone: one slot, held by a search the proxy slows to a minute; every other search refused.
+    log(`a refusal's CPU: one slot held, a closed loop of 16 refused (load ${load1()})`);
+    const proxy = await startTcpProxy(targetOf(fixture.es.url.split(',')[0]!));
+    const shedding = await fixture.startApi({
+      build,
+      alias,
+      logLevel: 'info',
+      env: {
+        ES_URL: proxy.url,
+        ES_REQUEST_TIMEOUT_MS: '120000',
+        ADMISSION_MAX_IN_FLIGHT: '1',
+        ADMISSION_TARGET_MS: '500',
+        // (The API before issue 57 read these instead.)
+        ADMISSION_MAX_WAIT_MS: '0',
       },
-      steps,
     });
-  }
-  await stopApis();
+    let refusalCost: RefusalCost;
+    try {
+      proxy.searchDelayMs = 1_000;
+      await fetch(`${shedding.url}${take(1)[0]}`).then((r) => r.arrayBuffer());
+      proxy.searchDelayMs = 60_000;
+      let held = true;
+      const holding = fetch(`${shedding.url}${take(1)[0]}`)
+        .then((r) => r.arrayBuffer())
+        .finally(() => (held = false));
+      holding.catch(() => undefined); // awaited below, or left behind by a failure
+      // Refused at the door instead (Elasticsearch's recent latency past the target), it never reaches the proxy:
+      // a failed run then, not a wait without end.
+      while (proxy.searchesInFlight === 0) {
+        if (!held) throw new Error("a refusal's CPU: the held search was answered or refused, never held");
+        await sleep(10);
+      }
+      const cpuBefore = (await preciseCpuSeconds(shedding.pid)).process;
+      const refusals = await runClosedLoop({
+        bases: [shedding.url],
+        paths: take(quick ? 2_000 : 20_000),
+        connections: 16,
+        seconds: quick ? 2 : 5,
+        deadlineMs: DEADLINE_MS,
+      });
+      const cpuMs = ((await preciseCpuSeconds(shedding.pid)).process - cpuBefore) * 1000;
+      refusalCost = {
+        refused: refusals.refused,
+        others: refusals.answered + refusals.failed + refusals.unanswered,
+        cpuPerRefusalMs: cpuMs / Math.max(1, refusals.refused),
+        p50: percentile(refusals.refusalMs, 0.5),
+        p99: percentile(refusals.refusalMs, 0.99),
+      };
+      log(
+        `  ${refusalCost.refused} refused (${refusalCost.others} other outcomes): ` +
+          `${refusalCost.cpuPerRefusalMs.toFixed(4)} ms CPU a refusal, p50/p99 ${refusalCost.p50.toFixed(2)}/${refusalCost.p99.toFixed(2)} ms`,
+      );
+      // The held search ends when the proxy cuts its connection (an outage 503 for it), and the instance stops.
+      await proxy.close();
+      await holding.catch(() => undefined);
+    } finally {
+      await proxy.close().catch(() => undefined);
+      await shedding.stop();
+    }
 
-  // A refusal's CPU alone: one slot, held by a search the proxy slows to a minute; every other search refused.
-  log(`a refusal's CPU: one slot held, a closed loop of 16 refused (load ${load1()})`);
-  const proxy = await startTcpProxy(targetOf(fixture.es.url.split(',')[0]!));
-  const shedding = await fixture.startApi({
-    build,
-    alias,
-    logLevel: 'info',
-    env: {
-      ES_URL: proxy.url,
-      ES_REQUEST_TIMEOUT_MS: '120000',
-      ADMISSION_MAX_IN_FLIGHT: '1',
-      ADMISSION_TARGET_MS: '500',
-      // (The API before issue 57 read these instead.)
-      ADMISSION_MAX_WAIT_MS: '0',
-    },
+    const report = render(
+      runs,
+      refusalCost,
+      machineInfo(),
+      source === REPO_ROOT ? 'this checkout' : source,
+      options,
+    );
+    process.stdout.write(report);
+    if (options.write) {
+      const date = new Date().toISOString().slice(0, 10);
+      const base = options.out ?? join(REPO_ROOT, 'bench/results', `${date}-overload`);
+      await writeFile(`${base}.md`, report);
+      await writeFile(
+        `${base}.json`,
+        JSON.stringify(
+          {
+            refusal_cost: refusalCost,
+            runs: runs.map((run) => ({
+              instances: run.instances,
+              capacity_per_second: run.capacityPerSecond,
+              closed: run.closed.map((loop) => ({
+                connections: loop.connections,
+                cpu_per_answer_ms: loop.cpuPerAnswerMs,
+                ...summary(loop.outcomes),
+              })),
+              unloaded: run.unloaded,
+              steps: run.steps.map((step) => ({
+                factor: step.factor,
+                rate: step.rate,
+                load: step.load,
+                ...summary(step.outcomes),
+                goodput_ratio: summary(step.outcomes).goodput / run.capacityPerSecond,
+                live_p99: percentile(step.probes.live.answerMs, 0.99),
+                cached_p99: percentile(step.probes.cached.answerMs, 0.99),
+                ready_ok: step.probes.ready.answered,
+                ready_sent: step.probes.ready.sent,
+                limit: step.limit,
+                server_refusal_ms: step.serverRefusal,
+                server_live_ms: step.serverLive,
+                cores: step.cores,
+                generator_delay_p99_ms: step.generatorDelayP99,
+                api_delay_ms: step.apiDelay,
+              })),
+            })),
+          },
+          null,
+          2,
+        ),
+      );
+      log(`wrote ${base}.md and .json`);
+    }
+    // A smoke run (npm test) must show the suite works end to end: refusals measured, answers under load.
+    if (quick && (refusalCost.refused === 0 || runs.some((run) => run.capacityPerSecond <= 0))) {
+      throw new Error('overload --quick: no refusal measured, or no answer under load');
+    }
   });
-  let refusalCost: RefusalCost;
-  try {
-    proxy.searchDelayMs = 1_000;
-    await fetch(`${shedding.url}${take(1)[0]}`).then((r) => r.arrayBuffer());
-    proxy.searchDelayMs = 60_000;
-    const holding = fetch(`${shedding.url}${take(1)[0]}`).then((r) => r.arrayBuffer());
-    while (proxy.searchesInFlight === 0) await sleep(10);
-    const cpuBefore = (await preciseCpuSeconds(shedding.pid)).process;
-    const refusals = await runClosedLoop({
-      bases: [shedding.url],
-      paths: take(quick ? 2_000 : 20_000),
-      connections: 16,
-      seconds: quick ? 2 : 5,
-      deadlineMs: DEADLINE_MS,
-    });
-    const cpuMs = ((await preciseCpuSeconds(shedding.pid)).process - cpuBefore) * 1000;
-    refusalCost = {
-      refused: refusals.refused,
-      others: refusals.answered + refusals.failed + refusals.unanswered,
-      cpuPerRefusalMs: cpuMs / Math.max(1, refusals.refused),
-      p50: percentile(refusals.refusalMs, 0.5),
-      p99: percentile(refusals.refusalMs, 0.99),
-    };
-    log(
-      `  ${refusalCost.refused} refused (${refusalCost.others} other outcomes): ` +
-        `${refusalCost.cpuPerRefusalMs.toFixed(4)} ms CPU a refusal, p50/p99 ${refusalCost.p50.toFixed(2)}/${refusalCost.p99.toFixed(2)} ms`,
-    );
-    // The held search ends when the proxy cuts its connection (an outage 503 for it), and the instance stops.
-    await proxy.close();
-    await holding.catch(() => undefined);
-  } finally {
-    await proxy.close().catch(() => undefined);
-    await shedding.stop();
-  }
-
-  const report = render(runs, refusalCost, machineInfo(), source === REPO_ROOT ? 'this checkout' : source);
-  process.stdout.write(report);
-  if (!quick) {
-    const date = new Date().toISOString().slice(0, 10);
-    const base = options.out ?? join(REPO_ROOT, 'bench/results', `${date}-overload`);
-    await writeFile(`${base}.md`, report);
-    await writeFile(
-      `${base}.json`,
-      JSON.stringify(
-        {
-          refusal_cost: refusalCost,
-          runs: runs.map((run) => ({
-            instances: run.instances,
-            capacity_per_second: run.capacityPerSecond,
-            closed: run.closed.map((loop) => ({
-              connections: loop.connections,
-              cpu_per_answer_ms: loop.cpuPerAnswerMs,
-              ...summary(loop.outcomes),
-            })),
-            unloaded: run.unloaded,
-            steps: run.steps.map((step) => ({
-              factor: step.factor,
-              rate: step.rate,
-              load: step.load,
-              ...summary(step.outcomes),
-              goodput_ratio: summary(step.outcomes).goodput / run.capacityPerSecond,
-              live_p99: percentile(step.probes.live.answerMs, 0.99),
-              cached_p99: percentile(step.probes.cached.answerMs, 0.99),
-              ready_ok: step.probes.ready.answered,
-              ready_sent: step.probes.ready.sent,
-              limit: step.limit,
-              server_refusal_ms: step.serverRefusal,
-              server_live_ms: step.serverLive,
-              cores: step.cores,
-              generator_delay_p99_ms: step.generatorDelayP99,
-              api_delay_ms: step.apiDelay,
-            })),
-          })),
-        },
-        null,
-        2,
-      ),
-    );
-    log(`wrote ${base}.md and .json`);
-  }
-  // A smoke run (npm test) must show the suite works end to end: refusals measured, answers under load.
-  if (quick && (refusalCost.refused === 0 || runs.some((run) => run.capacityPerSecond <= 0))) {
-    throw new Error('overload --quick: no refusal measured, or no answer under load');
-  }
-});
+}
 
 /** Issue 57's goals on one instance: each met or short, with the figure. */
 function goals(run: Run, refusalCost: RefusalCost): string[] {
@@ -532,11 +555,12 @@ function render(
   refusalCost: RefusalCost,
   machine: ReturnType<typeof machineInfo>,
   api: string,
+  { count, seconds, quick }: OverloadOptions,
 ): string {
   const lines = [
     `# Overload: closed loops, and open-loop arrivals at multiples of capacity`,
     '',
-    `${new Date().toISOString()}; API: ${api}; ${quick ? 2_000 : options.count} records; ${seconds} s per step; deadline of a ` +
+    `${new Date().toISOString()}; API: ${api}; ${count} records; ${seconds} s per step; deadline of a ` +
       `client ${DEADLINE_MS / 1000} s; ${JSON.stringify(machine)}`,
     '',
   ];

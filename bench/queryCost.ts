@@ -12,7 +12,6 @@
 //   npm run bench -- query-cost --api-root DIR   # the text query of another checkout (a before/after)
 //   npm run bench -- query-cost --parts          # also each part of the query left out, took paired
 import type { Client } from '@elastic/elasticsearch';
-import { Command } from 'commander';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -27,9 +26,16 @@ import {
   type QueryClass,
   type RelevanceQuery,
 } from '../tools/relevance/queries.js';
-import { ALL_PARTS, buildTextQuery, TEXT_FIELDS, type TextQueryParts } from '../src/search/textQuery.js';
+import {
+  ALL_PARTS,
+  buildTextQuery,
+  RECORD_TEXT_FIELDS,
+  TEXT_FIELDS,
+  type TextQueryParts,
+} from '../src/search/textQuery.js';
 import { listRequest } from '../tools/relevance/runner.js';
 import { withFixture } from './fixture.js';
+import { defineSuite, type SharedOptions } from './suite.js';
 import { REPO_ROOT } from './perf/apiProcess.js';
 import { localEsPid } from './perf/cpuSplit.js';
 import { CLIENT_CONTENT_HEADERS, esRequest, localNodeInfo, type EsTarget } from './perf/elasticsearch.js';
@@ -37,33 +43,37 @@ import type { LoadTarget } from './perf/load.js';
 import { machineInfo } from './perf/machine.js';
 import { paceOf, pacedCostByKind, withPaceOptions, type CostKind, type CostSide } from './perf/pacedCost.js';
 
-const options = withPaceOptions(
-  new Command()
-    .option('--count <n>', 'records of the relevance corpus', positiveInteger, DEFAULT_CORPUS.count)
-    .option('--per-class <n>', 'queries per class', positiveInteger, 40)
-    .option('--query-seed <n>', 'seed of the queries', positiveInteger, 9),
-)
-  .option('--api-root <dir>', "another checkout's list body builder (a before/after)")
-  .option(
-    '--parts',
-    "also where the API's query spends: each part left out in turn, Elasticsearch's took paired",
-  )
-  .option('--out <file>', 'results file (default bench/results/<date>-query-cost.md)')
-  .option('--no-write', 'print only')
-  .parse()
-  .opts<{
-    count: number;
-    perClass: number;
-    querySeed: number;
-    rounds: number;
-    seconds: number;
-    rate: number;
-    connections: number;
-    apiRoot?: string;
-    parts?: boolean;
-    out?: string;
-    write: boolean;
-  }>();
+interface QueryCostOptions extends SharedOptions {
+  perClass: number;
+  querySeed: number;
+  rounds: number;
+  seconds: number;
+  rate: number;
+  connections: number;
+  apiRoot?: string;
+  parts?: boolean;
+  out?: string;
+}
+
+export default defineSuite<QueryCostOptions>({
+  name: 'query-cost',
+  module: import.meta.url,
+  summary: 'what the forgiving q costs Elasticsearch against a plain fuzzy query, by kind of q',
+  count: DEFAULT_CORPUS.count,
+  writes: true,
+  options: (command) =>
+    withPaceOptions(command)
+      .option('--per-class <n>', 'queries per class', positiveInteger, 40)
+      .option('--query-seed <n>', 'seed of the queries', positiveInteger, 9)
+      .option('--api-root <dir>', "another checkout's list body builder (a before/after)")
+      .option(
+        '--parts',
+        "also where the API's query spends: each part left out in turn, Elasticsearch's took paired",
+      )
+      .option('--out <file>', 'results file (default bench/results/<date>-query-cost.md)'),
+  quick: { count: 300, args: ['--per-class', '3', '--rounds', '1', '--seconds', '1'] },
+  run: queryCost,
+});
 
 const log = (line: string) => process.stderr.write(`query-cost: ${line}\n`);
 
@@ -102,7 +112,7 @@ function plainBody(q: string): object {
   return {
     query: {
       bool: {
-        must: [plainQuery(q, ['project_name^3', 'reference_code^3', 'developer', 'location'])],
+        must: [plainQuery(q, RECORD_TEXT_FIELDS)],
         filter: [{ term: { active: true } }],
       },
     },
@@ -183,111 +193,113 @@ async function partsCost(es: EsTarget, index: string, queries: readonly Relevanc
   return rows;
 }
 
-await withFixture('query-cost', async (fixture) => {
-  const { alias, client } = fixture.index();
-  const plainIndex = `${alias}-plain`;
-  log(`indexing the relevance corpus (${options.count} records) twice…`);
-  const { records } = await buildCorpus(client, alias, { ...DEFAULT_CORPUS, count: options.count });
-  const ownIndex = Object.keys(await client.indices.getAlias({ name: alias }))[0]!;
-  await client.indices.forcemerge({ index: ownIndex, max_num_segments: 1 });
-  await indexPlain(client, plainIndex, records);
+async function queryCost(options: QueryCostOptions): Promise<void> {
+  await withFixture('query-cost', async (fixture) => {
+    const { alias, client } = fixture.index();
+    const plainIndex = `${alias}-plain`;
+    log(`indexing the relevance corpus (${options.count} records) twice…`);
+    const { records } = await buildCorpus(client, alias, { ...DEFAULT_CORPUS, count: options.count });
+    const ownIndex = Object.keys(await client.indices.getAlias({ name: alias }))[0]!;
+    await client.indices.forcemerge({ index: ownIndex, max_num_segments: 1 });
+    await indexPlain(client, plainIndex, records);
 
-  // The API's list body: this checkout's builder, or another's (--api-root).
-  const runner = (await import(
-    pathToFileURL(join(options.apiRoot ?? REPO_ROOT, 'tools/relevance/runner.ts')).href
-  )) as { listRequest: (q: string) => object & { size?: number } };
-  const apiBody = (q: string) => ({ ...runner.listRequest(q), size: 25 });
+    // The API's list body: this checkout's builder, or another's (--api-root).
+    const runner = (await import(
+      pathToFileURL(join(options.apiRoot ?? REPO_ROOT, 'tools/relevance/runner.ts')).href
+    )) as { listRequest: (q: string) => object & { size?: number } };
+    const apiBody = (q: string) => ({ ...runner.listRequest(q), size: 25 });
 
-  const queries = generateQueries(records, { seed: options.querySeed, perClass: options.perClass }).filter(
-    (query) => !isSuggestClass(query.queryClass),
-  );
-  const byKind = KINDS.map(({ kind, classes }) => ({
-    kind,
-    queries: queries.filter((query) => classes.includes(query.queryClass)),
-  })).filter(({ queries: list }) => list.length > 0);
-  byKind.push({ kind: 'all list classes', queries });
+    const queries = generateQueries(records, { seed: options.querySeed, perClass: options.perClass }).filter(
+      (query) => !isSuggestClass(query.queryClass),
+    );
+    const byKind = KINDS.map(({ kind, classes }) => ({
+      kind,
+      queries: queries.filter((query) => classes.includes(query.queryClass)),
+    })).filter(({ queries: list }) => list.length > 0);
+    byKind.push({ kind: 'all list classes', queries });
 
-  const es = fixture.es;
-  const esPid = await localEsPid((await localNodeInfo(es)).pid);
-  if (esPid === undefined)
-    throw new Error('query-cost reads Elasticsearch CPU from /proc: it must run on this machine');
-  const target = (
-    index: string,
-    list: readonly RelevanceQuery[],
-    body: (q: string) => object,
-  ): LoadTarget => ({
-    side: 'raw',
-    url: es.url,
-    requests: list.map((query) => ({
-      kind: 'list_q',
-      method: 'POST',
-      path: `/${index}/_search`,
-      headers: { ...es.headers, ...CLIENT_CONTENT_HEADERS },
-      body: JSON.stringify(body(query.q)),
-    })),
+    const es = fixture.es;
+    const esPid = await localEsPid((await localNodeInfo(es)).pid);
+    if (esPid === undefined)
+      throw new Error('query-cost reads Elasticsearch CPU from /proc: it must run on this machine');
+    const target = (
+      index: string,
+      list: readonly RelevanceQuery[],
+      body: (q: string) => object,
+    ): LoadTarget => ({
+      side: 'raw',
+      url: es.url,
+      requests: list.map((query) => ({
+        kind: 'list_q',
+        method: 'POST',
+        path: `/${index}/_search`,
+        headers: { ...es.headers, ...CLIENT_CONTENT_HEADERS },
+        body: JSON.stringify(body(query.q)),
+      })),
+    });
+    const sides: Record<CostSide, (list: readonly RelevanceQuery[]) => LoadTarget> = {
+      api: (list) => target(ownIndex, list, apiBody),
+      plain: (list) => target(plainIndex, list, plainBody),
+    };
+    const kinds: CostKind[] = byKind.map(({ kind, queries: list }) => ({
+      kind,
+      targets: { api: sides.api(list), plain: sides.plain(list) },
+    }));
+    const costs = await pacedCostByKind(
+      esPid,
+      kinds,
+      { api: sides.api(queries), plain: sides.plain(queries) },
+      paceOf(options),
+      log,
+    );
+
+    const partRows = options.parts ? await partsCost(es, ownIndex, queries) : [];
+
+    const machine = machineInfo();
+    const rows = byKind.map(({ kind, queries: list }) => {
+      const { api, plain } = costs.get(kind)!;
+      const classes = [...new Set(list.map((query) => query.queryClass))].join(', ');
+      return `| ${kind} | ${list.length} | ${api.toFixed(2)} | ${plain.toFixed(2)} | ${(api / plain).toFixed(2)}× | ${classes} |`;
+    });
+    const report = [
+      `# What the forgiving q costs Elasticsearch against a plain one, by kind: ${options.count.toLocaleString('en')} records of the relevance corpus`,
+      '',
+      `${new Date().toISOString()}; ${machine.cores} cores (${machine.cpuModel}), load average at the start ${machine.loadAverage}; Node ${process.version}.` +
+        `${options.apiRoot ? ` The list body of ${options.apiRoot}.` : ''} Made by \`npm run bench -- query-cost\`.`,
+      '',
+      `The relevance suite's list queries (query seed ${options.querySeed}, ${options.perClass} a class), grouped by kind; each kind sent ` +
+        `to each side at ${options.rate} a second over ${options.connections} connections, evenly paced, ${options.seconds} s per kind, side and ` +
+        `round, ${options.rounds} rounds alternating which side goes first, after one warm-up pass of every query on each side. ` +
+        "api: the API's own list body on its index (25 a page). plain: one fuzzy multi_match (AUTO, prefix_length 1, " +
+        `operator and) over ${RECORD_TEXT_FIELDS.join(', ')} of a plain dynamic mapping, the same ` +
+        'page, sort, total and fields. Both indexes force-merged to one segment. CPU: the Elasticsearch process, /proc.',
+      '',
+      '| kind | queries | api: ES CPU ms a request | plain | api ÷ plain | classes |',
+      '|---|---:|---:|---:|---:|---|',
+      ...rows,
+      '',
+      ...(partRows.length === 0
+        ? []
+        : [
+            "## Where the API's query spends (`--parts`)",
+            '',
+            `15 list queries a class, each twice, back to back (which first alternates), on the API's index with the request cache off: the API's ` +
+              'query, and the same query without one part (TextQueryParts, src/search/textQuery.ts), or the plain fuzzy multi_match over the ' +
+              "same four fields of the API's index; Elasticsearch's `took` summed. Under 1: the part costs that share.",
+            '',
+            '| left out | took ÷ the whole query |',
+            '|---|---:|',
+            ...partRows,
+            '',
+          ]),
+    ].join('\n');
+    process.stdout.write(`${report}\n`);
+    if (options.write) {
+      const file =
+        options.out ??
+        join(REPO_ROOT, 'bench/results', `${new Date().toISOString().slice(0, 10)}-query-cost.md`);
+      await writeFile(file, report);
+      log(`wrote ${file}`);
+    }
   });
-  const sides: Record<CostSide, (list: readonly RelevanceQuery[]) => LoadTarget> = {
-    api: (list) => target(ownIndex, list, apiBody),
-    plain: (list) => target(plainIndex, list, plainBody),
-  };
-  const kinds: CostKind[] = byKind.map(({ kind, queries: list }) => ({
-    kind,
-    targets: { api: sides.api(list), plain: sides.plain(list) },
-  }));
-  const costs = await pacedCostByKind(
-    esPid,
-    kinds,
-    { api: sides.api(queries), plain: sides.plain(queries) },
-    paceOf(options),
-    log,
-  );
-
-  const partRows = options.parts ? await partsCost(es, ownIndex, queries) : [];
-
-  const machine = machineInfo();
-  const rows = byKind.map(({ kind, queries: list }) => {
-    const { api, plain } = costs.get(kind)!;
-    const classes = [...new Set(list.map((query) => query.queryClass))].join(', ');
-    return `| ${kind} | ${list.length} | ${api.toFixed(2)} | ${plain.toFixed(2)} | ${(api / plain).toFixed(2)}× | ${classes} |`;
-  });
-  const report = [
-    `# What the forgiving q costs Elasticsearch against a plain one, by kind: ${options.count.toLocaleString('en')} records of the relevance corpus`,
-    '',
-    `${new Date().toISOString()}; ${machine.cores} cores (${machine.cpuModel}), load average at the start ${machine.loadAverage}; Node ${process.version}.` +
-      `${options.apiRoot ? ` The list body of ${options.apiRoot}.` : ''} Made by \`npm run bench -- query-cost\`.`,
-    '',
-    `The relevance suite's list queries (query seed ${options.querySeed}, ${options.perClass} a class), grouped by kind; each kind sent ` +
-      `to each side at ${options.rate} a second over ${options.connections} connections, evenly paced, ${options.seconds} s per kind, side and ` +
-      `round, ${options.rounds} rounds alternating which side goes first, after one warm-up pass of every query on each side. ` +
-      "api: the API's own list body on its index (25 a page). plain: one fuzzy multi_match (AUTO, prefix_length 1, " +
-      'operator and) over project_name^3, reference_code^3, developer, location of a plain dynamic mapping, the same ' +
-      'page, sort, total and fields. Both indexes force-merged to one segment. CPU: the Elasticsearch process, /proc.',
-    '',
-    '| kind | queries | api: ES CPU ms a request | plain | api ÷ plain | classes |',
-    '|---|---:|---:|---:|---:|---|',
-    ...rows,
-    '',
-    ...(partRows.length === 0
-      ? []
-      : [
-          "## Where the API's query spends (`--parts`)",
-          '',
-          `15 list queries a class, each twice, back to back (which first alternates), on the API's index with the request cache off: the API's ` +
-            'query, and the same query without one part (TextQueryParts, src/search/textQuery.ts), or the plain fuzzy multi_match over the ' +
-            "same four fields of the API's index; Elasticsearch's `took` summed. Under 1: the part costs that share.",
-          '',
-          '| left out | took ÷ the whole query |',
-          '|---|---:|',
-          ...partRows,
-          '',
-        ]),
-  ].join('\n');
-  process.stdout.write(`${report}\n`);
-  if (options.write) {
-    const file =
-      options.out ??
-      join(REPO_ROOT, 'bench/results', `${new Date().toISOString().slice(0, 10)}-query-cost.md`);
-    await writeFile(file, report);
-    log(`wrote ${file}`);
-  }
-});
+}

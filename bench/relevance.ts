@@ -1,4 +1,4 @@
-// `npm run relevance`: builds the relevance corpus (generated records, real reindex under a unique alias), runs
+// `npm run bench -- relevance` (also `npm run relevance`): builds the relevance corpus (generated records, real reindex under a unique alias), runs
 // every query class through the API's request path, prints the figures and writes bench/results/relevance-<date>.md.
 //
 //   npm run relevance -- [--count 12000] [--seed 20261122] [--query-seed 9] [--per-class 300]
@@ -9,7 +9,6 @@
 // back, and prints (and reports) Elasticsearch's took of each: the cost of the steps since, paired query by query.
 // ES_URL picks the cluster (default http://127.0.0.1:9200).
 import { Client } from '@elastic/elasticsearch';
-import { Command } from 'commander';
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import {
   buildCorpus,
@@ -24,16 +23,14 @@ import { createSearchGateway } from '../src/search/gateway.js';
 import { consoleTable, markdownReport, missExamples, targetLines } from '../tools/relevance/report.js';
 import { DEFAULT_SUITE, runSuite } from '../tools/relevance/suite.js';
 import { VARIANTS } from '../tools/relevance/variants.js';
+import { defineSuite, type SharedOptions } from './suite.js';
 
-interface Options {
-  count: number;
-  seed: number;
+interface Options extends SharedOptions {
   querySeed: number;
   perClass: number;
   alias?: string;
   reuse?: boolean;
   keep?: boolean;
-  write: boolean;
   variant: string;
   paired?: string;
 }
@@ -116,27 +113,34 @@ async function main(options: Options): Promise<number> {
   }
 }
 
-const program = new Command()
-  .name('relevance')
-  .description('Measure the relevance of q over a generated corpus of 10k+ records')
-  .option('--count <n>', 'records to generate', integer, DEFAULT_CORPUS.count)
-  .option('--seed <n>', 'generator seed', integer, DEFAULT_CORPUS.seed)
-  .option('--query-seed <n>', 'query sampling seed', integer, DEFAULT_SUITE.seed)
-  .option('--per-class <n>', 'queries per class', integer, DEFAULT_SUITE.perClass)
-  .option('--alias <name>', 'alias to build (or, with --reuse, to run against)')
-  .option('--reuse', 'run against an alias built earlier with --keep (same --count and --seed)')
-  .option('--keep', 'keep the index after the run')
-  .option('--variant <name>', "text query: current (the API's) or an earlier tuning step", 'current')
-  .option(
-    '--paired <step>',
-    "Elasticsearch's took of each list query with that step and with the API's query",
-  )
-  .option('--no-write', 'do not write bench/results/relevance-<date>.md')
-  .action(async (options: Options) => {
-    process.exitCode = await main(options);
-  });
-
-program.parseAsync().catch((error: unknown) => {
-  console.error(`relevance: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-  process.exitCode = 3;
+export default defineSuite<Options>({
+  name: 'relevance',
+  module: import.meta.url,
+  summary: 'search quality per query class (also npm run relevance)',
+  count: DEFAULT_CORPUS.count,
+  seed: DEFAULT_CORPUS.seed,
+  writes: true,
+  options: (command) =>
+    command
+      .option('--query-seed <n>', 'query sampling seed', integer, DEFAULT_SUITE.seed)
+      .option('--per-class <n>', 'queries per class', integer, DEFAULT_SUITE.perClass)
+      .option('--alias <name>', 'alias to build (or, with --reuse, to run against)')
+      .option('--reuse', 'run against an alias built earlier with --keep (same --count and --seed)')
+      .option('--keep', 'keep the index after the run')
+      .option('--variant <name>', "text query: current (the API's) or an earlier tuning step", 'current')
+      .option(
+        '--paired <step>',
+        "Elasticsearch's took of each list query with that step and with the API's query",
+      ),
+  quick: { count: 300, args: ['--per-class', '3'] },
+  run: async (options) => {
+    try {
+      const code = await main(options);
+      // A quick form's handful of queries proves the suite runs, not that the targets are met.
+      process.exitCode = options.quick ? 0 : code;
+    } catch (error) {
+      console.error(`relevance: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      process.exitCode = 3;
+    }
+  },
 });

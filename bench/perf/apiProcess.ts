@@ -62,10 +62,10 @@ async function runTsc(args: string[], cwd = REPO_ROOT): Promise<number | null> {
 
 /**
  * Compiles one more source file of the repository (e.g. a benchmark's own server) into a compiled build, beside
- * the API's modules it imports; returns the compiled file's path.
+ * the API's modules it imports; returns the compiled file's path (a tsx build: the source's own, run as it is).
  */
 export async function compileBeside(build: ApiBuild, source: string): Promise<string> {
-  if (build.mode !== 'dist') throw new Error('compileBeside needs a compiled build');
+  if (build.mode === 'tsx') return join(REPO_ROOT, source);
   const outDir = dirname(dirname(build.entry)); // <root>/dist (the entry is dist/src/server.js)
   const config = join(dirname(outDir), `tsconfig.${basename(source, '.ts')}.json`);
   await writeFile(

@@ -1,0 +1,92 @@
+// `npm run bench -- --quick-all [--jobs N] [suite…]`: every declared suite's quick form (or those named), each in
+// a process of its own (a suite may leave a handle open or a signal handler behind; a child's end takes them
+// away), with --no-write. Prints each suite's time and a summary, and answers non-zero when any suite failed: the
+// smoke stage of `npm test`, which keeps every suite running end to end, not only the one that used to run there.
+// `--jobs N` runs N at a time, each one's output printed whole when it ends: a quick form measures nothing, so
+// they may share the machine, and most of a quick form's time is starting processes and waiting on them.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { positiveInteger } from '../indexer/optionParsers.js';
+import type { Suite } from './suite.js';
+
+const SUITE_MAIN = fileURLToPath(new URL('./suiteMain.ts', import.meta.url));
+
+/**
+ * The API processes of a quick form (they inherit it): a quick form proves that a suite runs, and on a machine busy
+ * with other work Elasticsearch's latency passes the admission control's default target, whose refusals would fail
+ * a closed loop or the agreement check. The overload suite sets its own deadline, and with it a target it reaches.
+ */
+const QUICK_API_ENV = { ADMISSION_TARGET_MS: '15000' };
+
+interface QuickRun {
+  name: string;
+  seconds: number;
+  code: number | null;
+}
+
+async function runQuickForm(suite: Suite, live: boolean): Promise<QuickRun> {
+  const args = [suite.name, '--quick', ...(suite.writes ? ['--no-write'] : [])];
+  const title = `---- ${suite.name}: npm run bench -- ${args.join(' ')} (${suite.quick.join(' ')})\n`;
+  if (live) process.stdout.write(title);
+  const started = performance.now();
+  const child = spawn(process.execPath, [...process.execArgv, SUITE_MAIN, suite.module, ...args.slice(1)], {
+    stdio: live ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...QUICK_API_ENV },
+  });
+  const output: Buffer[] = [];
+  child.stdout?.on('data', (chunk: Buffer) => output.push(chunk));
+  child.stderr?.on('data', (chunk: Buffer) => output.push(chunk));
+  const [code, signal] = (await once(child, 'close')) as [number | null, NodeJS.Signals | null];
+  const seconds = (performance.now() - started) / 1000;
+  const outcome = code === 0 ? 'ok' : `FAILED (${signal ?? `exit ${code}`})`;
+  if (!live) process.stdout.write(`\n${title}${Buffer.concat(output).toString()}`);
+  process.stdout.write(`---- ${suite.name}: ${outcome} in ${seconds.toFixed(1)} s\n`);
+  return { name: suite.name, seconds, code };
+}
+
+/** Runs the quick forms the arguments ask for; resolves with the exit code to give. */
+export async function runQuickForms(suites: readonly Suite[], args: readonly string[]): Promise<number> {
+  let jobs = 1;
+  const names: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--jobs') jobs = positiveInteger(args[++i] ?? '');
+    else names.push(args[i]!);
+  }
+  const unknown = names.filter((name) => !suites.some((suite) => suite.name === name));
+  if (unknown.length > 0) {
+    process.stderr.write(`bench: unknown suite(s) ${unknown.join(', ')}\n`);
+    return 2;
+  }
+  const chosen = names.length > 0 ? suites.filter((suite) => names.includes(suite.name)) : suites;
+  const started = performance.now();
+  const runs: QuickRun[] = [];
+  // The quick forms of most records first (the longest: overload's must still reach past capacity), so that the
+  // others run beside them rather than after.
+  const waiting = [...chosen].sort((a, b) => b.quickCount - a.quickCount);
+  const worker = async () => {
+    for (let suite = waiting.shift(); suite; suite = waiting.shift()) {
+      runs.push(await runQuickForm(suite, jobs === 1));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(jobs, chosen.length) }, worker));
+  const width = Math.max(5, ...runs.map((run) => run.name.length));
+  const failed = runs.filter((run) => run.code !== 0);
+  const row = (name: string, seconds: number, outcome: string) =>
+    `  ${name.padEnd(width)}  ${seconds.toFixed(1).padStart(6)} s  ${outcome}`;
+  const total = (performance.now() - started) / 1000;
+  process.stdout.write(
+    [
+      '',
+      `quick forms (${jobs} at a time):`,
+      ...runs.map((run) => row(run.name, run.seconds, run.code === 0 ? 'ok' : 'FAILED')),
+      row(
+        'total',
+        total,
+        failed.length === 0 ? 'ok' : `${failed.length} failed: ${failed.map((r) => r.name).join(', ')}`,
+      ),
+      '',
+    ].join('\n'),
+  );
+  return failed.length === 0 ? 0 : 1;
+}
