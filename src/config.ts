@@ -130,6 +130,14 @@ const SPEC = {
       "the time to an answer admission aims at: a search waits for a slot while its answer can still come within it (by Elasticsearch's recent latency), and is refused at once otherwise (503 overloaded, not run); at most half of ES_REQUEST_TIMEOUT_MS is used, so that an admitted search has time left for a retry",
     schema: Type.Integer({ minimum: 1, maximum: 60_000 }),
   }),
+  ADMISSION_LOOP_DELAY_MS: variable({
+    field: 'admissionLoopDelayMs',
+    unit: 'milliseconds',
+    default: '40',
+    meaning:
+      "the mean delay of this process's event loop past which the front door refuses searches (503 overloaded, not run) when it lasts three 100 ms intervals in a row: the process is then its own bottleneck; raise it where neighbours share the cores and starve the process for short spells",
+    schema: Type.Integer({ minimum: 5, maximum: 10_000 }),
+  }),
   METRICS_PORT: optional({
     field: 'metricsPort',
     unit: 'another port than PORT',

@@ -66,13 +66,13 @@ export function createServices(config: Config, logger: Logger): Services {
  * reads this process's event loop (its delay is not Elasticsearch's; a saturated loop sheds at the door).
  */
 export function createAdmission(
-  config: Pick<Config, 'admissionMaxInFlight' | 'admissionTargetMs' | 'es'>,
+  config: Pick<Config, 'admissionMaxInFlight' | 'admissionTargetMs' | 'admissionLoopDelayMs' | 'es'>,
 ): Admission {
   return new Admission({
     maxLimit: config.admissionMaxInFlight,
     targetMs: admissionTargetMs(config),
     deadlineMs: config.es.requestTimeoutMs,
-    loop: processLoopMonitor(),
+    loop: processLoopMonitor(config.admissionLoopDelayMs),
     outcomeOf: admissionOutcome,
   });
 }

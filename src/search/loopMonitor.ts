@@ -87,8 +87,11 @@ export class LoopMonitor implements LoopLoad {
 
 let shared: LoopMonitor | undefined;
 
-/** The process's one monitor (one loop, one monitor), started on first use. */
-export function processLoopMonitor(): LoopMonitor {
-  shared ??= new LoopMonitor();
+/**
+ * The process's one monitor (one loop, one monitor), started on first use with `saturatedDelayMs`
+ * (ADMISSION_LOOP_DELAY_MS; a process reads one configuration).
+ */
+export function processLoopMonitor(saturatedDelayMs = SATURATED_DELAY_MS): LoopMonitor {
+  shared ??= new LoopMonitor(saturatedDelayMs);
   return shared;
 }

@@ -47,6 +47,7 @@ describe('app config: loadConfig', () => {
         'METRICS_PORT',
         'ADMISSION_MAX_IN_FLIGHT',
         'ADMISSION_TARGET_MS',
+        'ADMISSION_LOOP_DELAY_MS',
         'LOG_LEVEL',
       ].sort(),
     );
@@ -66,6 +67,7 @@ describe('app config: loadConfig', () => {
       cacheMaxAgeSeconds: 60,
       admissionMaxInFlight: 64,
       admissionTargetMs: 1000,
+      admissionLoopDelayMs: 40,
       logLevel: 'info',
     };
     expect(loadConfig({})).to.deep.equal(expected);
