@@ -4,7 +4,7 @@ import { API_PATHS } from '../http/apiPath.js';
 import { NotFoundError } from '../http/problem.js';
 import { apiResponses, badRequest, ifNoneMatch, problem, requestIdHeader } from '../openapi/responses.js';
 import { NO_QUERY } from '../params/declare.js';
-import { isWellFormedSlug, slugSchema } from '../params/detail.js';
+import { detailSlug, slugSchema } from '../params/detail.js';
 import { PpaDetailResponseSchema, PpaDetailSchema, presentPpa } from '../present/ppa.js';
 import { buildDetailLookup } from '../search/detailSearch.js';
 import { operation } from './operation.js';
@@ -37,9 +37,8 @@ export const getPpa = operation({
   handler:
     (deps) =>
     async ({ ctx, answer, base }) => {
-      const slug = ctx.params.slug ?? '';
       // Malformed is answered as unknown: a client cannot tell them apart, and no lookup is needed to say so.
-      if (!isWellFormedSlug(slug)) throw new NotFoundError();
+      const slug = detailSlug(ctx.params.slug ?? '');
       await answer(`${base} ${slug}`, async () => {
         const source = await deps.search.getDocument<DetailSource>(buildDetailLookup(slug));
         if (!source) throw new NotFoundError();

@@ -21,6 +21,11 @@ export const slugSchema = {
  */
 export function parseDetailRequest(slug: string, querystring: string): string {
   NO_QUERY.parse(querystring);
+  return detailSlug(slug);
+}
+
+/** The slug of a detail request, or the 404 an unknown slug gets when it is not even well-formed. */
+export function detailSlug(slug: string): string {
   if (!isWellFormedSlug(slug)) throw new NotFoundError();
   return slug;
 }
