@@ -57,7 +57,7 @@ const srcLayers = (layers) =>
                 ...['indexer', ...above].flatMap((folder) => [`**/${folder}/*`, `**/${folder}/*/**`]),
                 ...['config', 'logger', 'services', 'app', 'server'].map((name) => `../${name}.js`),
               ],
-              message: `src/ imports point down only (wire/ < http/ < params/, rateLimit/ < search/ < liveState/ < present/ < export/, openapi/, metrics/ < operations/, pages/ < the top-level modules): ${files.join(', ')} may not import ${above.join('/, ')}/, a top-level module or the indexer`,
+              message: `src/ imports point down only (matching/, wire/ < http/ < params/, rateLimit/ < search/ < liveState/ < present/ < export/, openapi/, metrics/ < operations/, pages/ < the top-level modules): ${files.join(', ')} may not import ${above.join('/, ')}/, a top-level module or the indexer`,
             },
           ],
         },
@@ -126,10 +126,11 @@ export default tseslint.config(
       'the API does not import the indexer: share through indexContract/ or settings/',
     ),
   },
-  // Inside src/, imports point down only (docs/architecture.md): wire/ < http/ < params/, rateLimit/ < search/ <
+  // Inside src/, imports point down only (docs/architecture.md): matching/, wire/ < http/ < params/, rateLimit/ < search/ <
   // liveState/ < present/ < export/, openapi/, metrics/ < operations/, pages/ < the top-level modules.
   ...srcLayers([
-    [['src/wire/**/*.ts'], ['http', 'params', 'rateLimit', ...SEARCH_AND_ABOVE]],
+    [['src/matching/**/*.ts'], ['wire', 'http', 'params', 'rateLimit', ...SEARCH_AND_ABOVE]],
+    [['src/wire/**/*.ts'], ['matching', 'http', 'params', 'rateLimit', ...SEARCH_AND_ABOVE]],
     [['src/http/**/*.ts'], ['params', 'rateLimit', ...SEARCH_AND_ABOVE]],
     [['src/params/**/*.ts', 'src/rateLimit/**/*.ts'], SEARCH_AND_ABOVE],
     [['src/search/**/*.ts'], SEARCH_AND_ABOVE.slice(1)],

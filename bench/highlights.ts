@@ -12,13 +12,14 @@
 // presenter (a `git worktree` of the commit before a change, inside this checkout so that it finds its packages)
 // with the same load, for a before/after.
 import { Option } from 'commander';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { positiveInteger } from '../indexer/optionParsers.js';
 import { pathToFileURL } from 'node:url';
-import type * as PresenterModule from '../src/present/highlights.js';
-import type { HighlightSource } from '../src/present/highlights.js';
+import type * as PresenterModule from '../src/matching/highlight/highlighter.js';
+import type { HighlightSource } from '../src/matching/highlight/highlights.js';
 import { withFixture } from './fixture.js';
 import { apiModeOf, defineSuite, type SharedOptions } from './suite.js';
 import { newestProfile, REPO_ROOT, startApi } from './perf/apiProcess.js';
@@ -151,6 +152,12 @@ function presenterMicros(presenter: Presenter, pages: readonly Page[], cold: boo
   return passes[Math.floor(passes.length / 2)]!;
 }
 
+/** The highlighter's module in another checkout: where the matching model keeps it, or (before it) the presenter's. */
+function presenterPath(apiRoot: string): string {
+  const model = join(apiRoot, 'src/matching/highlight/highlighter.ts');
+  return existsSync(model) ? model : join(apiRoot, 'src/present/highlights.ts');
+}
+
 async function highlights(options: HighlightsOptions): Promise<void> {
   const warmupSize = options.warmup ?? options.perRound;
   /**
@@ -162,8 +169,8 @@ async function highlights(options: HighlightsOptions): Promise<void> {
   // The presenter measured: this checkout's, or that of --api-root (loaded from its sources, as tsx runs this bench).
   const presenter: Presenter = (await import(
     options.apiRoot
-      ? pathToFileURL(join(options.apiRoot, 'src/present/highlights.ts')).href
-      : '../src/present/highlights.js'
+      ? pathToFileURL(presenterPath(options.apiRoot)).href
+      : '../src/matching/highlight/highlighter.js'
   )) as typeof PresenterModule;
   await withFixture('highlights', async (fixture) => {
     const { alias, corpus } = await fixture.indexedCorpus({

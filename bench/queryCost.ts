@@ -26,13 +26,8 @@ import {
   type QueryClass,
   type RelevanceQuery,
 } from '../tools/relevance/queries.js';
-import {
-  ALL_PARTS,
-  buildTextQuery,
-  RECORD_TEXT_FIELDS,
-  TEXT_FIELDS,
-  type TextQueryParts,
-} from '../src/search/textQuery.js';
+import { RECORD_TEXT_FIELDS, TEXT_FIELDS } from '../src/matching/fields.js';
+import { ALL_PARTS, buildTextQuery, type TextQueryParts } from '../src/search/textQuery.js';
 import { listRequest } from '../tools/relevance/runner.js';
 import { withFixture } from './fixture.js';
 import { defineSuite, type SharedOptions } from './suite.js';

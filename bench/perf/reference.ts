@@ -8,7 +8,8 @@
 import { parseListQuery } from '../../src/params/list.js';
 import { foldText } from '../../indexContract/text/fold.js';
 import { parseStatisticsQuery } from '../../src/params/statistics.js';
-import { buildTextQuery, TEXT_FIELDS } from '../../src/search/textQuery.js';
+import { TEXT_FIELDS } from '../../src/matching/fields.js';
+import { buildTextQuery } from '../../src/search/textQuery.js';
 import type { MixRequest } from './mix.js';
 
 /** The plain text query for `q` (folded, as the fields it searches hold the folded text). */

@@ -3,6 +3,7 @@
 // with a typo (a fuzzy term query on these keywords), which Elasticsearch's own prefix features cannot do: a
 // prefix query, index_prefixes and search_as_you_type all match the last word's prefix exactly.
 import { foldText } from './fold.js';
+import { standardTokens } from './tokenizer.js';
 
 /** Longer typed words are cut to this length before the lookup (the index holds no longer prefixes). */
 export const PREFIX_MAX_LENGTH = 20;
@@ -13,17 +14,6 @@ export function foldedWords(text: string): string[] {
     .split(/[^\p{L}\p{N}]+/u)
     .filter(Boolean);
 }
-
-/**
- * The words of a folded text as Elasticsearch's standard tokenizer (Unicode word boundaries) cuts them, closely
- * enough for names: letters, digits and marks, joined across an inner apostrophe, period, colon or middle dot
- * ("ma’an", "o'neill", "p.e") and across a comma or semicolon between digits ("1,000.5"). The suggest query
- * cuts what was typed the same way, so the word being typed is looked up as the index holds it.
- */
-export function standardTokens(folded: string): string[] {
-  return folded.match(STANDARD_TOKEN) ?? [];
-}
-const STANDARD_TOKEN = /[\p{L}\p{N}\p{M}_]+(?:(?:['’.:·]|(?<=\p{N})[,;](?=\p{N}))[\p{L}\p{N}\p{M}_]+)*/gu;
 
 /** Every prefix (1 to PREFIX_MAX_LENGTH code points) of every word of `name` (standard tokens), each once. */
 export function wordPrefixes(name: string): string[] {

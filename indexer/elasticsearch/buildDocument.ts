@@ -20,7 +20,8 @@ import type {
 } from '../../indexContract/record.js';
 import { foldText, nameSortKey } from '../../indexContract/text/fold.js';
 import { canonicalUtc } from '../../indexContract/text/timestamp.js';
-import { standardTokens, tokenPrefixes } from '../../indexContract/text/prefixes.js';
+import { tokenPrefixes } from '../../indexContract/text/prefixes.js';
+import { standardTokens } from '../../indexContract/text/tokenizer.js';
 import {
   canonicalOfTokens,
   joinedPairsOf,

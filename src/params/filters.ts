@@ -184,7 +184,7 @@ function unique(values: string[]): string[] {
   return [...new Set(values)];
 }
 
-/** `highlight`: the list and suggest both take it (src/present/highlights.ts). */
+/** `highlight`: the list and suggest both take it (src/matching/highlight/). */
 export const HIGHLIGHT_PARAMETER = withDefault(
   Type.Unsafe<'true' | 'false'>({
     type: 'string',

@@ -20,7 +20,7 @@ import {
   type TSchema,
 } from '../wire/bodySchema.js';
 import { API_PATHS } from '../http/apiPath.js';
-import { highlighter } from './highlights.js';
+import { highlighter } from '../matching/highlight/highlighter.js';
 import { PpaListItemSchema, presentListItem, trimSlash, type ListItem, type PpaListItem } from './ppa.js';
 
 const facetBuckets = (value: TSchema, order: string) =>

@@ -28,7 +28,8 @@ import {
   Type,
   type Static,
 } from '../wire/bodySchema.js';
-import { HighlightsSchema, type Highlights } from './highlights.js';
+import type { Highlights } from '../matching/highlight/highlights.js';
+import { HighlightsSchema } from './highlights.js';
 
 const SLUG_PATTERN = '^[a-z0-9]+(?:-[a-z0-9]+)*$';
 

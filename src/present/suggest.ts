@@ -4,7 +4,8 @@ import type { ListSource } from '../../indexContract/sourceFields.js';
 import { record, Type, type Static } from '../wire/bodySchema.js';
 import { ppaSummaryProperties, ppaUrl } from './ppa.js';
 import { MAX_SUGGEST_LIMIT, type SuggestQuery } from '../params/suggest.js';
-import { highlighter, HighlightsSchema } from './highlights.js';
+import { highlighter } from '../matching/highlight/highlighter.js';
+import { HighlightsSchema } from './highlights.js';
 
 export type SuggestSource = Pick<ListSource, 'slug' | 'project_name' | 'technology' | 'country_code'>;
 

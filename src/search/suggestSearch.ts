@@ -6,7 +6,9 @@ import type { estypes } from '@elastic/elasticsearch';
 import { NAME_CANONICAL_FIELD, NAME_EXACT_FIELD, NAME_PREFIXES_FIELD } from '../../indexContract/fields.js';
 import { canonicalWords } from '../../indexContract/text/canonical.js';
 import { foldText } from '../../indexContract/text/fold.js';
-import { PREFIX_MAX_LENGTH, standardTokens } from '../../indexContract/text/prefixes.js';
+import { PREFIX_MAX_LENGTH } from '../../indexContract/text/prefixes.js';
+import { standardTokens } from '../../indexContract/text/tokenizer.js';
+import { DROPPED_LETTER_MIN_LETTERS, TYPO_MIN_LETTERS } from '../matching/typoRules.js';
 import type { SuggestQuery } from '../params/suggest.js';
 import type { SearchRequestBody } from './gateway.js';
 
@@ -14,15 +16,15 @@ type Query = estypes.QueryDslQueryContainer;
 
 export const SUGGEST_SOURCE_FIELDS = ['slug', 'project_name', 'technology', 'country_code'] as const;
 
-/** One typo in a typed word from five letters, never two: suggestions run on every keystroke. */
-export const SUGGEST_TYPO_MIN_LETTERS = 5;
+/** One typo in a typed word from five letters, never two: suggestions run on every keystroke (typoRules.ts). */
+export const SUGGEST_TYPO_MIN_LETTERS = TYPO_MIN_LETTERS;
 /**
  * The word being typed tolerates its typo from four letters: a letter dropped from a five-letter word leaves four
  * ("Powr"), as the full-text query's dropped-letter spellings allow.
  */
-export const SUGGEST_PREFIX_TYPO_MIN_LETTERS = 4;
+export const SUGGEST_PREFIX_TYPO_MIN_LETTERS = DROPPED_LETTER_MIN_LETTERS;
 /** Same rule for complete words, through the indexer's dropped-letter spellings of name words. */
-const DROPPED_LETTER_WORD = /^\p{L}{4}$/u;
+const DROPPED_LETTER_WORD = new RegExp(`^\\p{L}{${DROPPED_LETTER_MIN_LETTERS}}$`, 'u');
 /** A word matched through a typo counts this much of one matched as typed. */
 export const SUGGEST_TYPO_WEIGHT = 0.2;
 /** What was typed is the whole name. */

@@ -3,51 +3,28 @@
 // (indexer/elasticsearch/buildDocument.ts); the query is folded the same way, so "Sao Joao" meets "São João" without an
 // asciifolding filter in Elasticsearch.
 import type { estypes } from '@elastic/elasticsearch';
-import { foldText } from '../../indexContract/text/fold.js';
 import { droppedLetterSpellings } from '../../indexContract/text/typos.js';
 import { canonicalWords, compactForm } from '../../indexContract/text/canonical.js';
 import { foldedWords } from '../../indexContract/text/prefixes.js';
 import {
-  COUNTRY_NAMES_FIELD,
   NAME_CANONICAL_FIELD,
   NAME_COMPACT_FIELD,
   NAME_EXACT_FIELD,
   NAME_JOINED_FIELD,
   NAME_WITHOUT_FIRST_LETTER_FIELD,
   REFERENCE_CODE_LOWERCASE_FIELD,
-  TECHNOLOGY_WORDS_FIELD,
 } from '../../indexContract/fields.js';
+import { DESCRIPTOR_FIELDS, TEXT_FIELDS, TYPO_FIELDS } from '../matching/fields.js';
+import { typedWords } from '../matching/queryText.js';
+import {
+  DROPPED_LETTER_MIN_LETTERS,
+  FUZZINESS,
+  MAX_TYPO_WORD_LETTERS,
+  TWO_TYPOS_WORD_LETTERS,
+} from '../matching/typoRules.js';
 
 type Query = estypes.QueryDslQueryContainer;
 
-/**
- * The record's text fields the query searches (through their folded copies), with their boosts: project name and
- * reference code above developer and location. The bench weighs a plain mapping of the records by the same.
- */
-export const TEXT_FIELD_BOOSTS = [
-  { record: 'project_name', folded: 'name_folded', boost: 3 },
-  { record: 'reference_code', folded: 'reference_code_folded', boost: 3 },
-  { record: 'developer', folded: 'developer_folded', boost: 1 },
-  { record: 'location', folded: 'location_folded', boost: 1 },
-] as const;
-const boosted = (field: string, boost: number): string => (boost === 1 ? field : `${field}^${boost}`);
-/** The folded fields as multi_match names them, with their boosts. */
-export const TEXT_FIELDS = TEXT_FIELD_BOOSTS.map(({ folded, boost }) => boosted(folded, boost));
-/** The same fields and boosts as the record names them (a plain dynamic mapping of the records). */
-export const RECORD_TEXT_FIELDS = TEXT_FIELD_BOOSTS.map(({ record, boost }) => boosted(record, boost));
-/**
- * Where a typed word is looked for with typos: the text fields but the reference code. A code is typed or pasted
- * as it is (whole, word by word, or its start as it is typed), and a fuzzy lookup over its words cost a sizeable
- * share of Elasticsearch's time per query for no relevance class (the figure: docs/performance.md).
- */
-export const TYPO_FIELDS = TEXT_FIELDS.filter((field) => !field.startsWith('reference_code'));
-/**
- * What the PPA is rather than what it is called: its technology's words and synonyms, its country's names. A
- * typed word may match them instead of the four fields.
- */
-export const DESCRIPTOR_FIELDS = [TECHNOLOGY_WORDS_FIELD, COUNTRY_NAMES_FIELD];
-/** No typo allowed under 5 letters, one from 5 (two from 8). */
-export const FUZZINESS = 'AUTO:5,8';
 /** A word matched through a typo counts this much of the word matched as typed. */
 export const TYPO_WEIGHT = 0.2;
 /** The whole query is the name's own phrase. */
@@ -77,7 +54,7 @@ const NAME_START_MIN_LETTERS = 4;
 export const ALL_WORDS_PREFIX_LENGTH = 2;
 /** A typed word of six or seven letters one edit from a name word's dropped-letter spelling: two typos. */
 export const TWO_TYPOS_WORD_BOOST = 0.3;
-const TWO_TYPOS_WORD = /^\p{L}{6,7}$/u;
+const TWO_TYPOS_WORD = new RegExp(`^\\p{L}{${TWO_TYPOS_WORD_LETTERS.join(',')}}$`, 'u');
 /**
  * A typed word matched by the technology or the country (a constant, whatever the word's frequency): below a
  * word of the name (field boost 3, about 1.5 and up) so that names that say it rank first.
@@ -85,10 +62,8 @@ const TWO_TYPOS_WORD = /^\p{L}{6,7}$/u;
 export const DESCRIPTOR_WORD_BOOST = 1;
 /** A first letter dropped ("Olar" for "Solar"): a typo in the name, as DROPPED_LETTER_BOOST. */
 export const FIRST_LETTER_DROPPED_BOOST = 0.6;
-/** Longer words match exactly: no typo tolerance, no spelling variants (each would multiply the query's cost). */
-export const MAX_TYPO_WORD_LETTERS = 30;
-/** Typed words looked up among the names' one-letter-dropped spellings: four letters or more (from five). */
-const DROPPED_LETTER_WORD = /^\p{L}{4,}$/u;
+/** Typed words looked up among the names' one-letter-dropped spellings (typoRules.ts). */
+const DROPPED_LETTER_WORD = new RegExp(`^\\p{L}{${DROPPED_LETTER_MIN_LETTERS},}$`, 'u');
 
 /**
  * The parts of the query, each a step in the order they were measured (tools/relevance/method.md). The API always uses all
@@ -155,13 +130,12 @@ export const ALL_PARTS: TextQueryParts = {
  * ranks first even when its words alone would not match.
  */
 export function buildTextQuery(q: string, parts: TextQueryParts = ALL_PARTS): Query {
-  const trimmed = q.trim();
-  const folded = foldText(trimmed);
   const referenceCode: Query = {
-    term: { [REFERENCE_CODE_LOWERCASE_FIELD]: { value: trimmed.toLowerCase(), boost: REFERENCE_CODE_BOOST } },
+    term: {
+      [REFERENCE_CODE_LOWERCASE_FIELD]: { value: q.trim().toLowerCase(), boost: REFERENCE_CODE_BOOST },
+    },
   };
-  // Words without a letter or digit produce no token: they would match nothing and sink the whole query.
-  const words = folded.split(/\s+/u).filter((word) => /[\p{L}\p{N}]/u.test(word));
+  const words = typedWords(q);
   if (words.length === 0) return { bool: { should: [referenceCode], minimum_should_match: 1 } };
 
   const phrase = words.join(' ');

@@ -1,15 +1,15 @@
 // The highlights check of issue 46: for a query whose expected PPA was returned, its `highlights` (as the API
 // presents them with highlight=true) must be well formed and mark what the query named. "Named" is judged here
-// independently of src/present/highlights.ts, by plainer rules (folded words, edit distance, compact forms), so
+// independently of src/matching/highlight/, by plainer rules (folded words, edit distance, compact forms), so
 // that the check is not the implementation checking itself.
 import { compactForm } from '../../indexContract/text/canonical.js';
 import { foldText } from '../../indexContract/text/fold.js';
+import { editDistance } from '../../src/matching/editDistance.js';
 import {
-  editDistance,
   HIGHLIGHT_TEXT_FIELDS,
   type Highlights,
   type Span,
-} from '../../src/present/highlights.js';
+} from '../../src/matching/highlight/highlights.js';
 import type { QueryClass } from './queries.js';
 
 /** The classes where every name word the query names must be marked: exact, accents, typos, prefixes. */

@@ -32,6 +32,11 @@ describe('architecture: the layers of src/', function () {
       ['src/present/list.ts', "import { buildOpenApiSpec } from '../operations/openApi.js';"],
       ['src/liveState/lookups.ts', "import { presentPpa } from '../present/ppa.js';"],
       ['src/metrics/metrics.ts', "import { loadConfig } from '../config.js';"],
+      ['src/matching/fields.ts', "import { buildTextQuery } from '../search/textQuery.js';"],
+      [
+        'src/matching/highlight/highlighter.ts',
+        "import { HighlightsSchema } from '../../present/highlights.js';",
+      ],
     ];
     for (const [path, code] of cases) {
       const errors = await layerErrors(path, `${code}\nexport {};\n`);
@@ -46,6 +51,8 @@ describe('architecture: the layers of src/', function () {
       ['src/present/list.ts', "import { listQuery } from '../params/list.js';"],
       ['src/search/errors.ts', "import { BadRequestError } from '../http/problem.js';"],
       ['src/liveState/lookups.ts', "import { SearchUnavailableError } from '../search/errors.js';"],
+      ['src/search/textQuery.ts', "import { TEXT_FIELDS } from '../matching/fields.js';"],
+      ['src/present/list.ts', "import { highlighter } from '../matching/highlight/highlighter.js';"],
     ];
     for (const [path, code] of cases) {
       expect(await layerErrors(path, `${code}\nexport {};\n`), `${path}: ${code}`).to.deep.equal([]);

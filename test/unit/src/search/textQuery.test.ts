@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { buildTextQuery, DESCRIPTOR_FIELDS, TEXT_FIELDS } from '../../../../src/search/textQuery.js';
+import { DESCRIPTOR_FIELDS, TEXT_FIELDS } from '../../../../src/matching/fields.js';
+import { buildTextQuery } from '../../../../src/search/textQuery.js';
 
 function wordQuery(
   word: string,

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { highlightsPass, spansWellFormed } from '../../../../tools/relevance/highlightCheck.js';
-import { computeHighlights } from '../../../../src/present/highlights.js';
+import { computeHighlights } from '../../../../src/matching/highlight/highlighter.js';
 
 describe('relevance: the highlights check (issue 46)', () => {
   const item = {

@@ -1,18 +1,26 @@
 import { expect } from 'chai';
-import { standardTokens } from '../../../../indexContract/text/prefixes.js';
-import { cutServedValue, SERVED_WORDS } from '../../../../src/present/servedWords.js';
+import { cutWords, newWordCuts, standardTokens } from '../../../../indexContract/text/tokenizer.js';
+import { plainLetterBits } from '../../../../src/matching/highlight/plainWord.js';
+
+/**
+ * Elasticsearch's standard tokenizer as a pattern, the reference the hand cut is held to: runs of letters, digits,
+ * marks and _, joined by ' ’ . : · before a word unit and by , ; between digits.
+ */
+const STANDARD_TOKEN = /[\p{L}\p{N}\p{M}_]+(?:(?:['’.:·]|(?<=\p{N})[,;](?=\p{N}))[\p{L}\p{N}\p{M}_]+)*/gu;
+
+const cuts = newWordCuts();
 
 /** The words of `value` as cut: [text, whether it is read as a plain word]. */
 function cut(value: string): [string, boolean][] {
-  const count = cutServedValue(value);
+  const count = cutWords(value, cuts);
   return Array.from({ length: count }, (_, k): [string, boolean] => [
-    value.slice(SERVED_WORDS.starts[k], SERVED_WORDS.ends[k]),
-    SERVED_WORDS.plainLetters[k]! >= 0,
+    value.slice(cuts.starts[k], cuts.ends[k]),
+    plainLetterBits(value, cuts.starts[k]!, cuts.ends[k]!) >= 0,
   ]);
 }
 
-describe('api present: served values cut into words (servedWords.ts)', () => {
-  it('cuts an ASCII value by hand where the tokenizer pattern cuts the same words with an accent', () => {
+describe('the tokenizer (indexContract/text/tokenizer.ts), and plain words (src/matching/highlight/plainWord.ts)', () => {
+  it('cuts an ASCII value where it cuts the same words with an accent', () => {
     for (const first of ['Tana', 'Tána']) {
       const value = `${first} P.E. 1,000;5 A,B x:y O'Neill_2 end. last'`;
       expect(
@@ -43,12 +51,11 @@ describe('api present: served values cut into words (servedWords.ts)', () => {
   });
 
   it('gives a plain word the letter buckets its lowercase form has (a letter in either case is one bucket)', () => {
-    cutServedValue('SOLAR solar');
-    expect(SERVED_WORDS.plainLetters[0]).to.equal(SERVED_WORDS.plainLetters[1]);
-    expect(SERVED_WORDS.plainLetters[0]).to.not.equal(0);
+    expect(plainLetterBits('SOLAR', 0, 5)).to.equal(plainLetterBits('solar', 0, 5));
+    expect(plainLetterBits('solar', 0, 5)).to.not.equal(0);
   });
 
-  it("cuts the words the tokenizer's pattern cuts, at the same offsets, over random text of every kind of unit", () => {
+  it("cuts the words the standard tokenizer's pattern cuts, at the same offsets, over random text of every kind of unit", () => {
     // Letters, digits (ASCII, Arabic-Indic, astral), marks, every joiner, spaces, punctuation, lone surrogates.
     const units = [
       ..."aZ09_ .,;:'’·-/()",
@@ -73,10 +80,10 @@ describe('api present: served values cut into words (servedWords.ts)', () => {
       const length = Math.floor(next() * 14);
       for (let i = 0; i < length; i++) value += units[Math.floor(next() * units.length)]!;
       const words = cut(value).map(([text]) => text);
-      expect(words, JSON.stringify(value)).to.deep.equal(standardTokens(value));
+      expect(words, JSON.stringify(value)).to.deep.equal(value.match(STANDARD_TOKEN) ?? []);
+      expect(standardTokens(value), JSON.stringify(value)).to.deep.equal(words);
       // Offsets: each word is the value's own slice, in order, never overlapping.
-      for (let k = 1; k < words.length; k++)
-        expect(SERVED_WORDS.starts[k]).to.be.at.least(SERVED_WORDS.ends[k - 1]!);
+      for (let k = 1; k < words.length; k++) expect(cuts.starts[k]).to.be.at.least(cuts.ends[k - 1]!);
     }
   });
 });

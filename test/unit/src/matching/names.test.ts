@@ -1,5 +1,7 @@
 import { expect } from 'chai';
-import { editDistance, formOf, names } from '../../../../src/present/typedWord.js';
+import { editDistance } from '../../../../src/matching/editDistance.js';
+import { formOf } from '../../../../src/matching/form.js';
+import { names } from '../../../../src/matching/names.js';
 
 /** The distance by the textbook table, for comparison: optimal string alignment over code points. */
 function referenceDistance(a: string, b: string): number {
@@ -24,7 +26,7 @@ function referenceDistance(a: string, b: string): number {
   return table[x.length]![y.length]!;
 }
 
-describe('api present: typed words against value words (typedWord.ts)', () => {
+describe('matching: typed words against value words (names.ts, editDistance.ts)', () => {
   it('gives the textbook distance, capped at limit + 1, astral letters as one', () => {
     const words = [
       'kafue',

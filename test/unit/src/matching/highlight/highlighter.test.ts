@@ -1,11 +1,8 @@
 import { expect } from 'chai';
-import {
-  computeHighlights,
-  editDistance,
-  type HighlightSource,
-  type Span,
-} from '../../../../src/present/highlights.js';
-import { presentSuggestions } from '../../../../src/present/suggest.js';
+import { editDistance } from '../../../../../src/matching/editDistance.js';
+import { computeHighlights } from '../../../../../src/matching/highlight/highlighter.js';
+import type { HighlightSource, Span } from '../../../../../src/matching/highlight/highlights.js';
+import { presentSuggestions } from '../../../../../src/present/suggest.js';
 
 /** The marked texts of a value, in order. */
 const marked = (value: string, spans: readonly Span[] | undefined): string[] =>

@@ -1,0 +1,234 @@
+// `q` read once for a whole answer: each word of it in every form it is compared by, the runs of words that may
+// name one served word together (a split word), and a sieve of those forms for the plain-word prefilter.
+import {
+  canonicalOfTokens,
+  ROMAN_NUMERALS,
+  SECTOR_ABBREVIATIONS,
+  writtenOfTokens,
+} from '../../../indexContract/text/canonical.js';
+import { standardTokens } from '../../../indexContract/text/tokenizer.js';
+import { bitCount, formOf, type Form } from '../form.js';
+import { typedWords } from '../queryText.js';
+import { allowedTypos, type MatchMode, type TypoRules } from '../typoRules.js';
+
+/** A word of `q`, its forms. */
+export interface QueryWord {
+  /** Every form it is compared by in names: written, canonical, compact (no repeats). */
+  forms: Form[];
+  /** Its written forms (its tokens, inner punctuation dropped): how it is compared outside names. */
+  written: Form[];
+  /** The canonical words joined. */
+  compact: Form;
+  /** The forms that may join words of a value (compact; written compact): five letters or more. */
+  joining: Form[];
+  /** Its standard tokens; their folded words are how technology and country words are looked up. */
+  tokens: string[];
+  /** The folded words of each token, once asked for (most answers never need them: descriptors.ts). */
+  folded?: string[][];
+}
+
+/** 2–3 adjacent words of `q` written as one (a split word: "hydro electric"): the bits of those words. */
+export interface QuerySplit {
+  compact: Form;
+  bits: number;
+  last: boolean;
+}
+
+/** `q` read for one answer and one set of typo rules. */
+export interface QueryPlan {
+  words: QueryWord[];
+  splits: QuerySplit[];
+  /** Whether any word of `q` may join two words of a value. */
+  joins: boolean;
+  /** Every word of `q`, as bits (bit i: the i-th word). */
+  all: number;
+  /** The reference code as typed, case aside (textQuery.ts referenceCode). */
+  whole: string;
+  mode: MatchMode;
+  /** The typo rules words are compared by: the mode's in names; 'text' or 'exact' elsewhere (fields.ts). */
+  rules: TypoRules;
+  /** Words compared by their written forms only (no numeral, abbreviation or compact form): outside names. */
+  writtenOnly: boolean;
+  /** Tells this plan's bits on a served word's forms (servedWordForms.ts) from another's. */
+  stamp: number;
+  /** The lengths of the joining forms (UTF-16 units): three words written as one are looked for only at these. */
+  joiningLengths: number[];
+  /** Technology → the words of `q` that name it. */
+  byTechnology: Map<string, number>;
+  /** Country code → the words of `q` that name the country. */
+  byCountry: Map<string, number>;
+  /** Every form a served word is compared with (each word's forms, the splits), for the plain-word prefilter. */
+  typed: Int32Array;
+  /** The joining forms, for the plain-pair prefilter. */
+  joining: Int32Array;
+}
+
+/** Words of `q` read: the bits of a 32-bit number hold one each, and the API bounds `q` to as many. */
+const MAX_WORDS = 12;
+
+/** A folded word of `q` that is its own only standard token (most are): read without the tokenizer. */
+const PLAIN_QUERY_WORD = /^[a-z0-9]+$/;
+
+function queryWords(q: string): QueryWord[] {
+  const words: QueryWord[] = [];
+  for (const word of typedWords(q).slice(0, MAX_WORDS)) {
+    const plain = PLAIN_QUERY_WORD.test(word);
+    if (plain && !Object.hasOwn(ROMAN_NUMERALS, word) && !Object.hasOwn(SECTOR_ABBREVIATIONS, word)) {
+      // Most words of `q`: their own only form, as typed, canonical and compact alike.
+      const form = formOf(word);
+      const forms = [form];
+      words.push({
+        forms,
+        written: forms,
+        compact: form,
+        joining: form.letters >= 5 ? forms : [],
+        tokens: [word],
+      });
+      continue;
+    }
+    const tokens = plain ? [word] : standardTokens(word);
+    const written = plain ? tokens : writtenOfTokens(tokens);
+    const canonical = canonicalOfTokens(tokens);
+    const compact = canonical.join('');
+    const writtenCompact = written.join('');
+    // Each text once as a Form, whichever of the word's forms it is.
+    const forms = new Map<string, Form>();
+    for (const text of [...written, ...canonical, compact, writtenCompact]) {
+      if (!forms.has(text)) forms.set(text, formOf(text));
+    }
+    words.push({
+      forms: [...forms.values()],
+      written: [...new Set(written)].map((text) => forms.get(text)!),
+      compact: forms.get(compact)!,
+      joining: [...new Set([compact, writtenCompact])]
+        .map((text) => forms.get(text)!)
+        .filter((form) => form.letters >= 5),
+      tokens,
+    });
+  }
+  return words;
+}
+
+/** The runs of 2–3 adjacent words of `q` that may name one word of a value together. */
+function querySplits(query: readonly QueryWord[]): QuerySplit[] {
+  const splits: QuerySplit[] = [];
+  for (let from = 0; from < query.length; from++) {
+    let compact = query[from]!.compact.text;
+    for (let length = 2; length <= 3 && from + length <= query.length; length++) {
+      compact += query[from + length - 1]!.compact.text;
+      const form = formOf(compact);
+      if (form.letters >= 5) {
+        const bits = ((1 << length) - 1) << from;
+        splits.push({ compact: form, bits, last: from + length === query.length });
+      }
+    }
+  }
+  return splits;
+}
+
+/** The lengths of the joining forms, each once. */
+function joiningLengthsOf(words: readonly QueryWord[]): number[] {
+  const lengths: number[] = [];
+  for (const word of words) {
+    for (const form of word.joining) if (!lengths.includes(form.text.length)) lengths.push(form.text.length);
+  }
+  return lengths;
+}
+
+/** Plans made so far: each has its own stamp. */
+let plans = 0;
+
+/** The plan of `q` for the project name under `mode`'s rules. */
+export function namePlanOf(q: string, mode: MatchMode): QueryPlan {
+  const words = queryWords(q);
+  const splits = querySplits(words);
+  return {
+    words,
+    splits,
+    joins: words.some((word) => word.joining.length > 0),
+    all: (1 << words.length) - 1,
+    whole: q.trim().toLowerCase(),
+    mode,
+    rules: mode,
+    writtenOnly: false,
+    stamp: ++plans,
+    joiningLengths: joiningLengthsOf(words),
+    byTechnology: new Map(),
+    byCountry: new Map(),
+    typed: sieveOf(words, (word) => word.forms, mode, splits),
+    joining: sieveOf(words, (word) => word.joining, mode),
+  };
+}
+
+const NO_SPLITS: QuerySplit[] = [];
+
+/**
+ * The plan for a field looked for by its written words only (fields.ts: the developer and the location by the
+ * fuzziness, the reference code as typed): numerals and abbreviations written the other way, joined and split
+ * words, dropped letters are the name's only. Its own stamp: a word's bits under these rules are not the name's.
+ * The sieve is the name's: it lets through every word the stricter rules could name (it only rules words out).
+ */
+export function writtenPlanOf(plan: QueryPlan, rules: 'text' | 'exact'): QueryPlan {
+  return { ...plan, splits: NO_SPLITS, joins: false, rules, writtenOnly: true, stamp: ++plans };
+}
+
+// A sieve: what the plain-word prefilter needs of each typed form, as numbers in one typed array (it runs for
+// every plain word of every value of an answer): letters, letter buckets, first unit, whether it is the word being
+// typed, and the typos it is allowed against a longer word and against any other.
+const SIEVE_STRIDE = 6;
+
+/** One form's entry of a sieve at `at`; the next entry's place. */
+function sieveEntry(sieve: Int32Array, at: number, form: Form, last: boolean, rules: TypoRules): number {
+  sieve[at] = form.letters;
+  sieve[at + 1] = form.letterBits;
+  sieve[at + 2] = form.text.charCodeAt(0);
+  sieve[at + 3] = last ? 1 : 0;
+  sieve[at + 4] = allowedTypos(form.letters, form.letters + 1, rules);
+  sieve[at + 5] = allowedTypos(form.letters, form.letters, rules);
+  return at + SIEVE_STRIDE;
+}
+
+/** A sieve of the forms `pick` takes of each word of `q` (whether it is the word being typed: the last), then of `splits`. */
+function sieveOf(
+  words: readonly QueryWord[],
+  pick: (word: QueryWord) => readonly Form[],
+  rules: TypoRules,
+  splits: readonly QuerySplit[] = NO_SPLITS,
+): Int32Array {
+  let count = splits.length;
+  for (const word of words) count += pick(word).length;
+  const sieve = new Int32Array(count * SIEVE_STRIDE);
+  let at = 0;
+  words.forEach((word, index) => {
+    for (const form of pick(word)) at = sieveEntry(sieve, at, form, index === words.length - 1, rules);
+  });
+  for (const split of splits) at = sieveEntry(sieve, at, split.compact, split.last, rules);
+  return sieve;
+}
+
+/**
+ * Whether a form of the sieve may name a plain word of `letters` letters, these letter buckets and this first unit
+ * (lowercased): names()'s tests, on numbers only. Equal or within the typos allowed: as many letters, give or take
+ * the typos, and at most that many letters of either missing from the other. The word being typed, the start of
+ * the word with at most one typo: as long less one or longer, its first letter, at most one letter missing.
+ */
+export function sieveNames(
+  sieve: Int32Array,
+  letters: number,
+  bits: number,
+  firstUnit: number,
+  minLetters = 0,
+): boolean {
+  for (let at = 0; at < sieve.length; at += SIEVE_STRIDE) {
+    const typedLetters = sieve[at]!;
+    if (typedLetters <= minLetters) continue;
+    const typedBits = sieve[at + 1]!;
+    const apart = typedLetters - letters;
+    const typos = apart < 0 ? sieve[at + 4]! : sieve[at + 5]!;
+    const missing = bitCount(typedBits & ~bits);
+    if (apart <= typos && -apart <= typos && missing <= typos && bitCount(bits & ~typedBits) <= typos)
+      return true;
+    if (sieve[at + 3] === 1 && apart <= 1 && missing <= 1 && sieve[at + 2] === firstUnit) return true;
+  }
+  return false;
+}

@@ -1,0 +1,139 @@
+// The spans of one served value: its words cut at their own offsets (indexContract/text/tokenizer.ts), each word
+// marked with the words of `q` that name it, alone, split, or joining it with its neighbours.
+import { cutWords, newWordCuts, type WordCuts } from '../../../indexContract/text/tokenizer.js';
+import type { Span } from './highlights.js';
+import { joiningThree, joiningWords, namingWords } from './naming.js';
+import { plainLetterBits } from './plainWord.js';
+import { sieveNames, type QueryPlan } from './queryPlan.js';
+import { formsOf, type WordForms } from './servedWordForms.js';
+
+/** Words of a value looked at: the served fields are bounded (record.md), this only keeps a page's cost bounded. */
+const MAX_VALUE_WORDS = 256;
+
+/**
+ * One answer's working space, reused value after value (an answer is presented synchronously, one value at a
+ * time), and what the last value gave.
+ */
+export interface ValueScratch {
+  /** The words of the value being looked at. */
+  cuts: WordCuts;
+  /** Per word: a plain word's letters as Form.letterBits (plainWord.ts), -1 for any other word. */
+  plainLetters: number[];
+  /** Per word: its forms, once looked up (undefined until then). */
+  forms: (WordForms | undefined)[];
+  /** Per word: the bits of the words of `q` that name it (0: unmarked). */
+  bits: number[];
+  /** The words of `q` that named any word of the last value looked at. */
+  matched: number;
+}
+
+export const newValueScratch = (): ValueScratch => ({
+  cuts: newWordCuts(),
+  plainLetters: [],
+  forms: [],
+  bits: [],
+  matched: 0,
+});
+
+/** The forms of the k-th word of `value`, looked up once. */
+function formsAt(scratch: ValueScratch, value: string, k: number): WordForms {
+  return (scratch.forms[k] ??= formsOf(value.slice(scratch.cuts.starts[k], scratch.cuts.ends[k])));
+}
+
+/** The k-th word's length and first unit, lowercased (a plain word's: ASCII letters and digits). */
+const lengthAt = ({ cuts }: ValueScratch, k: number) => cuts.ends[k]! - cuts.starts[k]!;
+const firstUnitAt = ({ cuts }: ValueScratch, value: string, k: number) =>
+  value.charCodeAt(cuts.starts[k]!) | 32;
+
+/** Whether a word of `q` may name the k-th word, a plain one (namingWords' comparisons, on numbers only). */
+function mayBeNamed(plan: QueryPlan, scratch: ValueScratch, value: string, k: number): boolean {
+  return sieveNames(
+    plan.typed,
+    lengthAt(scratch, k),
+    scratch.plainLetters[k]!,
+    firstUnitAt(scratch, value, k),
+  );
+}
+
+/** Whether a word of `q` may join the k-th and next words, both plain (joiningWords' comparisons, on numbers). */
+function mayBeJoined(plan: QueryPlan, scratch: ValueScratch, value: string, k: number): boolean {
+  const first = lengthAt(scratch, k);
+  const second = lengthAt(scratch, k + 1);
+  // Far longer than either word (minLetters): not one of them with a typo.
+  return sieveNames(
+    plan.joining,
+    first + second,
+    scratch.plainLetters[k]! | scratch.plainLetters[k + 1]!,
+    firstUnitAt(scratch, value, k),
+    Math.max(first, second),
+  );
+}
+
+/** The spans of one value (undefined: none); the words of `q` it named in scratch.matched. */
+export function valueSpans(
+  plan: QueryPlan,
+  scratch: ValueScratch,
+  value: string,
+  isReferenceCode: boolean,
+): Span[] | undefined {
+  const { cuts, plainLetters, bits: wordBits } = scratch;
+  const count = cutWords(value, cuts, MAX_VALUE_WORDS);
+  for (let k = 0; k < count; k++) {
+    scratch.forms[k] = undefined;
+    plainLetters[k] = plainLetterBits(value, cuts.starts[k]!, cuts.ends[k]!);
+  }
+  let matched = 0;
+  for (let k = 0; k < count; k++) {
+    const bits =
+      plainLetters[k]! >= 0 && !mayBeNamed(plan, scratch, value, k)
+        ? 0
+        : namingWords(plan, formsAt(scratch, value, k));
+    wordBits[k] = bits;
+    matched |= bits;
+  }
+  if (plan.joins) {
+    for (let k = 0; k + 1 < count; k++) {
+      const plainPair = plainLetters[k]! >= 0 && plainLetters[k + 1]! >= 0;
+      const bits =
+        plainPair && !mayBeJoined(plan, scratch, value, k)
+          ? 0
+          : joiningWords(plan, formsAt(scratch, value, k), formsAt(scratch, value, k + 1));
+      if (bits !== 0) {
+        wordBits[k]! |= bits;
+        wordBits[k + 1]! |= bits;
+        matched |= bits;
+      }
+      if (k + 2 < count) {
+        // Three plain words written as one are as long as the three: no joining form that long, no join.
+        const threeLength = lengthAt(scratch, k) + lengthAt(scratch, k + 1) + lengthAt(scratch, k + 2);
+        const plainThree =
+          plainPair && plainLetters[k + 2]! >= 0 && !plan.joiningLengths.includes(threeLength);
+        const three = plainThree
+          ? 0
+          : joiningThree(
+              plan,
+              formsAt(scratch, value, k),
+              formsAt(scratch, value, k + 1),
+              formsAt(scratch, value, k + 2),
+            );
+        if (three !== 0) {
+          wordBits[k]! |= three;
+          wordBits[k + 1]! |= three;
+          wordBits[k + 2]! |= three;
+          matched |= three;
+        }
+      }
+    }
+  }
+  // The reference code as typed (case aside) is the whole value, every word of `q`.
+  if (isReferenceCode && plan.whole === value.toLowerCase()) {
+    scratch.matched = plan.all;
+    return [[0, value.length]];
+  }
+  scratch.matched = matched;
+  if (matched === 0) return undefined;
+  // Words never touch (the tokenizer takes the longest run), so each marked word is a span of its own, in order.
+  const spans: Span[] = [];
+  for (let k = 0; k < count; k++) if (wordBits[k] !== 0) spans.push([cuts.starts[k]!, cuts.ends[k]!]);
+  return spans;
+}
