@@ -29,6 +29,8 @@ export const TEXT_FIELD_TABLE: readonly TextField[] = [
 ];
 
 const boosted = (field: string, boost: number): string => (boost === 1 ? field : `${field}^${boost}`);
+/** A field's folded copy as multi_match names it, with its boost. */
+export const boostedField = ({ folded, boost }: TextField): string => boosted(folded, boost);
 /** The folded fields as multi_match names them, with their boosts. */
 export const TEXT_FIELDS = TEXT_FIELD_TABLE.map(({ folded, boost }) => boosted(folded, boost));
 /** The same fields and boosts as the record names them (a plain dynamic mapping of the records, for the bench). */

@@ -1,13 +1,183 @@
-// `q` as the search and the highlighter both read it: folded (indexContract/text/fold.ts, as the indexer folds the
-// documents), cut at white space into the words looked for. A word without a letter or a digit produces no token:
-// it would match nothing and sink the whole query, so it is not looked for.
+// `q` as the search and the highlighter both read it. Plain words are folded (indexContract/text/fold.ts, as the
+// indexer folds the documents) and cut at white space; a word without a letter or a digit produces no token: it
+// would match nothing and sink the whole query, so it is not looked for.
+//
+// On top of the plain words, the forms of precise search (docs/api.md, "Search syntax"): "a phrase", -left out,
+// a OR b, and the field qualifiers name:, developer:, location:, code:. No input is a syntax error: what is not an
+// operator as written is text, and a `q` without operators reads as plain words exactly as before.
 import { foldText } from '../../indexContract/text/fold.js';
+import type { TextField } from './fields.js';
 
-/** The words of `q` looked for, folded, in order; the last one is the word still being typed. */
+/** The words of `q` looked for, folded, in order, read as plain words (no operators). */
 export function typedWords(q: string): string[] {
-  const words: string[] = [];
-  for (const word of foldText(q.trim()).split(/\s+/u)) if (HAS_TOKEN.test(word)) words.push(word);
-  return words;
+  return wordsOf(q);
 }
 
 const HAS_TOKEN = /[\p{L}\p{N}]/u;
+
+/** The folded words of a text that hold a token. */
+function wordsOf(text: string): string[] {
+  const words: string[] = [];
+  for (const word of foldText(text.trim()).split(/\s+/u)) if (HAS_TOKEN.test(word)) words.push(word);
+  return words;
+}
+
+/** The qualifiers, each the one text field it restricts a term to. */
+export const QUALIFIERS = {
+  name: 'project_name',
+  developer: 'developer',
+  location: 'location',
+  code: 'reference_code',
+} as const satisfies Record<string, TextField['record']>;
+export type Qualifier = keyof typeof QUALIFIERS;
+
+/** A word or a phrase of `q`. */
+export interface Term {
+  /** Folded words: one for a word (or more when folding spaced it), the phrase's for a phrase. */
+  words: string[];
+  /** Written in quotes: these words in this order, next to each other; no typo, no prefix, no other spelling. */
+  phrase: boolean;
+  /** The one field it is looked for in (a qualifier); undefined: everywhere `q` looks. */
+  field?: TextField['record'];
+}
+
+/** A term of `q`: one term, alternatives joined by OR (any of them), or one term left out. */
+export interface Clause {
+  terms: Term[];
+  excluded: boolean;
+  /** The last clause looked for, not a phrase: the word still being typed (the prefix rule). */
+  typing: boolean;
+}
+
+export interface ParsedQuery {
+  clauses: Clause[];
+  /** No operator is written: the clauses are the plain words, as typedWords() reads them. */
+  plain: boolean;
+}
+
+/** A term as written, before OR joins terms into clauses. */
+interface WrittenTerm {
+  text: string;
+  phrase: boolean;
+  excluded: boolean;
+  field?: TextField['record'];
+}
+
+const QUALIFIER = /(name|developer|location|code):(?=\S)/iy;
+const SPACE = /\s/u;
+
+/** The terms of `q` as written: "-" only at a term's start, a qualifier right before its word or phrase. */
+function writtenTerms(q: string): WrittenTerm[] {
+  const terms: WrittenTerm[] = [];
+  let at = 0;
+  while (at < q.length) {
+    if (SPACE.test(q[at]!)) {
+      at++;
+      continue;
+    }
+    let excluded = false;
+    if (q[at] === '-' && at + 1 < q.length && !SPACE.test(q[at + 1]!)) {
+      excluded = true;
+      at++;
+    }
+    let field: TextField['record'] | undefined;
+    QUALIFIER.lastIndex = at;
+    const qualifier = QUALIFIER.exec(q);
+    if (qualifier) {
+      field = QUALIFIERS[qualifier[1]!.toLowerCase() as Qualifier];
+      at += qualifier[0].length;
+    }
+    if (q[at] === '"') {
+      // A quote not closed closes at the end of q.
+      const close = q.indexOf('"', at + 1);
+      const end = close === -1 ? q.length : close;
+      terms.push({ text: q.slice(at + 1, end), phrase: true, excluded, field });
+      at = end + 1;
+      continue;
+    }
+    let end = at;
+    while (end < q.length && !SPACE.test(q[end]!)) end++;
+    terms.push({ text: q.slice(at, end), phrase: false, excluded, field });
+    at = end;
+  }
+  return terms;
+}
+
+/** Whether a written term is an OR between two terms looked for (not at an end, not doubled, not by a `-`). */
+function isOr(terms: readonly WrittenTerm[], index: number): boolean {
+  const isWord = (term: WrittenTerm | undefined) =>
+    term !== undefined && !term.phrase && !term.excluded && term.field === undefined;
+  const orWord = (term: WrittenTerm | undefined) => isWord(term) && term!.text === 'OR';
+  const before = terms[index - 1];
+  const after = terms[index + 1];
+  return (
+    orWord(terms[index]) &&
+    before !== undefined &&
+    after !== undefined &&
+    !before.excluded &&
+    !after.excluded &&
+    !orWord(before) &&
+    !orWord(after)
+  );
+}
+
+/** `q` read into clauses. */
+export function parseQuery(q: string): ParsedQuery {
+  const written = writtenTerms(q);
+  const operators = written.some(
+    (term, index) => term.phrase || term.excluded || term.field !== undefined || isOr(written, index),
+  );
+  const clauses = operators ? clausesOf(written) : [];
+  // Operators that read as nothing ("-- !!", a lone quote) leave plain words, read as ever.
+  const plain = clauses.every(isPlainWord);
+  if (plain) {
+    clauses.length = 0;
+    for (const word of wordsOf(q)) {
+      clauses.push({ terms: [{ words: [word], phrase: false }], excluded: false, typing: false });
+    }
+  }
+  const last = clauses[clauses.findLastIndex((clause) => !clause.excluded)];
+  if (last && last.terms.some((term) => !term.phrase)) last.typing = true;
+  return { clauses, plain };
+}
+
+/** The clauses of terms as written: OR joins its neighbours into one clause. */
+function clausesOf(written: readonly WrittenTerm[]): Clause[] {
+  const clauses: Clause[] = [];
+  let joinNext = false;
+  for (let index = 0; index < written.length; index++) {
+    if (isOr(written, index)) {
+      joinNext = clauses.length > 0;
+      continue;
+    }
+    const { text, phrase, excluded, field } = written[index]!;
+    const words = wordsOf(text);
+    if (words.length === 0) {
+      joinNext = false;
+      continue;
+    }
+    // A word that folds into several (rare) is that many terms; a phrase keeps its words together.
+    const terms: Term[] = phrase
+      ? [{ words, phrase, field }]
+      : words.map((word) => ({ words: [word], phrase, field }));
+    if (joinNext) clauses.at(-1)!.terms.push(...terms);
+    else if (phrase || excluded) clauses.push({ terms, excluded, typing: false });
+    else for (const term of terms) clauses.push({ terms: [term], excluded, typing: false });
+    joinNext = false;
+  }
+  return clauses;
+}
+
+/** Every word `q` names, counted for its bounds: the words of phrases, alternatives and exclusions included. */
+export const wordCount = (parsed: ParsedQuery): number =>
+  parsed.clauses.reduce((sum, clause) => sum + clause.terms.reduce((n, term) => n + term.words.length, 0), 0);
+
+/** Whether `q` looks for anything (a `q` that only leaves out orders as without one). */
+export const looksFor = (parsed: ParsedQuery): boolean => parsed.clauses.some((clause) => !clause.excluded);
+
+/** A clause that is one plain word looked for everywhere: the forgiving search's own kind of term. */
+export const isPlainWord = (clause: Clause): boolean =>
+  !clause.excluded &&
+  clause.terms.length === 1 &&
+  !clause.terms[0]!.phrase &&
+  clause.terms[0]!.field === undefined;

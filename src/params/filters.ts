@@ -3,6 +3,7 @@
 import { foldText } from '../../indexContract/text/fold.js';
 import Type from 'typebox';
 import type { InvalidParam } from '../http/problem.js';
+import { parseQuery, wordCount } from '../matching/queryText.js';
 import { withDefault, type ParamsOf } from './declare.js';
 
 export const TOKEN_PATTERN = '^[a-z0-9_]+$';
@@ -57,7 +58,12 @@ export const FILTER_PARAMETERS = {
         "name the PPA's technology (solar, PV, hydropower, CCGT, …) or country (its English name), below a name match. " +
         'Case- and accent-insensitive, tolerant of one typo in words of five letters or more (the first letter ' +
         'included), prefix match on the last word. Trimmed; blank = absent. ' +
-        `At most ${MAX_Q_WORDS} words and ${MAX_FOLDED_Q_LENGTH} characters also once accents and ligatures are ` +
+        'Precise forms: "a phrase" (these words next to each other, exactly); -word or -"phrase" (leave out every ' +
+        'PPA it matches, as a whole word); a OR b (either; upper-case OR between two terms); name:, developer:, ' +
+        'location:, code: before a word or a phrase (that field alone; also after - and inside OR). What is not an ' +
+        'operator as written is text; a q that only leaves out orders as without q. ' +
+        `At most ${MAX_Q_WORDS} words (those of phrases, alternatives and exclusions included) and ` +
+        `${MAX_FOLDED_Q_LENGTH} characters also once accents and ligatures are ` +
         'spelled out; words longer than 30 letters match exactly.',
     }),
   ),
@@ -152,14 +158,14 @@ export function foldedTextProblems(filters: SearchFilters): { name: string; reas
   const problems: { name: string; reason: string }[] = [];
   if (filters.q !== undefined) {
     const folded = foldText(filters.q);
-    const words = folded.split(/\s+/u).filter((word) => /[\p{L}\p{N}]/u.test(word));
+    const words = wordCount(parseQuery(filters.q));
     if (folded.length > MAX_FOLDED_Q_LENGTH) {
       problems.push({
         name: 'q',
         reason: `is ${folded.length} characters once accents and ligatures are spelled out; at most ${MAX_FOLDED_Q_LENGTH}`,
       });
-    } else if (words.length > MAX_Q_WORDS) {
-      problems.push({ name: 'q', reason: `has ${words.length} words; at most ${MAX_Q_WORDS}` });
+    } else if (words > MAX_Q_WORDS) {
+      problems.push({ name: 'q', reason: `has ${words} words; at most ${MAX_Q_WORDS}` });
     }
   }
   if (filters.developer !== undefined && foldText(filters.developer).length > MAX_FOLDED_DEVELOPER_LENGTH) {

@@ -2,6 +2,7 @@
 // list reads from them.
 import Type from 'typebox';
 import type { InvalidParam } from '../http/problem.js';
+import { looksFor, parseQuery } from '../matching/queryText.js';
 import { CURSOR_START, decodeCursor, type Cursor } from './cursor.js';
 import { declareQuery, withDefault } from './declare.js';
 import { SLUG_MAX_LENGTH, SLUG_PATTERN } from './detail.js';
@@ -109,10 +110,18 @@ export function filtersAndSort(
 ): { filters: SearchFilters; sort: SortOrder } {
   const filters = readFilters(params, problems);
   const { sort } = params;
-  if (sort === 'relevance' && filters.q === undefined && !problems.some((p) => p.name === 'q')) {
-    problems.push({ name: 'sort', reason: 'relevance requires a non-blank q' });
+  // A q that only leaves out (-coal) ranks nothing: it orders as without q.
+  const ranked = filters.q !== undefined && looksFor(parseQuery(filters.q));
+  if (sort === 'relevance' && !ranked && !problems.some((p) => p.name === 'q')) {
+    problems.push({
+      name: 'sort',
+      reason:
+        filters.q === undefined
+          ? 'relevance requires a non-blank q'
+          : 'relevance requires a q that looks for something, not only what it leaves out',
+    });
   }
-  return { filters, sort: sort ?? (filters.q === undefined ? 'recent' : 'relevance') };
+  return { filters, sort: sort ?? (ranked ? 'relevance' : 'recent') };
 }
 
 /** GET /api/v1/ppas's parameters, and what the list reads from them. */

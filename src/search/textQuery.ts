@@ -14,8 +14,22 @@ import {
   NAME_WITHOUT_FIRST_LETTER_FIELD,
   REFERENCE_CODE_LOWERCASE_FIELD,
 } from '../../indexContract/fields.js';
-import { DESCRIPTOR_FIELDS, TEXT_FIELDS, TYPO_FIELDS } from '../matching/fields.js';
-import { typedWords } from '../matching/queryText.js';
+import {
+  boostedField,
+  DESCRIPTOR_FIELDS,
+  TEXT_FIELD_TABLE,
+  TEXT_FIELDS,
+  TYPO_FIELDS,
+  type TextField,
+} from '../matching/fields.js';
+import {
+  isPlainWord,
+  parseQuery,
+  typedWords,
+  type Clause,
+  type ParsedQuery,
+  type Term,
+} from '../matching/queryText.js';
 import {
   DROPPED_LETTER_MIN_LETTERS,
   FUZZINESS,
@@ -125,11 +139,18 @@ export const ALL_PARTS: TextQueryParts = {
 
 /**
  * Every word must match somewhere in the four fields, as typed, with one typo (two from eight letters; not in the
- * reference code), or, for the last word, as a prefix; a word found only through a typo weighs TYPO_WEIGHT of one found as typed. On top
- * of that, the whole name (even with one typo), its phrase and its start rank higher, and an exact reference code
- * ranks first even when its words alone would not match.
+ * reference code), or, for the last word, as a prefix; a word found only through a typo weighs TYPO_WEIGHT of one
+ * found as typed. On top of that, the whole name (even with one typo), its phrase and its start rank higher, and an
+ * exact reference code ranks first even when its words alone would not match. The forms of precise search
+ * (src/matching/queryText.ts) add their terms to the words that must match, and what is left out must not.
  */
 export function buildTextQuery(q: string, parts: TextQueryParts = ALL_PARTS): Query {
+  const parsed = parseQuery(q);
+  return parsed.plain ? plainWordsQuery(q, parts) : preciseQuery(parsed, parts);
+}
+
+/** A `q` of plain words only: every word forgiving, the whole-name and reference-code bonuses. */
+function plainWordsQuery(q: string, parts: TextQueryParts): Query {
   const referenceCode: Query = {
     term: {
       [REFERENCE_CODE_LOWERCASE_FIELD]: { value: q.trim().toLowerCase(), boost: REFERENCE_CODE_BOOST },
@@ -137,7 +158,49 @@ export function buildTextQuery(q: string, parts: TextQueryParts = ALL_PARTS): Qu
   };
   const words = typedWords(q);
   if (words.length === 0) return { bool: { should: [referenceCode], minimum_should_match: 1 } };
+  const { must, should, compact } = forgivingWords(words, true, parts);
+  const whole: Query[] = [referenceCode, { bool: { must, should } }];
+  if (parts.canonical && compact !== '') {
+    // The whole name however it is written: "Kafue Gorge II" for "Kafue Gorge 2", "kafuegorge", "Hydro electric".
+    whole.push({
+      constant_score: { filter: { term: { [NAME_COMPACT_FIELD]: compact } }, boost: EXACT_NAME_BOOST },
+    });
+  }
+  return { bool: { should: whole, minimum_should_match: 1 } };
+}
 
+/**
+ * A `q` with operators: its plain words as forgiving as ever (with their bonuses), each other term looked for as
+ * written (a phrase exactly, a qualified word in its field, a group when any of its terms matches), and every term
+ * left out in must_not. A `q` that only leaves out matches every PPA but those.
+ */
+function preciseQuery(parsed: ParsedQuery, parts: TextQueryParts): Query {
+  const plain = parsed.clauses.filter(isPlainWord);
+  const words = plain.map((clause) => clause.terms[0]!.words[0]!);
+  const { must, should } =
+    words.length > 0
+      ? forgivingWords(words, plain.at(-1)!.typing, parts)
+      : { must: [] as Query[], should: [] as Query[] };
+  const mustNot: Query[] = [];
+  for (const clause of parsed.clauses) {
+    if (clause.excluded) mustNot.push(...clause.terms.map(exclusionQuery));
+    else if (!isPlainWord(clause)) must.push(clauseQuery(clause, parts));
+  }
+  const bool: estypes.QueryDslBoolQuery = { must };
+  if (should.length > 0) bool.should = should;
+  if (mustNot.length > 0) bool.must_not = mustNot;
+  return { bool };
+}
+
+/**
+ * The plain words' clauses: each word's (must), and the bonuses of the words together (should). `typing`: the
+ * last of them is the word still being typed.
+ */
+function forgivingWords(
+  words: readonly string[],
+  typing: boolean,
+  parts: TextQueryParts,
+): { must: Query[]; should: Query[]; compact: string } {
   const phrase = words.join(' ');
   // A word past MAX_TYPO_WORD_LETTERS matches exactly everywhere, also in the whole-name clauses.
   const typosAllowed = words.every((word) => [...word].length <= MAX_TYPO_WORD_LETTERS);
@@ -191,38 +254,100 @@ export function buildTextQuery(q: string, parts: TextQueryParts = ALL_PARTS): Qu
     should.push({ match_phrase_prefix: { name_folded: { query: phrase, boost: PHRASE_PREFIX_BOOST } } });
   }
   const compactWords = canonicalOfWords.map((canonical) => canonical.join(''));
-  const allWords: Query = {
-    bool: {
-      must: words.map((word, position) => {
-        const alternatives: Query[] = [];
-        const canonical = canonicalOfWords[position] ?? [];
-        if (parts.canonical && canonical.length > 0) {
-          // "II" finds "2", "PV" finds "Photovoltaic" (and the other way: the name's canonical words hold the
-          // long form), "pe" finds "P.E.".
-          alternatives.push({
-            match_phrase: {
-              [NAME_CANONICAL_FIELD]: { query: canonical.join(' '), boost: CANONICAL_WORD_BOOST },
-            },
-          });
-        }
-        if (parts.joinedSplit) alternatives.push(...joinedSplitQueries(compactWords, position));
-        const last = position === words.length - 1;
-        // "Tobel hydro", "Tobel Switzerland": what the PPA is, where its name does not say it.
-        if (parts.descriptors) alternatives.push(...descriptorQuery(word, last));
-        return wordQuery(word, last, parts, alternatives);
-      }),
-      should,
-    },
+  const must = words.map((word, position) => {
+    const alternatives: Query[] = [];
+    const canonical = canonicalOfWords[position] ?? [];
+    if (parts.canonical && canonical.length > 0) {
+      // "II" finds "2", "PV" finds "Photovoltaic" (and the other way: the name's canonical words hold the
+      // long form), "pe" finds "P.E.".
+      alternatives.push({
+        match_phrase: {
+          [NAME_CANONICAL_FIELD]: { query: canonical.join(' '), boost: CANONICAL_WORD_BOOST },
+        },
+      });
+    }
+    if (parts.joinedSplit) alternatives.push(...joinedSplitQueries(compactWords, position));
+    const last = typing && position === words.length - 1;
+    // "Tobel hydro", "Tobel Switzerland": what the PPA is, where its name does not say it.
+    if (parts.descriptors) alternatives.push(...descriptorQuery(word, last));
+    return wordQuery(word, last, parts, alternatives);
+  });
+  return { must, should, compact };
+}
+
+/** Where a term is looked for: everywhere `q` looks, or in the one field a qualifier names. */
+interface Scope {
+  /** The folded fields, with their boosts. */
+  fields: string[];
+  /** Those of them a word may match with a typo. */
+  typoFields: string[];
+  /** The name is among them: its other spellings (dropped letters, joined words, …) count. */
+  name: boolean;
+  /** Everywhere: the technology and the country count too. */
+  descriptors: boolean;
+}
+
+const EVERYWHERE: Scope = { fields: TEXT_FIELDS, typoFields: TYPO_FIELDS, name: true, descriptors: true };
+
+function scopeOf(field: TextField['record'] | undefined): Scope {
+  const entry = TEXT_FIELD_TABLE.find(({ record }) => record === field);
+  if (entry === undefined) return EVERYWHERE;
+  const fields = [boostedField(entry)];
+  return {
+    fields,
+    typoFields: entry.rules === 'exact' ? [] : fields,
+    name: entry.rules === 'name',
+    descriptors: false,
   };
-  const whole: Query[] = [referenceCode, allWords];
-  if (parts.canonical && compact !== '') {
-    // The whole name however it is written: "Kafue Gorge II" for "Kafue Gorge 2", "kafuegorge", "Hydro electric".
-    whole.push({
-      constant_score: { filter: { term: { [NAME_COMPACT_FIELD]: compact } }, boost: EXACT_NAME_BOOST },
+}
+
+/** A clause looked for: its one term, or the best of its alternatives (any of them matches). */
+function clauseQuery(clause: Clause, parts: TextQueryParts): Query {
+  const queries = clause.terms.map((term) => termQuery(term, clause.typing, parts));
+  return queries.length === 1 ? queries[0]! : { dis_max: { queries } };
+}
+
+/** A phrase exactly, in its scope; a word as forgiving as a plain one, in its scope. */
+function termQuery(term: Term, typing: boolean, parts: TextQueryParts): Query {
+  const scope = scopeOf(term.field);
+  if (term.phrase)
+    return { multi_match: { query: term.words.join(' '), type: 'phrase', fields: scope.fields } };
+  const word = term.words[0]!;
+  const alternatives: Query[] = [];
+  const canonical = canonicalWords(word);
+  if (scope.name && parts.canonical && canonical.length > 0) {
+    alternatives.push({
+      match_phrase: { [NAME_CANONICAL_FIELD]: { query: canonical.join(' '), boost: CANONICAL_WORD_BOOST } },
     });
   }
-  return { bool: { should: whole, minimum_should_match: 1 } };
+  const compact = canonical.join('');
+  if (scope.name && parts.joinedSplit && [...compact].length >= JOINED_MIN_LETTERS) {
+    alternatives.push({ term: { [NAME_JOINED_FIELD]: { value: compact, boost: JOINED_WORD_BOOST } } });
+  }
+  if (term.field === 'reference_code') {
+    // code:ZM-HYD-2008, the whole code as typed: first, as a plain q that is the code.
+    alternatives.push({
+      term: { [REFERENCE_CODE_LOWERCASE_FIELD]: { value: word, boost: REFERENCE_CODE_BOOST } },
+    });
+  }
+  if (scope.descriptors && parts.descriptors) alternatives.push(...descriptorQuery(word, typing));
+  return wordQuery(word, typing, parts, alternatives, scope);
 }
+
+/**
+ * A term left out: the PPAs it matches anywhere `q` looks (the four fields, the technology's words, the country's
+ * names), or in its qualifier's field, as a whole word or the phrase, case and accents aside, with no typo and no
+ * prefix.
+ */
+function exclusionQuery(term: Term): Query {
+  const fields = term.field === undefined ? EXCLUSION_FIELDS : scopeOf(term.field).fields;
+  const query = term.words.join(' ');
+  return term.phrase
+    ? { multi_match: { query, type: 'phrase', fields } }
+    : { multi_match: { query, fields, operator: 'and' } };
+}
+
+const EXCLUSION_FIELDS = [...TEXT_FIELDS, ...DESCRIPTOR_FIELDS];
 
 /**
  * A typed word that is two adjacent name words joined ("kafuegorge" in name_joined), or one half of a name word
@@ -245,7 +370,13 @@ function joinedSplitQueries(compactWords: readonly string[], position: number): 
 }
 
 /** One typed word: the best of its matches as typed, with a typo, and (last word) as a prefix. */
-function wordQuery(word: string, last: boolean, parts: TextQueryParts, alternatives: Query[]): Query {
+function wordQuery(
+  word: string,
+  last: boolean,
+  parts: TextQueryParts,
+  alternatives: Query[],
+  scope: Scope = EVERYWHERE,
+): Query {
   const exactOnly = [...word].length > MAX_TYPO_WORD_LETTERS;
   const queries: Query[] = [
     // cross_fields blends a word's frequency over the fields: "solar", common in names, would otherwise score
@@ -254,52 +385,56 @@ function wordQuery(word: string, last: boolean, parts: TextQueryParts, alternati
       multi_match: {
         query: word,
         type: parts.crossFields ? 'cross_fields' : 'best_fields',
-        fields: TEXT_FIELDS,
+        fields: scope.fields,
         operator: 'and',
       },
     },
   ];
   queries.push(...alternatives);
   if (exactOnly) return { dis_max: { queries } };
-  if (parts.twoTypos && TWO_TYPOS_WORD.test(word)) {
+  if (scope.name && parts.twoTypos && TWO_TYPOS_WORD.test(word)) {
     queries.push({
       fuzzy: {
         name_dropped_letter: { value: word, fuzziness: 1, prefix_length: 1, boost: TWO_TYPOS_WORD_BOOST },
       },
     });
   }
-  queries.push({
-    multi_match: {
-      query: word,
-      type: 'best_fields',
-      fields: TYPO_FIELDS,
-      fuzziness: FUZZINESS,
-      operator: 'and',
-      boost: TYPO_WEIGHT,
-    },
-  });
+  if (scope.typoFields.length > 0) {
+    queries.push({
+      multi_match: {
+        query: word,
+        type: 'best_fields',
+        fields: scope.typoFields,
+        fuzziness: FUZZINESS,
+        operator: 'and',
+        boost: TYPO_WEIGHT,
+      },
+    });
+  }
   // A letter dropped from a five-letter word leaves four, too short for fuzziness ("Slar" for "Solar"): the
   // indexer writes every name word of five letters or more with one letter (not the first) dropped.
-  if (parts.droppedLetter && DROPPED_LETTER_WORD.test(word)) {
+  if (scope.name && parts.droppedLetter && DROPPED_LETTER_WORD.test(word)) {
     queries.push({ term: { name_dropped_letter: { value: word, boost: DROPPED_LETTER_BOOST } } });
   }
   // The same for the first letter ("Olar"): kept in a field of its own, so that the other lookups of
   // name_dropped_letter (two typos, suggestions) still rely on the first letter.
-  if (parts.firstLetter && DROPPED_LETTER_WORD.test(word)) {
+  if (scope.name && parts.firstLetter && DROPPED_LETTER_WORD.test(word)) {
     queries.push({
       term: { [NAME_WITHOUT_FIRST_LETTER_FIELD]: { value: word, boost: FIRST_LETTER_DROPPED_BOOST } },
     });
   }
   // The other way round: a letter doubled or inserted. Fuzziness finds "Vitória" and "Victoria" for "Viitória"
   // alike (one edit each); only the first is the typed word with a letter taken out.
-  const withoutOneLetter = parts.extraLetter ? droppedLetterSpellings(word) : [];
+  const withoutOneLetter = scope.name && parts.extraLetter ? droppedLetterSpellings(word) : [];
   if (withoutOneLetter.length > 0) {
     queries.push({
       match: { name_folded: { query: withoutOneLetter.join(' '), boost: EXTRA_LETTER_BOOST } },
     });
   }
   if (last) {
-    queries.push({ multi_match: { query: word, type: 'bool_prefix', fields: TEXT_FIELDS, operator: 'and' } });
+    queries.push({
+      multi_match: { query: word, type: 'bool_prefix', fields: scope.fields, operator: 'and' },
+    });
   }
   return { dis_max: { queries } };
 }

@@ -291,6 +291,26 @@ describe('the explorer in a real browser', function () {
     expect(watch.foreignRequests, 'requests to another origin').to.deep.equal([]);
   });
 
+  it('the search syntax line sits under the box; a precise q typed there is the API’s, and the address keeps it', async () => {
+    expect(await page().locator('#q').getAttribute('aria-describedby')).to.equal('q-syntax');
+    const line = (await page().locator('#q-syntax').textContent()) ?? '';
+    for (const form of ['"kafue gorge"', '-sinohydro', 'OR', 'developer:', 'name:', 'location:', 'code:']) {
+      expect(line, form).to.include(form);
+    }
+    const { word } = wordAndTechnology('power');
+    const precise = `"${word}" OR solar -coal`;
+    const expected = await apiSlugs(`q=${encodeURIComponent(precise)}`);
+    expect(expected.length).to.be.greaterThan(0);
+    await page().locator('#q').fill(precise);
+    await page().locator('#q').press('Enter');
+    expect(await shownSlugs(page(), expected)).to.deep.equal(expected);
+    expect(queryOf(page().url())).to.deep.equal([['q', precise]]);
+    // Opened from the address, it is the same search.
+    await page().goto(page().url());
+    expect(await shownSlugs(page(), expected)).to.deep.equal(expected);
+    expect(await page().locator('#q').inputValue()).to.equal(precise);
+  });
+
   it('unknown parameters and invalid values in the address are left out; the rest of the search holds', async () => {
     const { word, technology } = wordAndTechnology('power');
     const expected = await apiSlugs(`q=${word}&technology=${technology}`);

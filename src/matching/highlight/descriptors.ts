@@ -55,7 +55,9 @@ export function descriptorWords(
     const words = vocabulary(key);
     bits = 0;
     for (let index = 0; index < plan.words.length; index++) {
-      if (namesAnyOf(plan.words[index]!, words, index === plan.words.length - 1)) bits |= 1 << index;
+      const word = plan.words[index]!;
+      // A qualified word is looked for in its field alone.
+      if ((plan.everywhere & (1 << index)) !== 0 && namesAnyOf(word, words, word.last)) bits |= 1 << index;
     }
     byDescriptor.set(key, bits);
   }

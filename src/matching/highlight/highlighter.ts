@@ -17,14 +17,12 @@ import { newValueScratch, valueSpans, type ValueScratch } from './valueSpans.js'
 
 export { forgetHighlightCaches } from './servedWordForms.js';
 
-/** One answer's highlighting: `q` read once, the plans per field's rules, the working space. */
+/** One answer's highlighting: `q` read once, a plan per field (each by its rules), the working space. */
 interface Answer {
   /** The project name's plan (the mode's rules). */
   name: QueryPlan;
-  /** The developer's and location's plan ('text'), made when first needed. */
-  text: QueryPlan | undefined;
-  /** The reference code's plan ('exact'), made when first needed. */
-  code: QueryPlan | undefined;
+  /** The other fields' plans (fields.ts: 'text' or 'exact'), each made when first needed. */
+  others: Partial<Record<HighlightTextField, QueryPlan>>;
   scratch: ValueScratch;
 }
 
@@ -42,25 +40,14 @@ export function computeHighlights(q: string, source: HighlightSource, mode: Matc
  * answer (its items share developers, places and words).
  */
 export function highlighter(q: string, mode: MatchMode = 'list'): (source: HighlightSource) => Highlights {
-  const answer: Answer = {
-    name: namePlanOf(q, mode),
-    text: undefined,
-    code: undefined,
-    scratch: newValueScratch(),
-  };
+  const answer: Answer = { name: namePlanOf(q, mode), others: {}, scratch: newValueScratch() };
   return (source) => highlightsOf(answer, source);
 }
 
 /** The plan a field's words are compared by (fields.ts). */
 function planOf(answer: Answer, field: HighlightTextField): QueryPlan {
-  switch (TEXT_FIELD_RULES[field]) {
-    case 'name':
-      return answer.name;
-    case 'text':
-      return (answer.text ??= writtenPlanOf(answer.name, 'text'));
-    case 'exact':
-      return (answer.code ??= writtenPlanOf(answer.name, 'exact'));
-  }
+  const rules = TEXT_FIELD_RULES[field];
+  return rules === 'name' ? answer.name : (answer.others[field] ??= writtenPlanOf(answer.name, field, rules));
 }
 
 /** The spans of one field's value into `highlights` (none when absent, null or empty); the words of `q` it named. */
@@ -79,7 +66,7 @@ function fieldSpans(
 function highlightsOf(answer: Answer, source: HighlightSource): Highlights {
   const highlights: Highlights = {};
   const plan = answer.name;
-  if (plan.words.length === 0) return highlights;
+  if (plan.words.length === 0 && plan.phrases.length === 0) return highlights;
   // The fields read by name, each: items come in many shapes (fields=), and a read by a computed key cost more
   // than the rest of an unmatched value. Suggest searches the project name only.
   let matched = fieldSpans(answer, highlights, 'project_name', source.project_name);

@@ -12,7 +12,8 @@ export function namingWords(plan: QueryPlan, word: WordForms): number {
   const { words, rules } = plan;
   let bits = 0;
   for (let index = 0; index < words.length; index++) {
-    const last = index === words.length - 1;
+    if ((plan.allowed & (1 << index)) === 0) continue;
+    const last = words[index]!.last;
     if (plan.writtenOnly) {
       for (const typed of words[index]!.written) {
         if (names(typed, word.written, last, rules)) {
@@ -63,7 +64,8 @@ export function joiningWords(plan: QueryPlan, first: WordForms, second: WordForm
   let writtenPair: Form | undefined;
   let bits = 0;
   for (let index = 0; index < words.length; index++) {
-    const last = index === words.length - 1;
+    if ((plan.allowed & (1 << index)) === 0) continue;
+    const last = words[index]!.last;
     for (const form of words[index]!.joining) {
       const length = form.text.length;
       if (
@@ -113,6 +115,7 @@ export function joiningThree(plan: QueryPlan, a: WordForms, b: WordForms, c: Wor
   }
   let bits = 0;
   for (let index = 0; index < plan.words.length; index++) {
+    if ((plan.allowed & (1 << index)) === 0) continue;
     for (const form of plan.words[index]!.joining) {
       const text = form.text;
       for (const [x, y, z] of [

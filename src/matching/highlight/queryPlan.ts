@@ -7,8 +7,9 @@ import {
   writtenOfTokens,
 } from '../../../indexContract/text/canonical.js';
 import { standardTokens } from '../../../indexContract/text/tokenizer.js';
+import type { HighlightTextField } from './highlights.js';
 import { bitCount, formOf, type Form } from '../form.js';
-import { typedWords } from '../queryText.js';
+import { isPlainWord, parseQuery, typedWords } from '../queryText.js';
 import { allowedTypos, type MatchMode, type TypoRules } from '../typoRules.js';
 
 /** A word of `q`, its forms. */
@@ -25,6 +26,16 @@ export interface QueryWord {
   tokens: string[];
   /** The folded words of each token, once asked for (most answers never need them: descriptors.ts). */
   folded?: string[][];
+  /** The word still being typed (the prefix rule): the last term looked for, or an alternative of it. */
+  last: boolean;
+  /** The one field a qualifier looks for it in; undefined: everywhere `q` looks. */
+  only?: HighlightTextField;
+}
+
+/** A phrase of `q`: its words' written forms in order, marked as one span where they stand next to each other. */
+export interface QueryPhrase {
+  written: string[];
+  only?: HighlightTextField;
 }
 
 /** 2–3 adjacent words of `q` written as one (a split word: "hydro electric"): the bits of those words. */
@@ -36,13 +47,21 @@ export interface QuerySplit {
 
 /** `q` read for one answer and one set of typo rules. */
 export interface QueryPlan {
+  /** The field whose values the plan marks. */
+  field: HighlightTextField;
+  /** The plain words first (bits 0…), then the other words looked for: alternatives and qualified words. */
   words: QueryWord[];
+  phrases: QueryPhrase[];
+  /** The words of `q` looked for in this plan's field, as bits. */
+  allowed: number;
+  /** The words of `q` looked for everywhere (no qualifier): those may name the technology or the country. */
+  everywhere: number;
   splits: QuerySplit[];
   /** Whether any word of `q` may join two words of a value. */
   joins: boolean;
   /** Every word of `q`, as bits (bit i: the i-th word). */
   all: number;
-  /** The reference code as typed, case aside (textQuery.ts referenceCode). */
+  /** The reference code as typed, case aside (textQuery.ts referenceCode); '' when `q` has operators. */
   whole: string;
   mode: MatchMode;
   /** The typo rules words are compared by: the mode's in names; 'text' or 'exact' elsewhere (fields.ts). */
@@ -69,47 +88,82 @@ const MAX_WORDS = 12;
 /** A folded word of `q` that is its own only standard token (most are): read without the tokenizer. */
 const PLAIN_QUERY_WORD = /^[a-z0-9]+$/;
 
-function queryWords(q: string): QueryWord[] {
-  const words: QueryWord[] = [];
-  for (const word of typedWords(q).slice(0, MAX_WORDS)) {
-    const plain = PLAIN_QUERY_WORD.test(word);
-    if (plain && !Object.hasOwn(ROMAN_NUMERALS, word) && !Object.hasOwn(SECTOR_ABBREVIATIONS, word)) {
-      // Most words of `q`: their own only form, as typed, canonical and compact alike.
-      const form = formOf(word);
-      const forms = [form];
-      words.push({
-        forms,
-        written: forms,
-        compact: form,
-        joining: form.letters >= 5 ? forms : [],
-        tokens: [word],
-      });
-      continue;
-    }
-    const tokens = plain ? [word] : standardTokens(word);
-    const written = plain ? tokens : writtenOfTokens(tokens);
-    const canonical = canonicalOfTokens(tokens);
-    const compact = canonical.join('');
-    const writtenCompact = written.join('');
-    // Each text once as a Form, whichever of the word's forms it is.
-    const forms = new Map<string, Form>();
-    for (const text of [...written, ...canonical, compact, writtenCompact]) {
-      if (!forms.has(text)) forms.set(text, formOf(text));
-    }
-    words.push({
-      forms: [...forms.values()],
-      written: [...new Set(written)].map((text) => forms.get(text)!),
-      compact: forms.get(compact)!,
-      joining: [...new Set([compact, writtenCompact])]
-        .map((text) => forms.get(text)!)
-        .filter((form) => form.letters >= 5),
-      tokens,
-    });
+/** A word of `q` (folded) in every form it is compared by. */
+function queryWord(word: string, last: boolean, only?: HighlightTextField): QueryWord {
+  const plain = PLAIN_QUERY_WORD.test(word);
+  if (plain && !Object.hasOwn(ROMAN_NUMERALS, word) && !Object.hasOwn(SECTOR_ABBREVIATIONS, word)) {
+    // Most words of `q`: their own only form, as typed, canonical and compact alike.
+    const form = formOf(word);
+    const forms = [form];
+    return {
+      forms,
+      written: forms,
+      compact: form,
+      joining: form.letters >= 5 ? forms : [],
+      tokens: [word],
+      last,
+      only,
+    };
   }
-  return words;
+  const tokens = plain ? [word] : standardTokens(word);
+  const written = plain ? tokens : writtenOfTokens(tokens);
+  const canonical = canonicalOfTokens(tokens);
+  const compact = canonical.join('');
+  const writtenCompact = written.join('');
+  // Each text once as a Form, whichever of the word's forms it is.
+  const forms = new Map<string, Form>();
+  for (const text of [...written, ...canonical, compact, writtenCompact]) {
+    if (!forms.has(text)) forms.set(text, formOf(text));
+  }
+  return {
+    forms: [...forms.values()],
+    written: [...new Set(written)].map((text) => forms.get(text)!),
+    compact: forms.get(compact)!,
+    joining: [...new Set([compact, writtenCompact])]
+      .map((text) => forms.get(text)!)
+      .filter((form) => form.letters >= 5),
+    tokens,
+    last,
+    only,
+  };
 }
 
-/** The runs of 2–3 adjacent words of `q` that may name one word of a value together. */
+/** What the highlighter looks for: the words (plain ones first: the splits are theirs) and the phrases. */
+interface Wanted {
+  words: QueryWord[];
+  /** How many of the words are plain (looked for everywhere, as typed). */
+  plain: number;
+  phrases: QueryPhrase[];
+  /** `q` has no operators: it may be a reference code as typed. */
+  asTyped: boolean;
+}
+
+/**
+ * `q` read into what the highlighter looks for: suggest reads it as plain words, as typed; the list by its
+ * operators (matching/queryText.ts). What is left out is not looked for, so never marked.
+ */
+function wantedOf(q: string, mode: MatchMode): Wanted {
+  const parsed = mode === 'suggest' ? undefined : parseQuery(q);
+  if (parsed === undefined || parsed.plain) {
+    const plain = typedWords(q).slice(0, MAX_WORDS);
+    const words = plain.map((word, index) => queryWord(word, index === plain.length - 1));
+    return { words, plain: plain.length, phrases: [], asTyped: true };
+  }
+  const plainClauses = parsed.clauses.filter(isPlainWord);
+  const words = plainClauses.map((clause) => queryWord(clause.terms[0]!.words[0]!, clause.typing));
+  const phrases: QueryPhrase[] = [];
+  for (const clause of parsed.clauses) {
+    if (clause.excluded || isPlainWord(clause)) continue;
+    for (const term of clause.terms) {
+      if (term.phrase)
+        phrases.push({ written: writtenOfTokens(term.words.flatMap(standardTokens)), only: term.field });
+      else if (words.length < MAX_WORDS) words.push(queryWord(term.words[0]!, clause.typing, term.field));
+    }
+  }
+  return { words, plain: plainClauses.length, phrases, asTyped: false };
+}
+
+/** The runs of 2–3 adjacent plain words of `q` that may name one word of a value together. */
 function querySplits(query: readonly QueryWord[]): QuerySplit[] {
   const splits: QuerySplit[] = [];
   for (let from = 0; from < query.length; from++) {
@@ -119,7 +173,7 @@ function querySplits(query: readonly QueryWord[]): QuerySplit[] {
       const form = formOf(compact);
       if (form.letters >= 5) {
         const bits = ((1 << length) - 1) << from;
-        splits.push({ compact: form, bits, last: from + length === query.length });
+        splits.push({ compact: form, bits, last: query[from + length - 1]!.last });
       }
     }
   }
@@ -138,16 +192,30 @@ function joiningLengthsOf(words: readonly QueryWord[]): number[] {
 /** Plans made so far: each has its own stamp. */
 let plans = 0;
 
+/** The bits of the words `pick` takes. */
+function bitsOf(words: readonly QueryWord[], pick: (word: QueryWord) => boolean): number {
+  let bits = 0;
+  words.forEach((word, index) => {
+    if (pick(word)) bits |= 1 << index;
+  });
+  return bits;
+}
+
 /** The plan of `q` for the project name under `mode`'s rules. */
 export function namePlanOf(q: string, mode: MatchMode): QueryPlan {
-  const words = queryWords(q);
-  const splits = querySplits(words);
+  const { words, plain, phrases, asTyped } = wantedOf(q, mode);
+  const splits = querySplits(words.slice(0, plain));
+  const field = 'project_name';
   return {
+    field,
     words,
+    phrases,
+    allowed: bitsOf(words, (word) => word.only === undefined || word.only === field),
+    everywhere: bitsOf(words, (word) => word.only === undefined),
     splits,
     joins: words.some((word) => word.joining.length > 0),
     all: (1 << words.length) - 1,
-    whole: q.trim().toLowerCase(),
+    whole: asTyped ? q.trim().toLowerCase() : '',
     mode,
     rules: mode,
     writtenOnly: false,
@@ -168,8 +236,21 @@ const NO_SPLITS: QuerySplit[] = [];
  * words, dropped letters are the name's only. Its own stamp: a word's bits under these rules are not the name's.
  * The sieve is the name's: it lets through every word the stricter rules could name (it only rules words out).
  */
-export function writtenPlanOf(plan: QueryPlan, rules: 'text' | 'exact'): QueryPlan {
-  return { ...plan, splits: NO_SPLITS, joins: false, rules, writtenOnly: true, stamp: ++plans };
+export function writtenPlanOf(
+  plan: QueryPlan,
+  field: HighlightTextField,
+  rules: 'text' | 'exact',
+): QueryPlan {
+  return {
+    ...plan,
+    field,
+    allowed: bitsOf(plan.words, (word) => word.only === undefined || word.only === field),
+    splits: NO_SPLITS,
+    joins: false,
+    rules,
+    writtenOnly: true,
+    stamp: ++plans,
+  };
 }
 
 // A sieve: what the plain-word prefilter needs of each typed form, as numbers in one typed array (it runs for
@@ -199,9 +280,9 @@ function sieveOf(
   for (const word of words) count += pick(word).length;
   const sieve = new Int32Array(count * SIEVE_STRIDE);
   let at = 0;
-  words.forEach((word, index) => {
-    for (const form of pick(word)) at = sieveEntry(sieve, at, form, index === words.length - 1, rules);
-  });
+  for (const word of words) {
+    for (const form of pick(word)) at = sieveEntry(sieve, at, form, word.last, rules);
+  }
   for (const split of splits) at = sieveEntry(sieve, at, split.compact, split.last, rules);
   return sieve;
 }

@@ -23,6 +23,8 @@ export interface ValueScratch {
   forms: (WordForms | undefined)[];
   /** Per word: the bits of the words of `q` that name it (0: unmarked). */
   bits: number[];
+  /** Per word: the last word of a phrase of `q` that starts there, else -1. */
+  phraseEnds: number[];
   /** The words of `q` that named any word of the last value looked at. */
   matched: number;
 }
@@ -32,6 +34,7 @@ export const newValueScratch = (): ValueScratch => ({
   plainLetters: [],
   forms: [],
   bits: [],
+  phraseEnds: [],
   matched: 0,
 });
 
@@ -131,9 +134,48 @@ export function valueSpans(
     return [[0, value.length]];
   }
   scratch.matched = matched;
-  if (matched === 0) return undefined;
-  // Words never touch (the tokenizer takes the longest run), so each marked word is a span of its own, in order.
+  const phrases = plan.phrases.length > 0 && phraseEnds(plan, scratch, value, count);
+  if (matched === 0 && !phrases) return undefined;
+  // Words never touch (the tokenizer takes the longest run), so each marked word is a span of its own, in order;
+  // a phrase is one span from its first word to its last.
   const spans: Span[] = [];
-  for (let k = 0; k < count; k++) if (wordBits[k] !== 0) spans.push([cuts.starts[k]!, cuts.ends[k]!]);
+  for (let k = 0; k < count; k++) {
+    const phraseEnd = phrases ? scratch.phraseEnds[k]! : -1;
+    if (phraseEnd >= 0) {
+      spans.push([cuts.starts[k]!, cuts.ends[phraseEnd]!]);
+      k = phraseEnd;
+    } else if (wordBits[k] !== 0) spans.push([cuts.starts[k]!, cuts.ends[k]!]);
+  }
   return spans;
+}
+
+/**
+ * Where the phrases of `q` looked for in this field stand in the value: scratch.phraseEnds[k] is the last word of
+ * a phrase that starts at word k, else -1 (the first match from the left wins where two would overlap). Whether
+ * any does.
+ */
+function phraseEnds(plan: QueryPlan, scratch: ValueScratch, value: string, count: number): boolean {
+  const ends = scratch.phraseEnds;
+  for (let k = 0; k < count; k++) ends[k] = -1;
+  let found = false;
+  for (const phrase of plan.phrases) {
+    if (phrase.only !== undefined && phrase.only !== plan.field) continue;
+    const length = phrase.written.length;
+    for (let k = 0; k + length <= count; k++) {
+      let all = true;
+      for (let i = 0; i < length && all; i++) {
+        all = formsAt(scratch, value, k + i).written.text === phrase.written[i];
+      }
+      if (all) {
+        ends[k] = Math.max(ends[k]!, k + length - 1);
+        found = true;
+      }
+    }
+  }
+  // A phrase inside another's span is the other's.
+  for (let k = 0, reach = -1; k < count; k++) {
+    if (k <= reach) ends[k] = -1;
+    else if (ends[k]! >= 0) reach = ends[k]!;
+  }
+  return found;
 }

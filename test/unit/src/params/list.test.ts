@@ -46,6 +46,25 @@ describe('api params: list', () => {
     ]);
   });
 
+  it('a q that only leaves out orders as without q: recent by default, relevance is the error of sort', () => {
+    expect(parseListQuery('q=-coal%20-gas').sort).to.equal('recent');
+    expect(parseListQuery('q=-coal%20ghana').sort).to.equal('relevance');
+    expect(problemsOf(() => parseListQuery('q=-coal&sort=relevance'))).to.deep.equal([
+      {
+        name: 'sort',
+        reason: 'relevance requires a q that looks for something, not only what it leaves out',
+      },
+    ]);
+  });
+
+  it('counts every word of q for its bound: those of phrases, alternatives and exclusions, not OR', () => {
+    const twelve = '"a b c" d OR e -f -"g h" i j k l';
+    expect(parseListQuery(`q=${encodeURIComponent(twelve)}`).q).to.equal(twelve);
+    expect(problemsOf(() => parseListQuery(`q=${encodeURIComponent(`${twelve} m`)}`))).to.deep.equal([
+      { name: 'q', reason: 'has 13 words; at most 12' },
+    ]);
+  });
+
   it('accepts the bounds and rejects what lies past them', () => {
     expect(parseListQuery('year=1900&min_capacity=0&max_capacity=100000&per_page=1').year).to.equal(1900);
     expect(parseListQuery('year=2100').year).to.equal(2100);

@@ -220,3 +220,67 @@ describe('api search: text query, technology and country words, first-letter typ
     expect(json('Lan Park')).to.not.contain('"value":"lan","boost":0.6');
   });
 });
+
+describe('api search: text query, precise search (issue 59)', () => {
+  type Bool = { must?: unknown[]; must_not?: unknown[]; should?: unknown[] };
+  const boolOf = (q: string) => (buildTextQuery(q) as { bool: Bool }).bool;
+  const EXCLUSION_FIELDS = [...TEXT_FIELDS, ...DESCRIPTOR_FIELDS];
+
+  it('a q without operators is the query it always was', () => {
+    // The plain path: the reference code, the words and the whole-name bonuses, at the top.
+    const plain = buildTextQuery('kafue gorge') as {
+      bool: { should: unknown[]; minimum_should_match: number };
+    };
+    expect(plain.bool.minimum_should_match).to.equal(1);
+    expect(JSON.stringify(plain)).to.include('reference_code.lc');
+  });
+
+  it('a phrase must match as a phrase in one of the four fields, with no typo or other spelling', () => {
+    expect(boolOf('"Kafue Gorge"')).to.deep.equal({
+      must: [{ multi_match: { query: 'kafue gorge', type: 'phrase', fields: TEXT_FIELDS } }],
+    });
+  });
+
+  it('a word or a phrase left out goes to must_not, looked for in the fields and the descriptors, as a whole word', () => {
+    const bool = boolOf('hydro -Sinohydro -"sino hydro"');
+    expect(bool.must_not).to.deep.equal([
+      { multi_match: { query: 'sinohydro', fields: EXCLUSION_FIELDS, operator: 'and' } },
+      { multi_match: { query: 'sino hydro', type: 'phrase', fields: EXCLUSION_FIELDS } },
+    ]);
+    // The word looked for is as forgiving as ever (a typo clause among its alternatives).
+    expect(JSON.stringify(bool.must)).to.include('"fuzziness":"AUTO:5,8"');
+    expect(JSON.stringify(bool.must_not)).to.not.include('fuzziness');
+  });
+
+  it('a q that only leaves out matches every PPA but those', () => {
+    expect(boolOf('-coal')).to.deep.equal({
+      must: [],
+      must_not: [{ multi_match: { query: 'coal', fields: EXCLUSION_FIELDS, operator: 'and' } }],
+    });
+  });
+
+  it('alternatives: one clause that any of them satisfies, each forgiving, the last group as a prefix', () => {
+    const [group] = boolOf('ghana solar OR wind').must!.slice(-1) as [{ dis_max: { queries: unknown[] } }];
+    expect(group.dis_max.queries).to.have.length(2);
+    const [solar, wind] = group.dis_max.queries.map((query) => JSON.stringify(query));
+    for (const alternative of [solar!, wind!]) {
+      expect(alternative).to.include('"type":"bool_prefix"');
+      expect(alternative).to.include('technology_words');
+    }
+  });
+
+  it('a qualified word is looked for in its field alone: the developer by the fuzziness, the code as typed', () => {
+    const developer = JSON.stringify(boolOf('developer:acme').must);
+    expect(developer).to.include('"fields":["developer_folded"]');
+    expect(developer).to.not.match(/name_folded|location_folded|technology_words|country_names/);
+    const code = JSON.stringify(boolOf('code:ZM-HYD-2008 solar').must);
+    expect(code).to.include('"reference_code.lc":{"value":"zm-hyd-2008"');
+    expect(code).to.not.include('"fields":["reference_code_folded^3"],"fuzziness"');
+    const name = JSON.stringify(boolOf('name:solr').must);
+    expect(name).to.include('name_dropped_letter');
+    expect(name).to.not.match(/developer_folded|technology_words/);
+    expect(boolOf('-developer:acme x').must_not).to.deep.equal([
+      { multi_match: { query: 'acme', fields: ['developer_folded'], operator: 'and' } },
+    ]);
+  });
+});

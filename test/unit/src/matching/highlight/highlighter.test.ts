@@ -259,3 +259,52 @@ describe('api present: suggestion highlights (issue 46)', () => {
     });
   });
 });
+
+describe('matching: highlights of precise search (issue 59)', () => {
+  const ppa: HighlightSource = {
+    project_name: 'Kafue Gorge South Hydro Power Plant',
+    developer: 'Sinohydro Corporation',
+    location: 'Kafue, Lusaka Province',
+    reference_code: 'ZM-HYD-2008-001',
+    technology: 'hydro',
+    country_code: 'ZM',
+  };
+  const marks = (q: string) => {
+    const highlights = computeHighlights(q, ppa);
+    return Object.fromEntries(
+      Object.entries(highlights).map(([field, spans]) => [
+        field,
+        spans === true ? true : marked(ppa[field as keyof HighlightSource] ?? '', spans),
+      ]),
+    );
+  };
+
+  it('marks a matched phrase as one span from its first word to its last', () => {
+    expect(marks('"gorge south hydro" power')).to.deep.equal({
+      project_name: ['Gorge South Hydro', 'Power'],
+    });
+    expect(marks('"kafue gorge" plant')).to.deep.equal({ project_name: ['Kafue Gorge', 'Plant'] });
+    // Not where the words stand apart or in another order.
+    expect(marks('"south gorge"')).to.deep.equal({});
+  });
+
+  it('marks an alternative where it matched, and never what is left out', () => {
+    expect(marks('solar OR hydro')).to.deep.equal({ project_name: ['Hydro'] });
+    expect(marks('hydro -sinohydro')).to.deep.equal({ project_name: ['Hydro'] });
+    expect(marks('-kafue zambia')).to.deep.equal({ country_code: true });
+    expect(marks('-"kafue gorge" plant')).to.deep.equal({ project_name: ['Plant'] });
+  });
+
+  it('marks a qualified word in its field only', () => {
+    expect(marks('location:kafue')).to.deep.equal({ location: ['Kafue'] });
+    expect(marks('name:kafue')).to.deep.equal({ project_name: ['Kafue'] });
+    expect(marks('developer:sino')).to.deep.equal({ developer: ['Sinohydro'] });
+    expect(marks('developer:kafue')).to.deep.equal({});
+    // A qualified word names no technology or country: it is looked for in its field alone.
+    expect(marks('location:zambia')).to.deep.equal({});
+  });
+
+  it('reads operators as plain characters in suggest', () => {
+    expect(computeHighlights('-kafue', ppa, 'suggest')).to.deep.equal({ project_name: [[0, 5]] });
+  });
+});

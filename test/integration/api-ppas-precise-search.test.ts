@@ -1,0 +1,158 @@
+// Precise search (issue 59) over the real app, a real Elasticsearch and the shipped sample: phrases, words left
+// out, alternatives and qualifiers select what the contract says, checked against the sample itself; a q that
+// only leaves out orders as without q; and the same q selects the same PPAs in the list, statistics and export.
+import { expect } from 'chai';
+import type { PpaRecord } from '../../indexContract/record.js';
+import { technologyWords } from '../../indexContract/text/canonical.js';
+import { countryNameWords } from '../../indexContract/text/countryNames.js';
+import { foldText } from '../../indexContract/text/fold.js';
+import { standardTokens } from '../../indexContract/text/tokenizer.js';
+import { editDistance } from '../../src/matching/editDistance.js';
+import { ppasApi } from '../support/ppasApi.js';
+import { useSampleApp } from '../support/sampleApp.js';
+import { listed, sorted } from '../support/sampleOracle.js';
+
+const TEXT_FIELDS = ['project_name', 'developer', 'location', 'reference_code'] as const;
+const tokens = (text: string | null | undefined) => standardTokens(foldText(text ?? ''));
+
+/** Whether a field of the record holds these words next to each other, in this order. */
+function holdsPhrase(record: PpaRecord, words: readonly string[], fields = TEXT_FIELDS): boolean {
+  return fields.some((field) => {
+    const held = tokens(record[field]);
+    return held.some((_, start) => words.every((word, i) => held[start + i] === word));
+  });
+}
+
+/** Whether the record holds the word anywhere q looks, as a whole word: the four fields, technology, country. */
+function holdsWord(record: PpaRecord, word: string): boolean {
+  return (
+    holdsPhrase(record, [word]) ||
+    technologyWords(record.technology).includes(word) ||
+    countryNameWords(record.country_code ?? null).some((name) => name.split(' ').includes(word))
+  );
+}
+
+describe('precise search on the sample index (issue 59)', function () {
+  this.timeout(120_000);
+  const { app } = useSampleApp('api-precise');
+  const { get } = ppasApi(() => app().url);
+
+  /** Every slug a list query selects (cursor walk, 100 a page). */
+  async function slugs(query: string): Promise<string[]> {
+    const all: string[] = [];
+    let path: string | null = `/api/v1/ppas?per_page=100&cursor=*&fields=slug&${query}`;
+    while (path) {
+      const response = await get(path);
+      expect(response.status, `${path}: ${JSON.stringify(response.body)}`).to.equal(200);
+      const body = response.body as { data: { slug: string }[]; links: { next: string | null } };
+      all.push(...body.data.map((item) => item.slug));
+      const next = body.links.next === null ? null : new URL(body.links.next, app().url);
+      path = next === null ? null : `${next.pathname}${next.search}`;
+    }
+    return all;
+  }
+  const q = (text: string) => `q=${encodeURIComponent(text)}`;
+
+  // A name of three words or more whose first two words stand together in few names: the phrase's case.
+  const named = listed.find((record) => {
+    const words = tokens(record.project_name);
+    return words.length >= 3 && /^\p{L}{4,}$/u.test(words[0]!) && /^\p{L}{4,}$/u.test(words[1]!);
+  })!;
+  const [first, second] = tokens(named.project_name);
+
+  it('a phrase selects the PPAs holding its words next to each other, in order, in one of the four fields', async () => {
+    const expected = listed.filter((record) => holdsPhrase(record, [first!, second!])).map((r) => r.slug);
+    expect(expected).to.include(named.slug);
+    expect((await slugs(q(`"${first} ${second}"`))).sort()).to.deep.equal(expected.sort());
+    // The other order is another phrase.
+    const reversed = listed.filter((record) => holdsPhrase(record, [second!, first!])).map((r) => r.slug);
+    expect((await slugs(q(`"${second} ${first}"`))).sort()).to.deep.equal(reversed.sort());
+  });
+
+  it('-word is q less the PPAs holding the word anywhere q looks; a q that only leaves out orders as without q', async () => {
+    const solar = await slugs(q('solar'));
+    // A word many solar PPAs hold somewhere: their country's name, a place, a developer's word.
+    const counts = new Map<string, number>();
+    for (const record of listed.filter((r) => solar.includes(r.slug))) {
+      for (const word of new Set(TEXT_FIELDS.flatMap((field) => tokens(record[field])))) {
+        if (/^\p{L}{4,}$/u.test(word) && word !== 'solar') counts.set(word, (counts.get(word) ?? 0) + 1);
+      }
+    }
+    const [left] = [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]!;
+    const bySlug = new Map(listed.map((record) => [record.slug, record]));
+    const expected = solar.filter((slug) => !holdsWord(bySlug.get(slug)!, left));
+    expect(expected.length).to.be.within(1, solar.length - 1);
+    expect((await slugs(q(`solar -${left}`))).sort()).to.deep.equal([...expected].sort());
+
+    // Only left out: every other PPA, newest first, as without q.
+    const coalFree = listed.filter((record) => !holdsWord(record, 'coal'));
+    expect(coalFree.length).to.be.below(listed.length);
+    expect(await slugs(q('-coal'))).to.deep.equal(sorted(coalFree, 'recent'));
+  });
+
+  it('a OR b is the union of a and b, each as forgiving as alone', async () => {
+    const [wind, hydro, either] = await Promise.all([
+      slugs(q('wind')),
+      slugs(q('hydro')),
+      slugs(q('wind OR hydro')),
+    ]);
+    expect(wind.length).to.be.above(0);
+    expect(hydro.length).to.be.above(0);
+    expect([...either].sort()).to.deep.equal([...new Set([...wind, ...hydro])].sort());
+  });
+
+  it('developer: looks in the developer alone, as forgiving as everywhere', async () => {
+    // A developer's word that other PPAs hold only in their name or place.
+    const bySlug = new Map(listed.map((r) => [r.slug, r]));
+    const candidates = listed.flatMap((r) => tokens(r.developer).filter((w) => /^\p{L}{5,}$/u.test(w)));
+    const word = candidates.find((w) =>
+      listed.some((r) => holdsWord(r, w) && !tokens(r.developer).includes(w)),
+    )!;
+    expect(word, 'a developer word also held elsewhere').to.be.a('string');
+    // Forgiving in the developer: the word as typed, as a start (it is the last word), or a typo or two away.
+    const typos = word.length >= 8 ? 2 : 1;
+    const names = (r: PpaRecord) =>
+      tokens(r.developer).some((w) => w.startsWith(word) || editDistance(word, w, typos) <= typos);
+    const found = await slugs(q(`developer:${word}`));
+    expect([...found].sort()).to.deep.equal(
+      listed
+        .filter(names)
+        .map((r) => r.slug)
+        .sort(),
+    );
+    const elsewhere = listed.filter((r) => holdsWord(r, word) && !names(r));
+    expect(elsewhere.length, 'PPAs holding the word outside the developer').to.be.above(0);
+    for (const r of elsewhere) expect(found).to.not.include(r.slug);
+    expect(bySlug.size).to.equal(listed.length);
+  });
+
+  it('the same q selects the same PPAs in the list, the statistics and the export', async () => {
+    const text = `"${first} ${second}" OR solar -coal`;
+    const list = await slugs(q(text));
+    const statistics = await get(`/api/v1/ppas/statistics?${q(text)}`);
+    expect(statistics.status).to.equal(200);
+    expect((statistics.body as { data: { totals: { ppas: number } } }).data.totals.ppas).to.equal(
+      list.length,
+    );
+    const exported = await fetch(`${app().url}/api/v1/ppas/export?format=ndjson&fields=slug&${q(text)}`);
+    expect(exported.status).to.equal(200);
+    const lines = (await exported.text()).split('\n').filter(Boolean);
+    expect(lines.map((line) => (JSON.parse(line) as { slug: string }).slug).sort()).to.deep.equal(
+      [...list].sort(),
+    );
+  });
+
+  it('highlights: a phrase is one span, what is left out is never marked', async () => {
+    const response = await get(
+      `/api/v1/ppas?highlight=true&fields=slug,project_name&${q(`"${first} ${second}" -zzzz`)}`,
+    );
+    const body = response.body as {
+      data: { slug: string; project_name: string; highlights: { project_name?: [number, number][] } }[];
+    };
+    const item = body.data.find((entry) => entry.slug === named.slug)!;
+    const spans = item.highlights.project_name ?? [];
+    expect(spans.map(([start, end]) => foldText(item.project_name.slice(start, end)))).to.include(
+      `${first} ${second}`,
+    );
+  });
+});
