@@ -1,4 +1,4 @@
-// `npm run monitoring`: writes the rule files generated from deploy/prometheus/'s declarations
+// `npm run monitoring`: writes the rule files and the dashboard generated from deploy/prometheus/'s declarations
 // (test/unit/tools/monitoring/outputs.test.ts fails while a committed one differs).
 // `npm run monitoring -- --time-scale 0.01 --out <dir>` writes only the rule files, every window and `for:` scaled,
 // into <dir>: rules to watch fire in seconds, never to ship.

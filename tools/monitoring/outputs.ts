@@ -1,13 +1,15 @@
-// The files generated from deploy/prometheus/'s declarations, as they are committed: YAML written through
+// The files generated from deploy/prometheus/'s declarations, as they are committed: YAML and JSON written through
 // Prettier with the repository's settings, so `npm run lint` and the committed-equals-generated test agree.
 import { format, resolveConfig } from 'prettier';
 import { stringify } from 'yaml';
+import { dashboard } from './dashboard.js';
 import { SLOS, type Slo } from '../../deploy/prometheus/slos.js';
 import { alertRules, sloRules, type RuleFile, type RuleOptions } from './rules.js';
 
 /** One rule file per SLO (a promtool test loads only those it tests), and one of the plain alerts. */
 export const sloRuleFile = (slo: Slo) => `deploy/prometheus/rules/slo-${slo.name.replaceAll('_', '-')}.yml`;
 export const ALERTS_RULE_FILE = 'deploy/prometheus/rules/alerts.yml';
+export const DASHBOARD_FILE = 'deploy/grafana/dashboards/ppa-search-api.json';
 
 export interface GeneratedFile {
   /** From the repository's root. */
@@ -42,5 +44,8 @@ export async function ruleFiles(options: RuleOptions = {}): Promise<GeneratedFil
 
 /** Every generated file, as committed. */
 export async function monitoringFiles(): Promise<GeneratedFile[]> {
-  return ruleFiles();
+  return [
+    ...(await ruleFiles()),
+    { path: DASHBOARD_FILE, text: await pretty(JSON.stringify(dashboard()), DASHBOARD_FILE) },
+  ];
 }
