@@ -427,6 +427,10 @@ describe('deploy: the compose profile `monitoring` (Prometheus, Grafana)', () =>
     expect(panels, 'panels').to.have.length.above(0);
     expect(panels.filter((panel) => panel.datasource?.uid !== DATASOURCE.uid)).to.deep.equal([]);
   });
+
+  it('is in the guide', () => {
+    expect(operations).to.include('docker compose --profile monitoring up');
+  });
 });
 
 describe('deploy: deploy/nginx/nginx.conf', () => {
