@@ -44,6 +44,7 @@ export function createServices(config: Config, logger: Logger): Services {
       ? createMetrics({
           liveIndex: () => liveState.lookups.liveIndex(),
           indexContract: () => liveState.lookups.indexContract(),
+          clusterAnswers: () => liveState.lookups.ready().then((readiness) => readiness.cluster),
         })
       : undefined;
   const responseCache = createResponseCache({

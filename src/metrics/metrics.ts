@@ -1,7 +1,7 @@
 // Prometheus metrics for operators (prom-client), served on a port of their own (METRICS_PORT) that the public
 // never reaches: requests by route and status, latencies, Elasticsearch search latency, rate-limit refusals and
-// the limiter's fallback state, admission control (limit, in flight, queue wait, overload refusals by route), and
-// the age of the index generation being served.
+// the limiter's fallback state, admission control (limit, in flight, queue wait, overload refusals by route),
+// whether Elasticsearch answers, and the age of the index generation being served.
 import type { Middleware } from 'koa';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { parseIndexBuiltAt } from '../../indexContract/indexName.js';
@@ -38,6 +38,8 @@ export interface MetricsSources {
   liveIndex: () => Promise<string | null>;
   /** The live index judged against this release's contract (src/liveState/lookups.ts). */
   indexContract?: () => Promise<ContractReading | null>;
+  /** Whether the cluster answers now (readiness's lookup), for ppa_elasticsearch_up. */
+  clusterAnswers: () => Promise<boolean>;
 }
 
 export function createMetrics(options: MetricsSources): Metrics {
@@ -124,6 +126,15 @@ export function createMetrics(options: MetricsSources): Metrics {
     registers: [registry],
     collect() {
       this.set(limiterHealth?.().status === 'degraded' ? 1 : 0);
+    },
+  });
+  // Its own lookup at each scrape: with no traffic there is no failed search to tell that the cluster is gone.
+  new Gauge({
+    name: 'ppa_elasticsearch_up',
+    help: '1 while Elasticsearch answers this instance (a lookup at each scrape), else 0',
+    registers: [registry],
+    async collect() {
+      this.set((await options.clusterAnswers().catch(() => false)) ? 1 : 0);
     },
   });
   new Gauge({

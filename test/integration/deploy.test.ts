@@ -1,12 +1,15 @@
-// Static checks of what ships the service: docker-compose.yml, Dockerfile, .dockerignore, the nginx config and the
-// operator's guide, against each other and against the code (the config module's variables, the build's output).
+// Static checks of what ships the service: docker-compose.yml (its monitoring profile too), Dockerfile,
+// .dockerignore, the nginx config and the operator's guide, against each other and against the code (the config
+// module's variables, the build's output).
 // No Docker engine is needed; `docker compose config -q` runs only where the compose plugin is installed.
 import { expect } from 'chai';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
+import { SCRAPE_JOB } from '../../deploy/prometheus/slos.js';
 import { CONFIG_VARIABLES, CONFIG_VARIABLES_SPEC, loadConfig } from '../../src/config.js';
+import { DATASOURCE } from '../../tools/monitoring/dashboard.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const read = (path: string): string => readFileSync(`${root}${path}`, 'utf8');
@@ -231,11 +234,17 @@ describe('deploy: docker-compose.yml', () => {
     }
   });
 
-  it('publishes no port but the proxy’s (TRUST_PROXY_HOPS=1 is only safe when clients cannot bypass nginx)', () => {
-    const publishing = Object.entries(compose.services)
-      .filter(([, service]) => (service.ports ?? []).length > 0)
-      .map(([name]) => name);
-    expect(publishing).to.deep.equal(['proxy']);
+  it('publishes no port but the proxy’s (TRUST_PROXY_HOPS=1 is only safe when clients cannot bypass nginx), the monitoring profile’s on loopback only', () => {
+    const publishing = Object.entries(compose.services).filter(
+      ([, service]) => (service.ports ?? []).length > 0,
+    );
+    const monitoring = (service: ComposeService) => (service.profiles ?? []).includes('monitoring');
+    expect(publishing.filter(([, service]) => !monitoring(service)).map(([name]) => name)).to.deep.equal([
+      'proxy',
+    ]);
+    for (const [name, service] of publishing.filter(([, service]) => monitoring(service))) {
+      for (const port of service.ports ?? []) expect(String(port), name).to.match(/^127\.0\.0\.1:/);
+    }
   });
 
   it('puts nginx in front with deploy/nginx/nginx.conf mounted read-only, load-balancing every API replica', () => {
@@ -339,6 +348,88 @@ describe('deploy: docker-compose.yml', () => {
     : 'passes `docker compose config -q` — NOT RUN: the docker compose plugin is not installed here';
   (dockerComposeAvailable() ? it : it.skip)(composeTitle, () => {
     execFileSync('docker', ['compose', '-f', `${root}docker-compose.yml`, 'config', '-q'], { stdio: 'pipe' });
+  });
+});
+
+describe('deploy: the compose profile `monitoring` (Prometheus, Grafana)', () => {
+  const prometheus = compose.services.prometheus;
+  const grafana = compose.services.grafana;
+  const networksOf = (service: ComposeService | undefined): string[] => {
+    const networks = service?.networks ?? [];
+    return Array.isArray(networks) ? networks : Object.keys(networks);
+  };
+  /** The container path a `./host:container[:ro]` volume of `service` mounts `host` at. */
+  const mountOf = (service: ComposeService | undefined, host: string): string | undefined =>
+    service?.volumes
+      ?.map(String)
+      .find((volume) => volume.startsWith(`${host}:`))
+      ?.split(':')[1];
+  const prometheusConfig = (parseYaml(readIfExists('deploy/prometheus/prometheus.yml')) ?? {}) as {
+    rule_files?: string[];
+    scrape_configs?: { job_name: string; static_configs: { targets: string[] }[] }[];
+  };
+  const datasources = (parseYaml(readIfExists('deploy/grafana/provisioning/datasources/prometheus.yml')) ??
+    {}) as {
+    datasources?: { uid: string; type: string; url: string }[];
+  };
+  const providers = (parseYaml(readIfExists('deploy/grafana/provisioning/dashboards/ppa-search.yml')) ??
+    {}) as {
+    providers?: { type: string; options: { path: string } }[];
+  };
+
+  it('keeps Prometheus and Grafana out of a plain `up`', () => {
+    expect(prometheus?.profiles).to.deep.equal(['monitoring']);
+    expect(grafana?.profiles).to.deep.equal(['monitoring']);
+  });
+
+  it('runs Prometheus on deploy/prometheus/ (config and generated rules), past the longest SLO window', () => {
+    expect(prometheus?.image).to.match(/^prom\/prometheus:v2\.\d+\.\d+$/);
+    const dir = mountOf(prometheus, './deploy/prometheus');
+    expect(dir, 'a mount of ./deploy/prometheus').to.be.a('string');
+    const command = (prometheus?.command ?? []) as string[];
+    expect(command).to.include(`--config.file=${dir}/prometheus.yml`);
+    expect(prometheusConfig.rule_files).to.deep.equal(['rules/*.yml']);
+    const retention = command.find((flag) => flag.startsWith('--storage.tsdb.retention.time='));
+    expect(Number(/=(\d+)d$/.exec(retention ?? '')?.[1]), 'retention in days').to.be.at.least(3);
+  });
+
+  it('scrapes every API replica on its METRICS_PORT, over a network they share, as the job the rules name', () => {
+    const [job, ...others] = prometheusConfig.scrape_configs ?? [];
+    expect(others).to.deep.equal([]);
+    expect(job?.job_name).to.equal(SCRAPE_JOB);
+    expect(job?.static_configs.flatMap((list) => list.targets)).to.have.members(
+      apiServices().map(([name, service]) => `${name}:${environmentOf(service).METRICS_PORT}`),
+    );
+    for (const [name, service] of apiServices()) {
+      expect(
+        networksOf(service).some((network) => networksOf(prometheus).includes(network)),
+        name,
+      ).to.equal(true);
+      expect(service.expose?.map(String), `${name} exposes METRICS_PORT`).to.include(
+        environmentOf(service).METRICS_PORT,
+      );
+    }
+  });
+
+  it('provisions Grafana with that Prometheus and the generated dashboard', () => {
+    expect(grafana?.image).to.match(/^grafana\/grafana:\d+\.\d+\.\d+$/);
+    expect(mountOf(grafana, './deploy/grafana/provisioning')).to.equal('/etc/grafana/provisioning');
+    const [datasource] = datasources.datasources ?? [];
+    expect(datasource).to.include({ uid: DATASOURCE.uid, type: 'prometheus', url: 'http://prometheus:9090' });
+    expect(networksOf(grafana).some((network) => networksOf(prometheus).includes(network))).to.equal(true);
+    const [provider] = providers.providers ?? [];
+    expect(provider?.type).to.equal('file');
+    expect(mountOf(grafana, './deploy/grafana/dashboards')).to.equal(provider?.options.path);
+    const dashboard = JSON.parse(readIfExists('deploy/grafana/dashboards/ppa-search-api.json') || '{}') as {
+      panels?: { type: string; datasource?: { uid: string } }[];
+    };
+    const panels = (dashboard.panels ?? []).filter((panel) => panel.type !== 'row');
+    expect(panels, 'panels').to.have.length.above(0);
+    expect(panels.filter((panel) => panel.datasource?.uid !== DATASOURCE.uid)).to.deep.equal([]);
+  });
+
+  it('is in the guide', () => {
+    expect(operations).to.include('docker compose --profile monitoring up');
   });
 });
 

@@ -88,6 +88,7 @@ describe('metrics: GET /metrics on METRICS_PORT', function () {
     expect(sample(after, 'ppa_http_requests_total', { route: 'unmatched', status: '429' })).to.equal(1);
     expect(sample(after, 'ppa_search_duration_seconds_count', { outcome: 'ok' })).to.be.at.least(3);
     expect(sample(after, 'ppa_rate_limit_degraded')).to.equal(0);
+    expect(sample(after, 'ppa_elasticsearch_up')).to.equal(1);
     const age = sample(after, 'ppa_index_generation_age_seconds') ?? -1;
     expect(age).to.be.within(0, 600);
     expect(after).to.contain('ppa_process_resident_memory_bytes');

@@ -111,6 +111,7 @@ export async function buildTestApp(options: TestAppOptions): Promise<TestApp> {
     ? createMetrics({
         liveIndex: () => liveState.lookups.liveIndex(),
         indexContract: () => liveState.lookups.indexContract(),
+        clusterAnswers: () => liveState.lookups.ready().then((readiness) => readiness.cluster),
       })
     : undefined;
   const app = createApp({

@@ -5,12 +5,15 @@ import { fileURLToPath } from 'node:url';
 import { ENVIRONMENT_SECTION } from './environment.js';
 import { EXIT_CODES_SECTION } from './exitCodes.js';
 import { INDEXER_ENVIRONMENT_SECTION } from './indexerEnvironment.js';
+import { ALERTS_SECTION, SLOS_SECTION } from './monitoring.js';
 import { REPO_ROOT, withSection, type GeneratedSection } from './section.js';
 
 export const GENERATED_SECTIONS: readonly GeneratedSection[] = [
   ENVIRONMENT_SECTION,
   EXIT_CODES_SECTION,
   INDEXER_ENVIRONMENT_SECTION,
+  SLOS_SECTION,
+  ALERTS_SECTION,
 ];
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
