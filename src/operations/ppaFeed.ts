@@ -23,12 +23,18 @@ import { logHead } from './shared.js';
 export function searchLabel(filters: SearchFilters): string | null {
   const parts: string[] = [];
   if (filters.q !== undefined) parts.push(`q "${filters.q}"`);
+  const excluded = filters.excluded ?? {};
   if (filters.technology) parts.push(`technology ${filters.technology.join(' or ')}`);
+  if (excluded.technology) parts.push(`technology not ${excluded.technology.join(' nor ')}`);
   if (filters.tariff) parts.push(`tariff ${filters.tariff.join(' or ')}`);
+  if (excluded.tariff) parts.push(`tariff not ${excluded.tariff.join(' nor ')}`);
   if (filters.country) parts.push(`country ${filters.country.join(' or ')}`);
+  if (excluded.country) parts.push(`country not ${excluded.country.join(' nor ')}`);
   if (filters.developer !== undefined) parts.push(`developer "${filters.developer}"`);
   if (filters.year !== undefined) parts.push(`year ${filters.year}`);
+  if (filters.years) parts.push(`years ${filters.years.from ?? ''}..${filters.years.to ?? ''}`);
   if (filters.riskFeatures) parts.push(`risk features ${filters.riskFeatures.join(' and ')}`);
+  if (excluded.riskFeatures) parts.push(`without risk features ${excluded.riskFeatures.join(' or ')}`);
   if (filters.minCapacity !== undefined) parts.push(`at least ${filters.minCapacity} MW`);
   if (filters.maxCapacity !== undefined) parts.push(`at most ${filters.maxCapacity} MW`);
   return parts.length ? parts.join(', ') : null;

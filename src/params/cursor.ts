@@ -43,6 +43,17 @@ function canonicalQuery(query: WalkQuery): string {
     query.maxCapacity ?? null,
     sorted(query.slugs),
     query.sort,
+    // The forms added later, only when used: a walk without them keeps the digest it always had.
+    ...(query.excluded || query.years
+      ? [
+          {
+            excluded: Object.fromEntries(
+              Object.entries(query.excluded ?? {}).map(([name, values]) => [name, sorted(values)]),
+            ),
+            years: query.years ?? null,
+          },
+        ]
+      : []),
   ]);
 }
 

@@ -6,7 +6,8 @@ import type { InvalidParam } from '../http/problem.js';
 import { parseQuery, wordCount } from '../matching/queryText.js';
 import { withDefault, type ParamsOf } from './declare.js';
 
-export const TOKEN_PATTERN = '^[a-z0-9_]+$';
+/** A token, or `!` and a token: that value left out. */
+export const TOKEN_PATTERN = '^!?[a-z0-9_]+$';
 export const MAX_RISK_FEATURES = 20;
 export const MAX_CAPACITY_MW = 100_000;
 /** `q` after accent folding: one character can fold into many ("ﷺ" is 18), and each word costs a clause set. */
@@ -15,7 +16,10 @@ export const MAX_Q_WORDS = 12;
 export const MAX_FOLDED_DEVELOPER_LENGTH = 100;
 /** Most values a comma-joined token list (technology, tariff, country) may carry. */
 export const MAX_LIST_TOKENS = 20;
-const COUNTRY_PATTERN = '^[a-z]{2}$';
+const COUNTRY_PATTERN = '^!?[a-z]{2}$';
+/** The years a financial close may have (the record schema's bounds). */
+export const MIN_YEAR = 1900;
+export const MAX_YEAR = 2100;
 
 /** Filters after validation: absent fields filter nothing. Tokens are lowercased, text is trimmed. */
 export interface SearchFilters {
@@ -26,9 +30,24 @@ export interface SearchFilters {
   country?: string[];
   developer?: string;
   year?: number;
+  /** `year=a..b`: the financial close year in [from, to], an end open when absent; no year is never in a range. */
+  years?: { from?: number; to?: number };
   riskFeatures?: string[];
   minCapacity?: number;
   maxCapacity?: number;
+  /** The values written `!value`: left out. Present only when some are. */
+  excluded?: ExcludedValues;
+}
+
+/**
+ * Values left out. technology, tariff, country: a PPA whose value is one of them is left out (one without a value
+ * stays); risk features: a PPA with any of them is left out.
+ */
+export interface ExcludedValues {
+  technology?: string[];
+  tariff?: string[];
+  country?: string[];
+  riskFeatures?: string[];
 }
 
 /** Longest token of a comma-joined list (the longest real one is far shorter). */
@@ -36,7 +55,7 @@ export const MAX_TOKEN_LENGTH = 50;
 const token = () =>
   Type.String({
     pattern: TOKEN_PATTERN,
-    description: 'a token of lowercase letters, digits and underscores',
+    description: 'a token of lowercase letters, digits and underscores (!token: left out)',
   });
 const tokenList = (description: string) =>
   Type.Optional(
@@ -68,23 +87,27 @@ export const FILTER_PARAMETERS = {
     }),
   ),
   technology: tokenList(
-    'Technology equals one of these tokens (OR), joined by ",". Trimmed and lowercased; an unknown token matches nothing.',
+    'Technology equals one of these tokens (OR), joined by ",". Trimmed and lowercased; an unknown token matches ' +
+      'nothing. A token written !token leaves that technology out; only !tokens: every PPA but those (one without ' +
+      'a technology included).',
   ),
   tariff: tokenList(
-    'Tariff structure equals one of these tokens (OR), joined by ",". Trimmed and lowercased.',
+    'Tariff structure equals one of these tokens (OR), joined by ",". Trimmed and lowercased. !token leaves that ' +
+      'tariff out, as for technology.',
   ),
   country: Type.Optional(
     Type.Array(
       Type.String({
         pattern: COUNTRY_PATTERN,
-        description: 'a two-letter country code (ISO 3166-1 alpha-2)',
+        description: 'a two-letter country code (ISO 3166-1 alpha-2), or ! and one (that country left out)',
       }),
       {
         minItems: 1,
         maxItems: MAX_LIST_TOKENS,
         description:
           `Country (ISO 3166-1 alpha-2) equals one of these codes (OR), joined by ",", case-insensitive; at most ` +
-          `${MAX_LIST_TOKENS}. An unknown code matches nothing.`,
+          `${MAX_LIST_TOKENS}. An unknown code matches nothing. !code leaves that country out; only !codes: every ` +
+          'PPA but those, one whose country is unknown included.',
       },
     ),
   ),
@@ -96,7 +119,14 @@ export const FILTER_PARAMETERS = {
     }),
   ),
   year: Type.Optional(
-    Type.Integer({ minimum: 1900, maximum: 2100, description: 'Financial close year equals it.' }),
+    Type.String({
+      maxLength: 10,
+      examples: ['2015', '2010..2015', '2015..', '..2005'],
+      description:
+        `Financial close year equals it (${MIN_YEAR}–${MAX_YEAR}), or is in a range of years: 2010..2015 ` +
+        '(inclusive), 2015.. or ..2005 (one end open). A PPA without a year is in no range. A range that starts ' +
+        'after it ends is 400.',
+    }),
   ),
   'risk_features[]': Type.Optional(
     Type.Array(token(), {
@@ -105,7 +135,8 @@ export const FILTER_PARAMETERS = {
         `The PPA has all of these risk features (AND). Repeat the key; "risk_features" (no brackets) is the same ` +
         `parameter and a value may also join tokens by ",". At most ${MAX_RISK_FEATURES} values in all (risk_features ` +
         'and risk_features[] count together), counted as ' +
-        'sent (a repeated value counts each time). Trimmed and lowercased; an unknown token matches nothing.',
+        'sent (a repeated value counts each time). Trimmed and lowercased; an unknown token matches nothing. ' +
+        '!token: PPAs without that feature.',
     }),
   ),
   min_capacity: Type.Optional(
@@ -130,27 +161,70 @@ export const REPEATABLE_FILTERS = { 'risk_features[]': ['risk_features'] } as co
 /** The filters as parsed (wire names). */
 export type FilterParams = Partial<ParamsOf<typeof FILTER_PARAMETERS>>;
 
-/** Typed filters from validated parameters (wire names). Repeated risk features are asked for once. */
-export function toFilters(params: FilterParams): SearchFilters {
+/** The list parameters whose values may be left out with `!`, by their name in ExcludedValues. */
+const EXCLUDABLE = [
+  ['technology', 'technology'],
+  ['tariff', 'tariff'],
+  ['country', 'country'],
+  ['risk_features[]', 'riskFeatures'],
+] as const;
+
+/**
+ * Typed filters from validated parameters (wire names), the problems of values that are valid alone added to
+ * `problems`. Repeated values are asked for once.
+ */
+export function readFilters(params: FilterParams, problems: InvalidParam[]): SearchFilters {
   const filters: SearchFilters = {};
   if (params.q !== undefined) filters.q = params.q;
-  if (params.technology) filters.technology = unique(params.technology);
-  if (params.tariff) filters.tariff = unique(params.tariff);
-  if (params.country) filters.country = unique(params.country.map((code) => code.toUpperCase()));
+  const excluded: ExcludedValues = {};
+  for (const [name, key] of EXCLUDABLE) {
+    const values = params[name];
+    if (!values) continue;
+    const wanted = key === 'country' ? values.map((code) => code.toUpperCase()) : values;
+    const chosen = unique(wanted.filter((value) => !value.startsWith('!')));
+    const left = unique(wanted.filter((value) => value.startsWith('!')).map((value) => value.slice(1)));
+    if (chosen.length > 0) filters[key] = chosen;
+    if (left.length > 0) excluded[key] = left;
+    const both = chosen.find((value) => left.includes(value));
+    if (both !== undefined)
+      problems.push({ name, reason: `"${both}" is both chosen and left out (!${both})` });
+  }
+  if (Object.keys(excluded).length > 0) filters.excluded = excluded;
   if (params.developer !== undefined) filters.developer = params.developer;
-  if (params.year !== undefined) filters.year = params.year;
-  const risks = params['risk_features[]'];
-  if (risks) filters.riskFeatures = unique(risks);
+  if (params.year !== undefined) {
+    const year = readYear(params.year);
+    if ('problem' in year) problems.push({ name: 'year', reason: year.problem });
+    else Object.assign(filters, year);
+  }
   if (params.min_capacity !== undefined) filters.minCapacity = params.min_capacity;
   if (params.max_capacity !== undefined) filters.maxCapacity = params.max_capacity;
+  problems.push(...capacityProblems(filters), ...foldedTextProblems(filters));
   return filters;
 }
 
-/** The filters with the problems that involve several of them, or their folded text, added to `problems`. */
-export function readFilters(params: FilterParams, problems: InvalidParam[]): SearchFilters {
-  const filters = toFilters(params);
-  problems.push(...capacityProblems(filters), ...foldedTextProblems(filters));
-  return filters;
+const YEAR = /^\d{1,4}$/;
+const YEAR_RANGE = /^(\d{1,4})?\.\.(\d{1,4})?$/;
+
+/** `year`: one year, or a range of them (2010..2015, 2015.., ..2005). */
+export function readYear(text: string): Pick<SearchFilters, 'year' | 'years'> | { problem: string } {
+  const inBounds = (year: number) => year >= MIN_YEAR && year <= MAX_YEAR;
+  const outOfBounds = `must be between ${MIN_YEAR} and ${MAX_YEAR}`;
+  if (YEAR.test(text)) {
+    const year = Number(text);
+    return inBounds(year) ? { year } : { problem: outOfBounds };
+  }
+  const range = YEAR_RANGE.exec(text);
+  if (range === null || (range[1] === undefined && range[2] === undefined)) {
+    return { problem: 'must be a year, or a range of years: 2010..2015, 2015.. or ..2005' };
+  }
+  const from = range[1] === undefined ? undefined : Number(range[1]);
+  const to = range[2] === undefined ? undefined : Number(range[2]);
+  if ((from !== undefined && !inBounds(from)) || (to !== undefined && !inBounds(to)))
+    return { problem: outOfBounds };
+  if (from !== undefined && to !== undefined && from > to) {
+    return { problem: `the range starts after it ends (${from} > ${to})` };
+  }
+  return { years: { ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) } };
 }
 
 /** The bounds that hold after folding, as the search sees the text. */

@@ -28,11 +28,11 @@ export function buildNamedFilterClauses(filters: SearchFilters): FilterClause[] 
  */
 export function buildParameterClauses(filters: SearchFilters): FilterClause[] {
   const clauses: FilterClause[] = [];
-  if (filters.technology)
-    clauses.push({ clause: { terms: { technology: filters.technology } }, facet: 'technology' });
-  if (filters.tariff) clauses.push({ clause: { terms: { tariff: filters.tariff } }, facet: 'tariff' });
-  if (filters.country)
-    clauses.push({ clause: { terms: { country_code: filters.country } }, facet: 'country' });
+  const { excluded = {} } = filters;
+  for (const [facet, field] of VALUE_FILTERS) {
+    const clause = valuesClause(field, filters[facet], excluded[facet]);
+    if (clause) clauses.push({ clause, facet });
+  }
   if (filters.developer !== undefined) {
     const value = `*${escapeWildcard(foldText(filters.developer))}*`;
     clauses.push({ clause: { wildcard: { [DEVELOPER_KEYWORD_FIELD]: { value } } } });
@@ -40,8 +40,17 @@ export function buildParameterClauses(filters: SearchFilters): FilterClause[] {
   if (filters.year !== undefined) {
     clauses.push({ clause: { term: { financial_close_year: filters.year } }, facet: 'year' });
   }
+  if (filters.years) {
+    const { from, to } = filters.years;
+    const range: estypes.QueryDslNumberRangeQuery = {};
+    if (from !== undefined) range.gte = from;
+    if (to !== undefined) range.lte = to;
+    clauses.push({ clause: { range: { financial_close_year: range } }, facet: 'year' });
+  }
   for (const feature of filters.riskFeatures ?? [])
     clauses.push({ clause: { term: { risk_features: feature } } });
+  for (const feature of excluded.riskFeatures ?? [])
+    clauses.push({ clause: { bool: { must_not: [{ term: { risk_features: feature } }] } } });
   if (filters.minCapacity !== undefined || filters.maxCapacity !== undefined) {
     const range: estypes.QueryDslNumberRangeQuery = {};
     if (filters.minCapacity !== undefined) range.gte = filters.minCapacity;
@@ -49,6 +58,25 @@ export function buildParameterClauses(filters: SearchFilters): FilterClause[] {
     clauses.push({ clause: { range: { capacity_mw: range } } });
   }
   return clauses;
+}
+
+/** The filters of one value each (OR), their field in the index. */
+const VALUE_FILTERS = [
+  ['technology', 'technology'],
+  ['tariff', 'tariff'],
+  ['country', 'country_code'],
+] as const;
+
+/**
+ * One value filter as one clause (its facet leaves it out whole, the values left out included): one of the
+ * values chosen, and none of those left out. Only left out: a PPA without a value stays.
+ */
+function valuesClause(field: string, chosen?: string[], left?: string[]): Query | undefined {
+  if (left === undefined) return chosen === undefined ? undefined : { terms: { [field]: chosen } };
+  const mustNot = [{ terms: { [field]: left } }];
+  return chosen === undefined
+    ? { bool: { must_not: mustNot } }
+    : { bool: { filter: [{ terms: { [field]: chosen } }], must_not: mustNot } };
 }
 
 export function buildFilterClauses(filters: SearchFilters): Query[] {

@@ -82,6 +82,7 @@ const SCHEMA_KEYWORDS = new Set([
   'format',
   'description',
   'default',
+  'examples',
   'allOf',
   'anyOf',
   'oneOf',
@@ -115,11 +116,12 @@ function routeTemplates(): string[] {
 /** A value the schema allows, as a query string value. */
 function exampleValue(schema: Json): string {
   if (Array.isArray(schema.enum)) return String(schema.enum[0]);
+  if (Array.isArray(schema.examples)) return String(schema.examples[0]);
   if (schema.type === 'integer' || schema.type === 'number') return String(schema.minimum ?? 1);
   if (schema.type === 'array') {
     const items = (schema.items ?? {}) as Json;
     if (Array.isArray(items.enum)) return String(items.enum[0]);
-    if (items.pattern === '^[a-z]{2}$') return 'sn';
+    if (String(items.pattern).endsWith('[a-z]{2}$')) return 'sn';
     if (String(items.pattern).startsWith('^[a-z0-9]+(?:-')) return 'kahone-solar';
     return 'solar_pv'; // a token, and a well-formed slug too
   }

@@ -155,4 +155,76 @@ describe('precise search on the sample index (issue 59)', function () {
       `${first} ${second}`,
     );
   });
+
+  describe('filters: !values and year ranges', () => {
+    const total = async (query: string) =>
+      ((await get(`/api/v1/ppas?per_page=1&${query}`)).body as { meta: { total: number } }).meta.total;
+    const count = (keep: (record: PpaRecord) => boolean) => listed.filter(keep).length;
+    const country = listed.find((r) => r.country_code)!.country_code!;
+
+    it('!value leaves that value out, a PPA without a value included; ranges of years leave out PPAs without a year', async () => {
+      const cases: [string, (record: PpaRecord) => boolean][] = [
+        ['technology=!solar_pv', (r) => r.technology !== 'solar_pv'],
+        ['technology=solar_pv,wind,!wind', () => false],
+        ['tariff=!energy_only,!take_or_pay', (r) => r.tariff !== 'energy_only' && r.tariff !== 'take_or_pay'],
+        [`country=!${country.toLowerCase()}`, (r) => r.country_code !== country],
+        [
+          'risk_features[]=!government_guarantee',
+          (r) => !(r.risk_features ?? []).includes('government_guarantee'),
+        ],
+        [
+          'risk_features[]=take_or_pay&risk_features[]=!government_guarantee',
+          (r) =>
+            (r.risk_features ?? []).includes('take_or_pay') &&
+            !(r.risk_features ?? []).includes('government_guarantee'),
+        ],
+        [
+          'year=2010..2015',
+          (r) =>
+            r.financial_close_year != null &&
+            r.financial_close_year >= 2010 &&
+            r.financial_close_year <= 2015,
+        ],
+        ['year=2015..', (r) => r.financial_close_year != null && r.financial_close_year >= 2015],
+        ['year=..2005', (r) => r.financial_close_year != null && r.financial_close_year <= 2005],
+      ];
+      for (const [query, keep] of cases) {
+        if (query === 'technology=solar_pv,wind,!wind') {
+          expect((await get(`/api/v1/ppas?${query}`)).status, query).to.equal(400);
+          continue;
+        }
+        const expected = count(keep);
+        expect(expected, query).to.be.within(1, listed.length - 1);
+        expect(await total(query), query).to.equal(expected);
+      }
+      // A country left out keeps the PPAs whose country is unknown.
+      const unknown = count((r) => !r.country_code);
+      if (unknown > 0) expect(await total(`country=!${country.toLowerCase()}`)).to.be.above(unknown);
+    });
+
+    it('facets stay disjunctive: a filter’s own facet counts ignore it, its !values included', async () => {
+      type Facets = { meta: { facets: Record<string, { value: unknown; count: number }[]> } };
+      const facetsOf = async (query: string) =>
+        ((await get(`/api/v1/ppas?per_page=1&facets=technology,year&${query}`)).body as Facets).meta.facets;
+      const without = await facetsOf('tariff=energy_only');
+      const left = await facetsOf('tariff=energy_only&technology=!solar_pv&year=2010..2015');
+      expect(left.technology).to.deep.equal(
+        (await facetsOf('tariff=energy_only&year=2010..2015')).technology,
+      );
+      expect(left.year).to.deep.equal((await facetsOf('tariff=energy_only&technology=!solar_pv')).year);
+      expect(left.technology).to.not.deep.equal(without.technology);
+    });
+
+    it('statistics and export take the same filters as the list', async () => {
+      const query = 'technology=!solar_pv&year=2005..&risk_features[]=!take_or_pay';
+      const listTotal = await total(query);
+      expect(listTotal).to.be.above(0);
+      const statistics = await get(`/api/v1/ppas/statistics?${query}`);
+      expect((statistics.body as { data: { totals: { ppas: number } } }).data.totals.ppas).to.equal(
+        listTotal,
+      );
+      const exported = await fetch(`${app().url}/api/v1/ppas/export?format=ndjson&fields=slug&${query}`);
+      expect((await exported.text()).split('\n').filter(Boolean)).to.have.length(listTotal);
+    });
+  });
 });

@@ -65,6 +65,36 @@ describe('api params: list', () => {
     ]);
   });
 
+  it('reads !values as left out, and year as one year or a range', () => {
+    expect(
+      parseListQuery(
+        'technology=solar_pv,!wind,!wind&country=!gh&risk_features[]=!take_or_pay&year=2010..2015',
+      ),
+    ).to.deep.include({
+      technology: ['solar_pv'],
+      excluded: { technology: ['wind'], country: ['GH'], riskFeatures: ['take_or_pay'] },
+      years: { from: 2010, to: 2015 },
+    });
+    expect(parseListQuery('year=2015..').years).to.deep.equal({ from: 2015 });
+    expect(parseListQuery('year=..2005').years).to.deep.equal({ to: 2005 });
+    expect(parseListQuery('year=2012')).to.deep.include({ year: 2012 });
+    expect(parseListQuery('technology=wind')).to.not.have.property('excluded');
+  });
+
+  it('a range that starts after it ends, a bad range, a value both chosen and left out: 400 naming the parameter', () => {
+    expect(problemsOf(() => parseListQuery('year=2015..2010'))).to.deep.equal([
+      { name: 'year', reason: 'the range starts after it ends (2015 > 2010)' },
+    ]);
+    for (const value of ['..', '2010...2015', '2010-2015', 'abc', '1899..', '..2101']) {
+      expect(names(problemsOf(() => parseListQuery(`year=${value}`))), value).to.deep.equal(['year']);
+    }
+    expect(problemsOf(() => parseListQuery('technology=wind,!wind'))).to.deep.equal([
+      { name: 'technology', reason: '"wind" is both chosen and left out (!wind)' },
+    ]);
+    expect(names(problemsOf(() => parseListQuery('technology=!!wind')))).to.deep.equal(['technology']);
+    expect(names(problemsOf(() => parseListQuery('country=!ghana')))).to.deep.equal(['country']);
+  });
+
   it('accepts the bounds and rejects what lies past them', () => {
     expect(parseListQuery('year=1900&min_capacity=0&max_capacity=100000&per_page=1').year).to.equal(1900);
     expect(parseListQuery('year=2100').year).to.equal(2100);
@@ -128,7 +158,7 @@ describe('api params: list', () => {
     expect(problemsOf(() => parseListQuery('risk_features=Bad-Token'))).to.deep.equal([
       {
         name: 'risk_features',
-        reason: '"bad-token" is not a token of lowercase letters, digits and underscores',
+        reason: '"bad-token" is not a token of lowercase letters, digits and underscores (!token: left out)',
       },
     ]);
   });

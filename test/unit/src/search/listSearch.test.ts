@@ -41,6 +41,33 @@ describe('api search: list request', () => {
     expect(request).to.include({ from: 20, size: 10 });
   });
 
+  it('!values leave out, a year range is a range; each filter stays one clause (its facet leaves it out whole)', () => {
+    const clauses = buildFilterClauses(
+      parseListQuery(
+        'technology=solar_pv,!wind&tariff=!energy_only&country=!gh,!SN&year=2010..2015&risk_features[]=!take_or_pay',
+      ),
+    );
+    expect(clauses).to.deep.equal([
+      { term: { active: true } },
+      {
+        bool: {
+          filter: [{ terms: { technology: ['solar_pv'] } }],
+          must_not: [{ terms: { technology: ['wind'] } }],
+        },
+      },
+      { bool: { must_not: [{ terms: { tariff: ['energy_only'] } }] } },
+      { bool: { must_not: [{ terms: { country_code: ['GH', 'SN'] } }] } },
+      { range: { financial_close_year: { gte: 2010, lte: 2015 } } },
+      { bool: { must_not: [{ term: { risk_features: 'take_or_pay' } }] } },
+    ]);
+    expect(buildFilterClauses(parseListQuery('year=2015..')).at(-1)).to.deep.equal({
+      range: { financial_close_year: { gte: 2015 } },
+    });
+    expect(buildFilterClauses(parseListQuery('year=..2005')).at(-1)).to.deep.equal({
+      range: { financial_close_year: { lte: 2005 } },
+    });
+  });
+
   it('folds the developer like the indexer folds documents', () => {
     expect(buildFilterClauses({ developer: 'SÃO Énergie' })[1]).to.deep.equal({
       wildcard: { 'developer_folded.kw': { value: '*sao energie*' } },
