@@ -183,7 +183,7 @@ function preciseQuery(parsed: ParsedQuery, parts: TextQueryParts): Query {
       : { must: [] as Query[], should: [] as Query[] };
   const mustNot: Query[] = [];
   for (const clause of parsed.clauses) {
-    if (clause.excluded) mustNot.push(...clause.terms.map(exclusionQuery));
+    if (clause.excluded) mustNot.push(...clause.terms.flatMap(exclusionQueries));
     else if (!isPlainWord(clause)) must.push(clauseQuery(clause, parts));
   }
   const bool: estypes.QueryDslBoolQuery = { must };
@@ -337,14 +337,23 @@ function termQuery(term: Term, typing: boolean, parts: TextQueryParts): Query {
 /**
  * A term left out: the PPAs it matches anywhere `q` looks (the four fields, the technology's words, the country's
  * names), or in its qualifier's field, as a whole word or the phrase, case and accents aside, with no typo and no
- * prefix.
+ * prefix. The descriptor fields keep no positions (a handful of words each): there a phrase is all its words.
  */
-function exclusionQuery(term: Term): Query {
-  const fields = term.field === undefined ? EXCLUSION_FIELDS : scopeOf(term.field).fields;
+function exclusionQueries(term: Term): Query[] {
   const query = term.words.join(' ');
-  return term.phrase
-    ? { multi_match: { query, type: 'phrase', fields } }
-    : { multi_match: { query, fields, operator: 'and' } };
+  if (term.field !== undefined) {
+    const fields = scopeOf(term.field).fields;
+    return [
+      term.phrase
+        ? { multi_match: { query, type: 'phrase', fields } }
+        : { multi_match: { query, fields, operator: 'and' } },
+    ];
+  }
+  if (!term.phrase) return [{ multi_match: { query, fields: EXCLUSION_FIELDS, operator: 'and' } }];
+  return [
+    { multi_match: { query, type: 'phrase', fields: TEXT_FIELDS } },
+    { multi_match: { query, fields: DESCRIPTOR_FIELDS, operator: 'and' } },
+  ];
 }
 
 const EXCLUSION_FIELDS = [...TEXT_FIELDS, ...DESCRIPTOR_FIELDS];

@@ -8,7 +8,7 @@ import { countryNameWords } from '../../indexContract/text/countryNames.js';
 import { foldText } from '../../indexContract/text/fold.js';
 import { standardTokens } from '../../indexContract/text/tokenizer.js';
 import { editDistance } from '../../src/matching/editDistance.js';
-import { ppasApi } from '../support/ppasApi.js';
+import { paramNames, ppasApi } from '../support/ppasApi.js';
 import { useSampleApp } from '../support/sampleApp.js';
 import { listed, sorted } from '../support/sampleOracle.js';
 
@@ -35,7 +35,7 @@ function holdsWord(record: PpaRecord, word: string): boolean {
 describe('precise search on the sample index (issue 59)', function () {
   this.timeout(120_000);
   const { app } = useSampleApp('api-precise');
-  const { get } = ppasApi(() => app().url);
+  const { get, problem } = ppasApi(() => app().url);
 
   /** Every slug a list query selects (cursor walk, 100 a page). */
   async function slugs(query: string): Promise<string[]> {
@@ -225,6 +225,94 @@ describe('precise search on the sample index (issue 59)', function () {
       );
       const exported = await fetch(`${app().url}/api/v1/ppas/export?format=ndjson&fields=slug&${query}`);
       expect((await exported.text()).split('\n').filter(Boolean)).to.have.length(listTotal);
+    });
+  });
+
+  describe('the rules under the syntax table', () => {
+    it('a hyphen inside a word, lower-case or and abc:def are text: the same PPAs as the plain words', async () => {
+      const runOfRiver = listed.find((r) => /\w-\w/u.test(r.project_name)) ?? listed[0]!;
+      const hyphenated = runOfRiver.project_name.split(/\s+/u).find((w) => /\w-\w/u.test(w));
+      if (hyphenated) expect(await slugs(q(hyphenated))).to.include(runOfRiver.slug);
+      // "or" in lower case must match like any word: fewer PPAs than either word alone.
+      const [solarOrWind, solarOR] = await Promise.all([
+        slugs(q('solar or wind')),
+        slugs(q('solar OR wind')),
+      ]);
+      expect(solarOrWind.length).to.be.below(solarOR.length);
+      // abc:def is one word of text (its tokens), never a qualifier.
+      expect(await slugs(q(`solar:${first}`))).to.deep.equal(
+        await slugs(q(`solar:${first}`.replace(':', ': ').replace(': ', ':'))),
+      );
+      const asText = await get(`/api/v1/ppas?per_page=1&${q(`abc:${first}`)}`);
+      expect(asText.status).to.equal(200);
+    });
+
+    it('an unclosed quote closes at the end of q', async () => {
+      expect(await slugs(q(`"${first} ${second}`))).to.deep.equal(await slugs(q(`"${first} ${second}"`)));
+    });
+
+    it('a q that only leaves out with sort=relevance is 400 naming sort', async () => {
+      const body = await problem(`/api/v1/ppas?sort=relevance&${q('-coal -gas')}`);
+      expect(paramNames(body)).to.deep.equal(['sort']);
+    });
+
+    it('the 12-word bound counts the words of phrases, alternatives and exclusions', async () => {
+      const twelve = '"a b c" d OR e -f -"g h" i j k l';
+      expect((await get(`/api/v1/ppas?per_page=1&${q(twelve)}`)).status).to.equal(200);
+      const body = await problem(`/api/v1/ppas?${q(`${twelve} m`)}`);
+      expect(paramNames(body)).to.deep.equal(['q']);
+    });
+
+    it('a few hundred random strings of quotes, dashes, OR, colons, parentheses and astral letters: 200 or 400 naming q, never 5xx', async () => {
+      let seed = 59;
+      const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+      const pieces = [
+        '"',
+        '-',
+        'OR',
+        'or',
+        ':',
+        'name:',
+        'developer:',
+        'location:',
+        'code:',
+        '(',
+        ')',
+        ' ',
+        '  ',
+        '😀',
+        '𝟏',
+        '\u0301',
+        'x',
+        first!,
+        second!,
+        'solar',
+        'ZM-HYD',
+        "d'ivoire",
+        '!',
+        '..',
+        'abc:',
+      ];
+      const failures: string[] = [];
+      const queries = Array.from({ length: 300 }, () => {
+        let text = '';
+        const length = 1 + Math.floor(next() * 12);
+        for (let i = 0; i < length; i++) text += pieces[Math.floor(next() * pieces.length)];
+        return text;
+      });
+      for (let at = 0; at < queries.length; at += 6) {
+        await Promise.all(
+          queries.slice(at, at + 6).map(async (text) => {
+            const response = await get(`/api/v1/ppas?per_page=5&highlight=true&facets=technology&${q(text)}`);
+            if (response.status === 200) return;
+            const names =
+              response.status === 400 ? paramNames(response.body as Parameters<typeof paramNames>[0]) : [];
+            if (response.status !== 400 || names.join() !== 'q')
+              failures.push(`${JSON.stringify(text)}: ${response.status} ${names}`);
+          }),
+        );
+      }
+      expect(failures).to.deep.equal([]);
     });
   });
 });

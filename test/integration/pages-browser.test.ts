@@ -481,6 +481,16 @@ describe('the explorer marks why a result matched (issue 46)', function () {
     expect(await page().locator('#suggestions b').count()).to.equal(0);
   });
 
+  it('a phrase search marks the phrase as one <mark>, and the address keeps it', async () => {
+    const q = 'zyxqua "solar park" -zzzz';
+    await page().goto(`${app!.url}/?q=${encodeURIComponent(q)}`);
+    const result = page().locator('#results button[data-slug]').first();
+    await result.locator('mark').first().waitFor();
+    expect(await result.locator('mark').allTextContents()).to.deep.equal(['Zyxqua', 'Solar Park']);
+    expect(new URL(page().url()).searchParams.get('q')).to.equal(q);
+    expect(await page().locator('#q').inputValue()).to.equal(q);
+  });
+
   it('facets and results show country names, not codes', async () => {
     await page().goto(`${app!.url}/`);
     await page().waitForSelector('#results li');
