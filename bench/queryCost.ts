@@ -11,6 +11,8 @@
 //   npm run bench -- query-cost                  # 12k records, ~4 min; writes bench/results/<date>-query-cost.md
 //   npm run bench -- query-cost --api-root DIR   # the text query of another checkout (a before/after)
 //   npm run bench -- query-cost --parts          # also each part of the query left out, took paired
+//   npm run bench -- query-cost --operators      # precise search: a phrase or an exclusion against the plain
+//                                                # words it replaces, both the API's body on its own index
 import type { Client } from '@elastic/elasticsearch';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -29,6 +31,7 @@ import {
 import { RECORD_TEXT_FIELDS, TEXT_FIELDS } from '../src/matching/fields.js';
 import { ALL_PARTS, buildTextQuery, type TextQueryParts } from '../src/search/textQuery.js';
 import { listRequest } from '../tools/relevance/runner.js';
+import { generateOperatorQueries, type OperatorClass } from '../tools/relevance/operatorSuite.js';
 import { withFixture } from './fixture.js';
 import { defineSuite, type SharedOptions } from './suite.js';
 import { REPO_ROOT } from './perf/apiProcess.js';
@@ -47,6 +50,7 @@ interface QueryCostOptions extends SharedOptions {
   connections: number;
   apiRoot?: string;
   parts?: boolean;
+  operators?: boolean;
   out?: string;
 }
 
@@ -64,6 +68,10 @@ export default defineSuite<QueryCostOptions>({
       .option(
         '--parts',
         "also where the API's query spends: each part left out in turn, Elasticsearch's took paired",
+      )
+      .option(
+        '--operators',
+        'instead: what a phrase or an exclusion costs against the plain words it replaces (the API on its index)',
       )
       .option('--out <file>', 'results file (default bench/results/<date>-query-cost.md)'),
   quick: { count: 300, args: ['--per-class', '3', '--rounds', '1', '--seconds', '1'] },
@@ -204,6 +212,10 @@ async function queryCost(options: QueryCostOptions): Promise<void> {
     )) as { listRequest: (q: string) => object & { size?: number } };
     const apiBody = (q: string) => ({ ...runner.listRequest(q), size: 25 });
 
+    if (options.operators) {
+      await operatorCost(options, fixture.es, ownIndex, records, apiBody);
+      return;
+    }
     const queries = generateQueries(records, { seed: options.querySeed, perClass: options.perClass }).filter(
       (query) => !isSuggestClass(query.queryClass),
     );
@@ -297,4 +309,83 @@ async function queryCost(options: QueryCostOptions): Promise<void> {
       log(`wrote ${file}`);
     }
   });
+}
+
+/**
+ * Precise search's cost (issue 59): each phrase ("w1 w2") and each exclusion (a -b) of the operator classes
+ * (tools/relevance/operatorSuite.ts) against the plain words it replaces (w1 w2; a b), both as the API's own list
+ * body on its own index, paced and alternating like the main table. Under 1: the operator costs less.
+ */
+async function operatorCost(
+  options: QueryCostOptions,
+  es: EsTarget,
+  index: string,
+  records: readonly PpaRecord[],
+  apiBody: (q: string) => object,
+): Promise<void> {
+  const esPid = await localEsPid((await localNodeInfo(es)).pid);
+  if (esPid === undefined)
+    throw new Error('query-cost reads Elasticsearch CPU from /proc: it must run on this machine');
+  const operators = generateOperatorQueries(records, { seed: options.querySeed, perClass: options.perClass });
+  const pairs = (operatorClass: OperatorClass, plain: (q: string) => string) =>
+    operators
+      .filter((query) => query.operatorClass === operatorClass)
+      .map((query) => ({ operator: query.q, plain: plain(query.q) }));
+  const groups = [
+    { kind: 'a phrase against its words', pairs: pairs('phrase', (q) => q.replaceAll('"', '')) },
+    { kind: 'a -b against a b', pairs: pairs('exclusion', (q) => q.replace(' -', ' ')) },
+  ];
+  const target = (qs: readonly string[]): LoadTarget => ({
+    side: 'raw',
+    url: es.url,
+    requests: qs.map((q) => ({
+      kind: 'list_q',
+      method: 'POST',
+      path: `/${index}/_search`,
+      headers: { ...es.headers, ...CLIENT_CONTENT_HEADERS },
+      body: JSON.stringify(apiBody(q)),
+    })),
+  });
+  const kinds: CostKind[] = groups.map(({ kind, pairs: list }) => ({
+    kind,
+    targets: {
+      api: target(list.map((pair) => pair.operator)),
+      plain: target(list.map((pair) => pair.plain)),
+    },
+  }));
+  const all = groups.flatMap((group) => group.pairs);
+  const costs = await pacedCostByKind(
+    esPid,
+    kinds,
+    { api: target(all.map((pair) => pair.operator)), plain: target(all.map((pair) => pair.plain)) },
+    paceOf(options),
+    log,
+  );
+  const machine = machineInfo();
+  const report = [
+    `# What precise search costs Elasticsearch against the plain words it replaces: ${options.count.toLocaleString('en')} records of the relevance corpus`,
+    '',
+    `${new Date().toISOString()}; ${machine.cores} cores (${machine.cpuModel}), load average at the start ${machine.loadAverage}; Node ${process.version}. Made by \`npm run bench -- query-cost --operators\`.`,
+    '',
+    `The operator classes' phrases and exclusions (tools/relevance/operatorSuite.ts, seed ${options.querySeed}, ${options.perClass} a class), each ` +
+      'sent as the API\'s own list body on its index, against the same body for the plain words it replaces ("w1 w2" against w1 w2; ' +
+      `a -b against a b); each kind at ${options.rate} a second over ${options.connections} connections, evenly paced, ${options.seconds} s per kind, ` +
+      `side and round, ${options.rounds} rounds alternating which side goes first. CPU: the Elasticsearch process, /proc.`,
+    '',
+    '| kind | queries | operator: ES CPU ms a request | plain words | operator ÷ plain |',
+    '|---|---:|---:|---:|---:|',
+    ...groups.map(({ kind, pairs: list }) => {
+      const { api, plain } = costs.get(kind)!;
+      return `| ${kind} | ${list.length} | ${api.toFixed(2)} | ${plain.toFixed(2)} | ${(api / plain).toFixed(2)}× |`;
+    }),
+    '',
+  ].join('\n');
+  process.stdout.write(`${report}\n`);
+  if (options.write) {
+    const file =
+      options.out ??
+      join(REPO_ROOT, 'bench/results', `${new Date().toISOString().slice(0, 10)}-query-cost-operators.md`);
+    await writeFile(file, report);
+    log(`wrote ${file}`);
+  }
 }

@@ -24,6 +24,11 @@ import { consoleTable, markdownReport, missExamples, targetLines } from '../tool
 import { DEFAULT_SUITE, runSuite } from '../tools/relevance/suite.js';
 import { VARIANTS } from '../tools/relevance/variants.js';
 import { defineSuite, type SharedOptions } from './suite.js';
+import {
+  OPERATOR_QUERIES_PER_CLASS,
+  operatorTable,
+  runOperatorSuite,
+} from '../tools/relevance/operatorSuite.js';
 
 interface Options extends SharedOptions {
   querySeed: number;
@@ -75,6 +80,14 @@ async function main(options: Options): Promise<number> {
     console.log(`\n${targetLines(run.checks).join('\n')}`);
     const misses = missExamples(run.results, 3);
     if (misses.length > 0) console.log(`\nmisses:\n${misses.join('\n')}`);
+    const operators = await runOperatorSuite(
+      createSearchGateway({ client, alias, requestTimeoutMs: 30_000 }),
+      records,
+      { seed: options.querySeed, perClass: Math.min(options.perClass, OPERATOR_QUERIES_PER_CLASS) },
+    );
+    console.log(`\n${operatorTable(operators)}`);
+    for (const row of operators) for (const miss of row.misses) console.log(`  miss: ${miss}`);
+    const operatorsExact = operators.every((row) => row.precision === 1 && row.recall === 1);
 
     let cost: string | undefined;
     if (options.paired !== undefined) {
@@ -98,6 +111,7 @@ async function main(options: Options): Promise<number> {
         suite: { seed: options.querySeed, perClass: options.perClass, querySeconds: run.querySeconds },
         method,
         ...(cost ? { cost } : {}),
+        operators,
       });
       const directory = new URL('./results/', import.meta.url);
       await mkdir(directory, { recursive: true });
@@ -105,7 +119,7 @@ async function main(options: Options): Promise<number> {
       await writeFile(file, report);
       console.log(`\nwrote ${file.pathname}`);
     }
-    return run.checks.every((check) => check.met) ? 0 : 1;
+    return run.checks.every((check) => check.met) && operatorsExact ? 0 : 1;
   } finally {
     if (!options.keep) await dropCorpus(client, alias);
     else console.log(`kept ${alias}`);

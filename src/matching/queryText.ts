@@ -121,9 +121,12 @@ function isOr(terms: readonly WrittenTerm[], index: number): boolean {
   );
 }
 
+/** What every operator is written with: a q without any of these is plain words (most are). */
+const MAY_HOLD_OPERATORS = /["\-:]|OR/;
+
 /** `q` read into clauses. */
 export function parseQuery(q: string): ParsedQuery {
-  const written = writtenTerms(q);
+  const written = MAY_HOLD_OPERATORS.test(q) ? writtenTerms(q) : [];
   const operators = written.some(
     (term, index) => term.phrase || term.excluded || term.field !== undefined || isOr(written, index),
   );
@@ -174,6 +177,10 @@ export const wordCount = (parsed: ParsedQuery): number =>
 
 /** Whether `q` looks for anything (a `q` that only leaves out orders as without one). */
 export const looksFor = (parsed: ParsedQuery): boolean => parsed.clauses.some((clause) => !clause.excluded);
+
+/** The words of a plain q (parsed.plain), in order. */
+export const plainWordsOf = (parsed: ParsedQuery): string[] =>
+  parsed.clauses.map((clause) => clause.terms[0]!.words[0]!);
 
 /** A clause that is one plain word looked for everywhere: the forgiving search's own kind of term. */
 export const isPlainWord = (clause: Clause): boolean =>

@@ -25,7 +25,7 @@ import {
 import {
   isPlainWord,
   parseQuery,
-  typedWords,
+  plainWordsOf,
   type Clause,
   type ParsedQuery,
   type Term,
@@ -146,17 +146,16 @@ export const ALL_PARTS: TextQueryParts = {
  */
 export function buildTextQuery(q: string, parts: TextQueryParts = ALL_PARTS): Query {
   const parsed = parseQuery(q);
-  return parsed.plain ? plainWordsQuery(q, parts) : preciseQuery(parsed, parts);
+  return parsed.plain ? plainWordsQuery(q, plainWordsOf(parsed), parts) : preciseQuery(parsed, parts);
 }
 
 /** A `q` of plain words only: every word forgiving, the whole-name and reference-code bonuses. */
-function plainWordsQuery(q: string, parts: TextQueryParts): Query {
+function plainWordsQuery(q: string, words: readonly string[], parts: TextQueryParts): Query {
   const referenceCode: Query = {
     term: {
       [REFERENCE_CODE_LOWERCASE_FIELD]: { value: q.trim().toLowerCase(), boost: REFERENCE_CODE_BOOST },
     },
   };
-  const words = typedWords(q);
   if (words.length === 0) return { bool: { should: [referenceCode], minimum_should_match: 1 } };
   const { must, should, compact } = forgivingWords(words, true, parts);
   const whole: Query[] = [referenceCode, { bool: { must, should } }];

@@ -5,7 +5,14 @@ import { expect } from 'chai';
 import { buildCorpus, DEFAULT_CORPUS, dropCorpus, relevanceAlias } from '../../tools/relevance/corpus.js';
 import type { ClassFigures } from '../../tools/relevance/metrics.js';
 import { consoleTable, missExamples } from '../../tools/relevance/report.js';
+import {
+  OPERATOR_CLASSES,
+  operatorTable,
+  runOperatorSuite,
+  type OperatorFigures,
+} from '../../tools/relevance/operatorSuite.js';
 import { DEFAULT_SUITE, runSuite, type SuiteRun } from '../../tools/relevance/suite.js';
+import { createSearchGateway } from '../../src/search/gateway.js';
 import { describeTarget, TARGETS } from '../../tools/relevance/targets.js';
 import { LAST_STEP_PARTS } from '../../tools/relevance/variants.js';
 import { ALL_PARTS } from '../../src/search/textQuery.js';
@@ -17,12 +24,17 @@ describe('relevance of q over 10k+ generated records (issue 9)', function () {
   const client = testEsClient();
   const alias = relevanceAlias();
   let run: SuiteRun;
+  let operators: OperatorFigures[];
 
   before(async () => {
     const corpus = await buildCorpus(client, alias, DEFAULT_CORPUS);
     expect(corpus.indexed).to.be.at.least(10_000);
     run = await runSuite(client, alias, corpus.records, DEFAULT_SUITE);
     console.log(`${consoleTable(run.figures)}\n${missExamples(run.results, 2).join('\n')}`);
+    // The operator classes of precise search (issue 59), on the same corpus: sets against an oracle.
+    const search = createSearchGateway({ client, alias, requestTimeoutMs: 30_000 });
+    operators = await runOperatorSuite(search, corpus.records, { seed: DEFAULT_SUITE.seed, perClass: 50 });
+    console.log(operatorTable(operators));
   });
 
   after(async () => {
@@ -43,6 +55,16 @@ describe('relevance of q over 10k+ generated records (issue 9)', function () {
   it('asks a few hundred queries of every class', () => {
     for (const figures of run.figures) expect(figures.queries, figures.queryClass).to.be.at.least(200);
   });
+
+  for (const operatorClass of OPERATOR_CLASSES) {
+    it(`${operatorClass} (precise search): precision and recall 1.00 against the oracle, over 50 queries`, () => {
+      const figures = operators.find((row) => row.operatorClass === operatorClass)!;
+      expect(figures.queries).to.equal(50);
+      expect(figures.misses, figures.misses.join('; ')).to.deep.equal([]);
+      expect(figures.precision).to.equal(1);
+      expect(figures.recall).to.equal(1);
+    });
+  }
 
   for (const target of TARGETS) {
     it(describeTarget(target), () => {

@@ -1,6 +1,7 @@
 // The figures as a console table and as the markdown report bench/results/relevance-<date>.md.
 import type { ClassFigures, QueryResult } from './metrics.js';
 import { describeTarget, type TargetCheck } from './targets.js';
+import { operatorTable, type OperatorFigures } from './operatorSuite.js';
 
 const HEADERS = [
   'class',
@@ -86,6 +87,8 @@ export interface ReportInput {
   figures: readonly ClassFigures[];
   checks: readonly TargetCheck[];
   results: readonly QueryResult[];
+  /** The operator classes of precise search (operatorSuite.ts). */
+  operators?: readonly OperatorFigures[];
   corpus: { seed: number; count: number; indexed: number; live: number; indexSeconds: number };
   suite: { seed: number; perClass: number; querySeconds: number };
   method: string;
@@ -110,6 +113,14 @@ export function markdownReport(input: ReportInput): string {
     markdownTable(input.figures),
     '',
     ...(input.cost ? [`${input.cost}.`, ''] : []),
+    ...(input.operators
+      ? [
+          '## Operator classes (precise search: sets against an oracle, floors 1.00)',
+          '',
+          operatorTable(input.operators),
+          '',
+        ]
+      : []),
     '## Targets',
     '',
     ...targetLines(input.checks).map((line) => `    ${line}`),

@@ -12,18 +12,42 @@ import { TEXT_FIELD_RULES } from '../fields.js';
 import type { MatchMode } from '../typoRules.js';
 import { countryVocabulary, descriptorWords, technologyVocabulary } from './descriptors.js';
 import type { Highlights, HighlightSource, HighlightTextField } from './highlights.js';
-import { namePlanOf, writtenPlanOf, type QueryPlan } from './queryPlan.js';
+import { allowedIn, namePlanOf, writtenPlanOf, type QueryPlan } from './queryPlan.js';
 import { newValueScratch, valueSpans, type ValueScratch } from './valueSpans.js';
 
 export { forgetHighlightCaches } from './servedWordForms.js';
 
 /** One answer's highlighting: `q` read once, a plan per field (each by its rules), the working space. */
 interface Answer {
-  /** The project name's plan (the mode's rules). */
-  name: QueryPlan;
-  /** The other fields' plans (fields.ts: 'text' or 'exact'), each made when first needed. */
-  others: Partial<Record<HighlightTextField, QueryPlan>>;
+  /** Each text field's plan: the project name's by the mode's rules, the others' by theirs (fields.ts). */
+  plans: Record<HighlightTextField, QueryPlan>;
   scratch: ValueScratch;
+}
+
+/**
+ * The plans of the text fields. The developer and the location share one unless a qualifier tells them apart: a
+ * served word's bits are remembered per plan, and both fields hold many of the same words.
+ */
+function plansOf(name: QueryPlan): Record<HighlightTextField, QueryPlan> {
+  const made = new Map<string, QueryPlan>();
+  const planOf = (field: HighlightTextField): QueryPlan => {
+    const rules = TEXT_FIELD_RULES[field];
+    if (rules === 'name') return name;
+    const allowed = allowedIn(name.words, field);
+    const key = `${rules} ${allowed}`;
+    let plan = made.get(key);
+    if (plan === undefined) {
+      plan = writtenPlanOf(name, allowed, rules);
+      made.set(key, plan);
+    }
+    return plan;
+  };
+  return {
+    project_name: planOf('project_name'),
+    developer: planOf('developer'),
+    location: planOf('location'),
+    reference_code: planOf('reference_code'),
+  };
 }
 
 /**
@@ -40,14 +64,8 @@ export function computeHighlights(q: string, source: HighlightSource, mode: Matc
  * answer (its items share developers, places and words).
  */
 export function highlighter(q: string, mode: MatchMode = 'list'): (source: HighlightSource) => Highlights {
-  const answer: Answer = { name: namePlanOf(q, mode), others: {}, scratch: newValueScratch() };
+  const answer: Answer = { plans: plansOf(namePlanOf(q, mode)), scratch: newValueScratch() };
   return (source) => highlightsOf(answer, source);
-}
-
-/** The plan a field's words are compared by (fields.ts). */
-function planOf(answer: Answer, field: HighlightTextField): QueryPlan {
-  const rules = TEXT_FIELD_RULES[field];
-  return rules === 'name' ? answer.name : (answer.others[field] ??= writtenPlanOf(answer.name, field, rules));
 }
 
 /** The spans of one field's value into `highlights` (none when absent, null or empty); the words of `q` it named. */
@@ -58,14 +76,14 @@ function fieldSpans(
   value: string | null | undefined,
 ): number {
   if (typeof value !== 'string' || value === '') return 0;
-  const spans = valueSpans(planOf(answer, field), answer.scratch, value, field === 'reference_code');
+  const spans = valueSpans(answer.plans[field], answer.scratch, value, field);
   if (spans !== undefined) highlights[field] = spans;
   return answer.scratch.matched;
 }
 
 function highlightsOf(answer: Answer, source: HighlightSource): Highlights {
   const highlights: Highlights = {};
-  const plan = answer.name;
+  const plan = answer.plans.project_name;
   if (plan.words.length === 0 && plan.phrases.length === 0) return highlights;
   // The fields read by name, each: items come in many shapes (fields=), and a read by a computed key cost more
   // than the rest of an unmatched value. Suggest searches the project name only.

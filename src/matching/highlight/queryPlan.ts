@@ -9,7 +9,7 @@ import {
 import { standardTokens } from '../../../indexContract/text/tokenizer.js';
 import type { HighlightTextField } from './highlights.js';
 import { bitCount, formOf, type Form } from '../form.js';
-import { isPlainWord, parseQuery, typedWords } from '../queryText.js';
+import { isPlainWord, parseQuery, plainWordsOf, typedWords } from '../queryText.js';
 import { allowedTypos, type MatchMode, type TypoRules } from '../typoRules.js';
 
 /** A word of `q`, its forms. */
@@ -47,12 +47,10 @@ export interface QuerySplit {
 
 /** `q` read for one answer and one set of typo rules. */
 export interface QueryPlan {
-  /** The field whose values the plan marks. */
-  field: HighlightTextField;
   /** The plain words first (bits 0…), then the other words looked for: alternatives and qualified words. */
   words: QueryWord[];
   phrases: QueryPhrase[];
-  /** The words of `q` looked for in this plan's field, as bits. */
+  /** The words of `q` looked for in the fields this plan marks, as bits. */
   allowed: number;
   /** The words of `q` looked for everywhere (no qualifier): those may name the technology or the country. */
   everywhere: number;
@@ -145,7 +143,7 @@ interface Wanted {
 function wantedOf(q: string, mode: MatchMode): Wanted {
   const parsed = mode === 'suggest' ? undefined : parseQuery(q);
   if (parsed === undefined || parsed.plain) {
-    const plain = typedWords(q).slice(0, MAX_WORDS);
+    const plain = (parsed ? plainWordsOf(parsed) : typedWords(q)).slice(0, MAX_WORDS);
     const words = plain.map((word, index) => queryWord(word, index === plain.length - 1));
     return { words, plain: plain.length, phrases: [], asTyped: true };
   }
@@ -201,16 +199,18 @@ function bitsOf(words: readonly QueryWord[], pick: (word: QueryWord) => boolean)
   return bits;
 }
 
+/** The words of `q` looked for in `field`: those without a qualifier, and those qualified by it. */
+export const allowedIn = (words: readonly QueryWord[], field: HighlightTextField): number =>
+  bitsOf(words, (word) => word.only === undefined || word.only === field);
+
 /** The plan of `q` for the project name under `mode`'s rules. */
 export function namePlanOf(q: string, mode: MatchMode): QueryPlan {
   const { words, plain, phrases, asTyped } = wantedOf(q, mode);
   const splits = querySplits(words.slice(0, plain));
-  const field = 'project_name';
   return {
-    field,
     words,
     phrases,
-    allowed: bitsOf(words, (word) => word.only === undefined || word.only === field),
+    allowed: allowedIn(words, 'project_name'),
     everywhere: bitsOf(words, (word) => word.only === undefined),
     splits,
     joins: words.some((word) => word.joining.length > 0),
@@ -236,15 +236,10 @@ const NO_SPLITS: QuerySplit[] = [];
  * words, dropped letters are the name's only. Its own stamp: a word's bits under these rules are not the name's.
  * The sieve is the name's: it lets through every word the stricter rules could name (it only rules words out).
  */
-export function writtenPlanOf(
-  plan: QueryPlan,
-  field: HighlightTextField,
-  rules: 'text' | 'exact',
-): QueryPlan {
+export function writtenPlanOf(plan: QueryPlan, allowed: number, rules: 'text' | 'exact'): QueryPlan {
   return {
     ...plan,
-    field,
-    allowed: bitsOf(plan.words, (word) => word.only === undefined || word.only === field),
+    allowed,
     splits: NO_SPLITS,
     joins: false,
     rules,

@@ -1,7 +1,7 @@
 // The spans of one served value: its words cut at their own offsets (indexContract/text/tokenizer.ts), each word
 // marked with the words of `q` that name it, alone, split, or joining it with its neighbours.
 import { cutWords, newWordCuts, type WordCuts } from '../../../indexContract/text/tokenizer.js';
-import type { Span } from './highlights.js';
+import type { HighlightTextField, Span } from './highlights.js';
 import { joiningThree, joiningWords, namingWords } from './naming.js';
 import { plainLetterBits } from './plainWord.js';
 import { sieveNames, type QueryPlan } from './queryPlan.js';
@@ -77,7 +77,7 @@ export function valueSpans(
   plan: QueryPlan,
   scratch: ValueScratch,
   value: string,
-  isReferenceCode: boolean,
+  field: HighlightTextField,
 ): Span[] | undefined {
   const { cuts, plainLetters, bits: wordBits } = scratch;
   const count = cutWords(value, cuts, MAX_VALUE_WORDS);
@@ -129,12 +129,12 @@ export function valueSpans(
     }
   }
   // The reference code as typed (case aside) is the whole value, every word of `q`.
-  if (isReferenceCode && plan.whole === value.toLowerCase()) {
+  if (field === 'reference_code' && plan.whole === value.toLowerCase()) {
     scratch.matched = plan.all;
     return [[0, value.length]];
   }
   scratch.matched = matched;
-  const phrases = plan.phrases.length > 0 && phraseEnds(plan, scratch, value, count);
+  const phrases = plan.phrases.length > 0 && phraseEnds(plan, field, scratch, value, count);
   if (matched === 0 && !phrases) return undefined;
   // Words never touch (the tokenizer takes the longest run), so each marked word is a span of its own, in order;
   // a phrase is one span from its first word to its last.
@@ -154,12 +154,18 @@ export function valueSpans(
  * a phrase that starts at word k, else -1 (the first match from the left wins where two would overlap). Whether
  * any does.
  */
-function phraseEnds(plan: QueryPlan, scratch: ValueScratch, value: string, count: number): boolean {
+function phraseEnds(
+  plan: QueryPlan,
+  field: HighlightTextField,
+  scratch: ValueScratch,
+  value: string,
+  count: number,
+): boolean {
   const ends = scratch.phraseEnds;
   for (let k = 0; k < count; k++) ends[k] = -1;
   let found = false;
   for (const phrase of plan.phrases) {
-    if (phrase.only !== undefined && phrase.only !== plan.field) continue;
+    if (phrase.only !== undefined && phrase.only !== field) continue;
     const length = phrase.written.length;
     for (let k = 0; k + length <= count; k++) {
       let all = true;
