@@ -2,7 +2,7 @@
 // allowed, or (the word being typed) the start of it, also with one typo.
 import { withinTypos, startsWithOneTypo } from './editDistance.js';
 import { bitCount, type Form } from './form.js';
-import { allowedTypos, type TypoRules } from './typoRules.js';
+import { allowedTypos, PREFIX_TYPO_MIN_LETTERS, type TypoRules } from './typoRules.js';
 
 /** Whether `typed` names `target`: equal, within the typos allowed, or (the word being typed) its start. */
 export function names(typed: Form, target: Form, last: boolean, mode: TypoRules): boolean {
@@ -31,7 +31,7 @@ export function names(typed: Form, target: Form, last: boolean, mode: TypoRules)
     last &&
     (mode === 'list' || mode === 'suggest') &&
     missing <= 1 &&
-    typed.letters >= 4 &&
+    typed.letters >= PREFIX_TYPO_MIN_LETTERS &&
     a.codePointAt(0) === b.codePointAt(0) &&
     startsWithOneTypo(typed, target)
   );

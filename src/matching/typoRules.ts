@@ -21,6 +21,12 @@ export const DROPPED_LETTER_MIN_LETTERS = 4;
  */
 export const TWO_TYPOS_WORD_LETTERS = [6, 7] as const;
 
+/** The word being typed may be the start of a word with one typo from this many letters (suggest's fuzzy prefixes). */
+export const PREFIX_TYPO_MIN_LETTERS = DROPPED_LETTER_MIN_LETTERS;
+
+/** A typed word may join two name words, or two typed words one name word, from this many letters (joined). */
+export const JOINED_MIN_LETTERS = 5;
+
 /**
  * What was searched: the list's `q` searches the four text fields and the descriptors (technology, country), one
  * typo from five letters (two from eight); suggest searches the project name only, one typo from five letters.

@@ -8,7 +8,11 @@ import { canonicalWords } from '../../indexContract/text/canonical.js';
 import { foldText } from '../../indexContract/text/fold.js';
 import { PREFIX_MAX_LENGTH } from '../../indexContract/text/prefixes.js';
 import { standardTokens } from '../../indexContract/text/tokenizer.js';
-import { DROPPED_LETTER_MIN_LETTERS, TYPO_MIN_LETTERS } from '../matching/typoRules.js';
+import {
+  DROPPED_LETTER_MIN_LETTERS,
+  PREFIX_TYPO_MIN_LETTERS,
+  TYPO_MIN_LETTERS,
+} from '../matching/typoRules.js';
 import type { SuggestQuery } from '../params/suggest.js';
 import type { SearchRequestBody } from './gateway.js';
 
@@ -22,7 +26,7 @@ export const SUGGEST_TYPO_MIN_LETTERS = TYPO_MIN_LETTERS;
  * The word being typed tolerates its typo from four letters: a letter dropped from a five-letter word leaves four
  * ("Powr"), as the full-text query's dropped-letter spellings allow.
  */
-export const SUGGEST_PREFIX_TYPO_MIN_LETTERS = DROPPED_LETTER_MIN_LETTERS;
+export const SUGGEST_PREFIX_TYPO_MIN_LETTERS = PREFIX_TYPO_MIN_LETTERS;
 /** Same rule for complete words, through the indexer's dropped-letter spellings of name words. */
 const DROPPED_LETTER_WORD = new RegExp(`^\\p{L}{${DROPPED_LETTER_MIN_LETTERS}}$`, 'u');
 /** A word matched through a typo counts this much of one matched as typed. */

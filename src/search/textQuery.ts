@@ -33,6 +33,7 @@ import {
 import {
   DROPPED_LETTER_MIN_LETTERS,
   FUZZINESS,
+  JOINED_MIN_LETTERS,
   MAX_TYPO_WORD_LETTERS,
   TWO_TYPOS_WORD_LETTERS,
 } from '../matching/typoRules.js';
@@ -59,8 +60,6 @@ export const DROPPED_LETTER_BOOST = 0.6;
 export const CANONICAL_WORD_BOOST = 3;
 /** A typed word that is two name words joined, or half of a name word split in two. */
 export const JOINED_WORD_BOOST = 3;
-/** Joined or split forms are tried from this many letters (the joined form): shorter ones are too common. */
-export const JOINED_MIN_LETTERS = 5;
 /** The compact name starts with the compact query (from four letters): above a whole-name typo match. */
 export const NAME_START_BOOST = 60;
 const NAME_START_MIN_LETTERS = 4;

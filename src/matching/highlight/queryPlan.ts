@@ -10,7 +10,7 @@ import { standardTokens } from '../../../indexContract/text/tokenizer.js';
 import type { HighlightTextField } from './highlights.js';
 import { bitCount, formOf, type Form } from '../form.js';
 import { isPlainWord, parseQuery, plainWordsOf, typedWords } from '../queryText.js';
-import { allowedTypos, type MatchMode, type TypoRules } from '../typoRules.js';
+import { allowedTypos, JOINED_MIN_LETTERS, type MatchMode, type TypoRules } from '../typoRules.js';
 
 /** A word of `q`, its forms. */
 export interface QueryWord {
@@ -97,7 +97,7 @@ function queryWord(word: string, last: boolean, only?: HighlightTextField): Quer
       forms,
       written: forms,
       compact: form,
-      joining: form.letters >= 5 ? forms : [],
+      joining: form.letters >= JOINED_MIN_LETTERS ? forms : [],
       tokens: [word],
       last,
       only,
@@ -119,7 +119,7 @@ function queryWord(word: string, last: boolean, only?: HighlightTextField): Quer
     compact: forms.get(compact)!,
     joining: [...new Set([compact, writtenCompact])]
       .map((text) => forms.get(text)!)
-      .filter((form) => form.letters >= 5),
+      .filter((form) => form.letters >= JOINED_MIN_LETTERS),
     tokens,
     last,
     only,
@@ -169,7 +169,7 @@ function querySplits(query: readonly QueryWord[]): QuerySplit[] {
     for (let length = 2; length <= 3 && from + length <= query.length; length++) {
       compact += query[from + length - 1]!.compact.text;
       const form = formOf(compact);
-      if (form.letters >= 5) {
+      if (form.letters >= JOINED_MIN_LETTERS) {
         const bits = ((1 << length) - 1) << from;
         splits.push({ compact: form, bits, last: query[from + length - 1]!.last });
       }
