@@ -142,7 +142,10 @@ export function createApp(deps: AppDeps): Koa {
   }
 
   app.use(requestId());
-  if (deps.tracer) app.use(serverSpans(deps.tracer, { trustProxyHops: config.trustProxyHops }));
+  if (deps.tracer) {
+    const probes = OPERATIONS.filter((operation) => !isApiPath(operation.path)).map(({ path }) => path);
+    app.use(serverSpans(deps.tracer, { trustProxyHops: config.trustProxyHops, probes }));
+  }
   if (metrics) app.use(metrics.httpMiddleware());
   app.use(requestLog(logger));
   app.use(securityHeaders());

@@ -20,12 +20,20 @@ import { requestIdOf } from './requestId.js';
 export interface ServerSpanOptions {
   /** TRUST_PROXY_HOPS: above 0, a proxy in front writes the request's headers, and its traceparent is taken. */
   trustProxyHops: number;
+  /**
+   * The paths of the operators' probes (/health/*), not traced: a probe every few seconds per replica would be a
+   * steady stream of traces that says nothing about the clients' requests.
+   */
+  probes?: readonly string[];
 }
 
-export function serverSpans(tracer: Tracer, { trustProxyHops }: ServerSpanOptions): Middleware {
+export function serverSpans(tracer: Tracer, { trustProxyHops, probes = [] }: ServerSpanOptions): Middleware {
   const parentOf = (ctx: Context): TraceContext =>
     trustProxyHops > 0 ? propagation.extract(ROOT_CONTEXT, ctx.headers) : ROOT_CONTEXT;
+  // Compared without case, as the routers match.
+  const probePaths = new Set(probes.map((path) => path.toLowerCase()));
   return (ctx, next) => {
+    if (probePaths.has(ctx.path.toLowerCase())) return next();
     const parent = parentOf(ctx);
     const span = tracer.startSpan(
       ctx.method,

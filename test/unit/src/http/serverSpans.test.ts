@@ -36,13 +36,16 @@ describe('http/serverSpans: a span per request (tracing on)', () => {
     const app = new Koa();
     applyProxyTrust(app, trustProxyHops);
     const router = new Router();
+    router.get('/health/live', (ctx) => {
+      ctx.body = 'live';
+    });
     router.get('/api/v1/ppas/:slug', (ctx) => {
       activeTraceIds.set(ctx.get('X-Request-Id'), trace.getActiveSpan()?.spanContext().traceId);
       ctx.status = ctx.params.slug === 'broken' ? 502 : 200;
       ctx.body = 'ok';
     });
     app.use(requestId());
-    app.use(serverSpans(tracing.tracer, { trustProxyHops }));
+    app.use(serverSpans(tracing.tracer, { trustProxyHops, probes: ['/health/live'] }));
     app.use(requestLog(logger));
     app.use(router.routes());
     return listen(app);
@@ -103,6 +106,15 @@ describe('http/serverSpans: a span per request (tracing on)', () => {
     exporter.reset();
     const failed = await spanOf(direct, '/api/v1/ppas/broken', {});
     expect(failed.status.code).to.equal(SpanStatusCode.ERROR);
+  });
+
+  it('traces no probe (in any case), and logs its line without trace_id', async () => {
+    for (const path of ['/health/live', '/HEALTH/Live']) {
+      expect((await raw(direct, path)).status, path).to.equal(200);
+    }
+    const span = await spanOf(direct, '/api/v1/ppas/a', {});
+    expect(span.attributes['url.path'], 'the only span: not a probe’s').to.equal('/api/v1/ppas/a');
+    expect(logged.slice(0, 2).map((line) => line.trace_id)).to.deep.equal([undefined, undefined]);
   });
 
   it('ignores a traceparent without a trusted proxy', async () => {
