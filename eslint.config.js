@@ -42,7 +42,7 @@ const SEARCH_AND_ABOVE = [
 
 /**
  * One entry per layer of src/: its files may import neither the folders above them, nor the top-level modules
- * (config, logger, services, app, server: only the top-level modules import them), nor the indexer.
+ * (config, logger, services, tracing, app, server: only the top-level modules import them), nor the indexer.
  */
 const srcLayers = (layers) =>
   layers.map(([files, above]) => ({
@@ -55,7 +55,9 @@ const srcLayers = (layers) =>
             {
               group: [
                 ...['indexer', ...above].flatMap((folder) => [`**/${folder}/*`, `**/${folder}/*/**`]),
-                ...['config', 'logger', 'services', 'app', 'server'].map((name) => `../${name}.js`),
+                ...['config', 'logger', 'services', 'tracing', 'app', 'server'].map(
+                  (name) => `../${name}.js`,
+                ),
               ],
               message: `src/ imports point down only (matching/, wire/ < http/ < params/, rateLimit/ < search/ < liveState/ < present/ < export/, openapi/, metrics/ < operations/, pages/ < the top-level modules): ${files.join(', ')} may not import ${above.join('/, ')}/, a top-level module or the indexer`,
             },

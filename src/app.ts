@@ -1,7 +1,8 @@
 // createApp: the Koa application from its parts (no globals: tests build as many as they need).
 //
 // Middleware, outermost first:
-//   requestId → requestLog → securityHeaders → cors (answers OPTIONS) → problemResponses (errors → problem+json)
+//   requestId → serverSpans (tracing on: the request's span, whose context all below run in) → requestLog
+//   → securityHeaders → cors (answers OPTIONS) → problemResponses (errors → problem+json)
 //   → compression (streamed exports and problems; every other answer is a representation, src/wire/)
 //   → /health/* routes and the pages with their assets (before the limiter: never counted)
 //   → rateLimit (only /api/v1/*, any case; sets its headers before anything below can throw)
@@ -10,6 +11,7 @@
 //   → /api/v1 routes, which answer through src/wire/answers.ts (the response cache, ETag, 304, encodings; after
 //   the limiter, so every cache hit is counted). Their searches pass the gateway's admission control: a cached
 //   answer never waits for it, and what is not admitted is refused at once (503 overloaded, counted, not logged).
+import type { Tracer } from '@opentelemetry/api';
 import Koa, { type Middleware } from 'koa';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
@@ -25,6 +27,7 @@ import { boundedQueryString } from './http/queryLength.js';
 import { requestId } from './http/requestId.js';
 import { requestLog } from './http/requestLog.js';
 import { securityHeaders } from './http/securityHeaders.js';
+import { serverSpans } from './http/serverSpans.js';
 import {
   applyProxyTrust,
   rateLimit,
@@ -60,6 +63,8 @@ export interface AppDeps {
   liveState: LiveState;
   /** Finished answers of the live index generation (createResponseCache); absent: every request is answered. */
   responseCache?: ResponseCache;
+  /** Traces on (src/tracing.ts): a server span per request. Absent: no span, no middleware. */
+  tracer?: Tracer;
 }
 
 /**
@@ -137,6 +142,10 @@ export function createApp(deps: AppDeps): Koa {
   }
 
   app.use(requestId());
+  if (deps.tracer) {
+    const probes = OPERATIONS.filter((operation) => !isApiPath(operation.path)).map(({ path }) => path);
+    app.use(serverSpans(deps.tracer, { trustProxyHops: config.trustProxyHops, probes }));
+  }
   if (metrics) app.use(metrics.httpMiddleware());
   app.use(requestLog(logger));
   app.use(securityHeaders());

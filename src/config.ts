@@ -150,6 +150,41 @@ const SPEC = {
     meaning: `pino log level (${LOG_LEVELS.join(', ')})`,
     schema: Type.Unsafe<LogLevel>({ type: 'string', enum: [...LOG_LEVELS] }),
   }),
+  OTEL_TRACES_EXPORTER: variable({
+    field: 'tracesExporter',
+    default: 'none',
+    meaning:
+      '`otlp`: traces on, sent over OTLP/HTTP (JSON): a server span per request with the Elasticsearch client\'s spans and the admission wait beneath it, and `trace_id` in the request log line; `none`: off, no span is made (docs/operations.md, "Traces")',
+    schema: Type.Unsafe<'none' | 'otlp'>({ type: 'string', enum: ['none', 'otlp'] }),
+  }),
+  OTEL_SDK_DISABLED: variable({
+    field: 'otelSdkDisabled',
+    default: 'false',
+    meaning: '`true`: traces off, whatever OTEL_TRACES_EXPORTER says',
+    schema: Type.Unsafe<'true' | 'false'>({ type: 'string', enum: ['true', 'false'] }),
+    convert: (value: 'true' | 'false') => value === 'true',
+  }),
+  OTEL_EXPORTER_OTLP_ENDPOINT: optional({
+    field: 'otlpEndpoint',
+    expected: 'an absolute http(s) URL without query, fragment or credentials, e.g. http://collector:4318',
+    meaning:
+      'base URL of the OTLP/HTTP receiver traces are sent to (`/v1/traces` is added); unset: http://localhost:4318',
+    schema: Type.String({ format: 'http-url' }),
+    convert: (url: string) => `${url.replace(/\/+$/, '')}/v1/traces`,
+  }),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: optional({
+    field: 'otlpTracesEndpoint',
+    expected:
+      'an absolute http(s) URL without query, fragment or credentials, e.g. http://collector:4318/v1/traces',
+    meaning: 'the full URL traces are sent to, taken as it is (before OTEL_EXPORTER_OTLP_ENDPOINT)',
+    schema: Type.String({ format: 'http-url' }),
+  }),
+  OTEL_SERVICE_NAME: variable({
+    field: 'otelServiceName',
+    default: 'ppa-search-api',
+    meaning: "the traces' `service.name`",
+    schema: Type.String({ minLength: 1, maxLength: 255 }),
+  }),
 } as const satisfies Record<string, VariableSpec>;
 
 type Spec = typeof SPEC;

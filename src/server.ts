@@ -10,6 +10,7 @@ import { createMetricsServer } from './metrics/metricsServer.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { createServices } from './services.js';
+import { startTracing } from './tracing.js';
 
 /** In-flight requests get this long after a signal; then open connections are cut (Docker waits 10 s). */
 const SHUTDOWN_GRACE_MS = 8_000;
@@ -52,7 +53,12 @@ async function main(): Promise<void> {
     process.exit(1);
   });
 
-  const { search, admission, limiter, liveState, metrics, responseCache } = createServices(config, logger);
+  const tracing = startTracing(config, logger);
+  const { search, admission, limiter, liveState, metrics, responseCache } = createServices(
+    config,
+    logger,
+    tracing,
+  );
   const app = createApp({
     config,
     search,
@@ -60,6 +66,7 @@ async function main(): Promise<void> {
     limiter,
     liveState,
     logger,
+    ...(tracing ? { tracer: tracing.tracer } : {}),
     ...(metrics ? { metrics } : {}),
     ...(responseCache ? { responseCache } : {}),
   });
@@ -83,7 +90,7 @@ async function main(): Promise<void> {
     liveState.close();
     responseCache?.close();
     void stop(server, logger).then(async (forced) => {
-      await Promise.allSettled([search.close(), limiter.close()]);
+      await Promise.allSettled([search.close(), limiter.close(), tracing?.shutdown()]);
       logger.info({ forced }, 'stopped');
       process.exit(forced ? 1 : 0);
     });
@@ -111,6 +118,7 @@ async function main(): Promise<void> {
       es_nodes: config.es.nodes.map(withoutCredentials),
       alias: config.es.alias,
       rate_limit_store: config.redisUrl ? 'redis' : 'memory',
+      traces: tracing ? 'otlp' : 'off',
       release: RELEASE,
     },
     'listening',

@@ -13,6 +13,7 @@ import { admissionOutcome } from './search/clientErrors.js';
 import { processLoopMonitor } from './search/loopMonitor.js';
 import { createLiveLookups } from './liveState/lookups.js';
 import { createEsClient } from '../settings/esClient.js';
+import type { Tracing } from './tracing.js';
 
 export interface Services {
   search: SearchGateway;
@@ -25,13 +26,18 @@ export interface Services {
   responseCache?: ResponseCache;
 }
 
-export function createServices(config: Config, logger: Logger): Services {
+/** `tracing`: traces on (src/tracing.ts); absent, neither the gateway nor the Elasticsearch client makes a span. */
+export function createServices(config: Config, logger: Logger, tracing?: Tracing): Services {
   const admission = createAdmission(config);
   // The client's own retries are off: the gateway tries a failed search again on another node, within the one
   // deadline of the request (ES_REQUEST_TIMEOUT_MS), which the client's retries would not respect.
-  const client = createEsClient(config.es, { maxRetries: 0 });
+  const client = createEsClient(config.es, { maxRetries: 0, traced: tracing !== undefined });
   const target = { client, alias: config.es.alias, requestTimeoutMs: config.es.requestTimeoutMs };
-  const search = createSearchGateway({ admission, ...target });
+  const search = createSearchGateway({
+    admission,
+    ...target,
+    ...(tracing ? { tracer: tracing.tracer } : {}),
+  });
   const limiter = createRateLimiter({
     redisUrl: config.redisUrl,
     points: config.rateLimitPoints,

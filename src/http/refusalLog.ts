@@ -17,7 +17,13 @@ export function wasOverloaded(ctx: Context): boolean {
 
 /** The route template a request matched (e.g. /api/v1/ppas/:slug), never its raw path. */
 export function routeOf(ctx: Context): string {
-  return String((ctx as { _matchedRoute?: unknown })._matchedRoute ?? 'unmatched');
+  return matchedRouteOf(ctx) ?? 'unmatched';
+}
+
+/** The route template a request matched, undefined when no route did. */
+export function matchedRouteOf(ctx: Context): string | undefined {
+  const route = (ctx as { _matchedRoute?: unknown })._matchedRoute;
+  return route === undefined || route === null ? undefined : String(route);
 }
 
 export class RefusalLog {

@@ -2,10 +2,13 @@
 // the rest refused at once), pins every search to the alias and the request's deadline, tries a search again on
 // another node when the node failed (./failover.ts: within that deadline and a retry budget; a node that is only
 // slow is not failed), cancels a search whose client went away, and turns the client's errors into its own
-// (./searchError.ts): overloaded, unavailable, too large, abandoned. What a client is told is src/http/'s business;
+// (./searchError.ts): overloaded, unavailable, too large, abandoned; with tracing on, the admission wait is a span of
+// the request's trace (./admissionSpan.ts). What a client is told is src/http/'s business;
 // what is served now (the alias, the change log's head) is looked up by src/liveState/.
 import type { Client, estypes } from '@elastic/elasticsearch';
+import type { Tracer } from '@opentelemetry/api';
 import type { Admission } from './admission.js';
+import { admitTraced, requestTraceContext } from './admissionSpan.js';
 import { changeLogIndexName } from '../../indexContract/changeLog.js';
 import type { DocumentLookup } from './detailSearch.js';
 import { SearchUnavailableError } from './errors.js';
@@ -54,20 +57,35 @@ export interface SearchGatewayOptions {
   requestTimeoutMs: number;
   /** Admission control for the searches made for client requests; absent: every search is sent at once. */
   admission?: Admission;
+  /** Tracing on (src/tracing.ts): the admission wait is a span of the request's trace. Absent: nothing is traced. */
+  tracer?: Tracer;
 }
 
 /** One read made for a client request: admitted, tried within its deadline, its error the gateway's own. */
 type Read = <T>(attempt: Attempt<T>, options?: SearchOptions) => Promise<T>;
 
-function createRead({ client, requestTimeoutMs, admission }: SearchGatewayOptions): Read {
+/** A search run through admission control. */
+type Admit = <T>(search: () => Promise<T>, signal: AbortSignal | undefined) => Promise<T>;
+
+/** Admission, its wait traced when tracing is on and the search is made for a traced request. */
+function admitThrough(admission: Admission, tracer: Tracer | undefined): Admit {
+  if (!tracer) return (search, signal) => admission.run(search, signal);
+  return (search, signal) => {
+    const request = requestTraceContext();
+    return request ? admitTraced(tracer, admission, search, signal, request) : admission.run(search, signal);
+  };
+}
+
+function createRead({ client, requestTimeoutMs, admission, tracer }: SearchGatewayOptions): Read {
   const failover = new Failover(client, requestTimeoutMs);
+  const admit = admission && admitThrough(admission, tracer);
   return async (attempt, options) => {
     const started = performance.now();
     failover.requested(started);
     const signal = currentRequestSignal();
     const run = () => failover.run(attempt, started, signal);
     try {
-      return await (admission && !options?.unqueued ? admission.run(run, signal) : run());
+      return await (admit && !options?.unqueued ? admit(run, signal) : run());
     } catch (error) {
       throw searchError(error, admission);
     }

@@ -12,7 +12,7 @@
 import { expect } from 'chai';
 import { once } from 'node:events';
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { Agent, createServer as createHttpServer, type Server } from 'node:http';
+import { Agent, createServer as createHttpServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -366,6 +366,8 @@ describe('deploy: the shipped nginx config keeps replicas in rotation whatever a
   // 8 KB): these stand in for whatever a client might provoke one day.
   const servers: Server[] = [];
   const hits = [0, 0];
+  /** The headers of the last request a stand-in received. */
+  let lastHeaders: IncomingHttpHeaders = {};
   let dir = '';
   let nginx: Process | undefined;
   let proxyPort = 0;
@@ -376,6 +378,7 @@ describe('deploy: the shipped nginx config keeps replicas in rotation whatever a
     for (const index of [0, 1]) {
       const server = createHttpServer((req, res) => {
         hits[index] = (hits[index] ?? 0) + 1;
+        lastHeaders = req.headers;
         if (req.url?.includes('overloaded')) {
           // What an API instance at capacity answers (src/http/problem.ts, OverloadedError).
           res.writeHead(503, { 'Content-Type': 'application/problem+json', 'Retry-After': '2' });
@@ -435,6 +438,20 @@ describe('deploy: the shipped nginx config keeps replicas in rotation whatever a
     // (A slow answer is not sent again: the read timeout is 15 s, too long to wait for in this suite, so it is
     // checked here on the directive that would send it.)
     expect(directives).to.deep.equal(['error']);
+  });
+
+  it('drops a client’s traceparent and tracestate (the API would follow them behind TRUST_PROXY_HOPS), nothing else', async () => {
+    const answer = await get(proxyPort, '/api/v1/ppas?traced', {
+      headers: {
+        traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01',
+        tracestate: 'vendor=chosen',
+        'X-Request-Id': 'nginx-trace-headers',
+      },
+    });
+    expect(answer.status).to.equal(200);
+    expect(lastHeaders).to.not.have.property('traceparent');
+    expect(lastHeaders).to.not.have.property('tracestate');
+    expect(lastHeaders['x-request-id']).to.equal('nginx-trace-headers');
   });
 
   it('six oversized answers (502) take no replica out: the next requests reach both', async () => {

@@ -444,6 +444,11 @@ describe('deploy: deploy/nginx/nginx.conf', () => {
     expect(nginxStatements).to.include('proxy_pass http://ppa_api');
   });
 
+  it('drops a client’s trace context: behind TRUST_PROXY_HOPS the API would continue its trace', () => {
+    expect(nginxStatements).to.include('proxy_set_header traceparent ""');
+    expect(nginxStatements).to.include('proxy_set_header tracestate ""');
+  });
+
   it('passes every other header through (no header hidden, dropped or overwritten)', () => {
     const dropping = nginxStatements.filter((statement) =>
       /^(proxy_hide_header|proxy_pass_request_headers off|more_clear_headers|proxy_ignore_headers|add_header)\b/.test(

@@ -2,6 +2,7 @@
 // logger, an in-memory rate limiter unless one is given, and the gateway pointed at `alias`.
 import { LiveState } from '../../src/liveState/liveState.js';
 import { createLiveLookups } from '../../src/liveState/lookups.js';
+import type { Tracer } from '@opentelemetry/api';
 import type Koa from 'koa';
 import { once } from 'node:events';
 import type { Server } from 'node:http';
@@ -39,6 +40,11 @@ export interface TestAppOptions {
   wrapSearch?: (gateway: SearchGateway) => SearchGateway;
   /** Prometheus metrics for the app (read them from `metrics.registry`). */
   withMetrics?: boolean;
+  /**
+   * Traces on, as src/server.ts wires them when they are (registerTracing: the gateway, the Elasticsearch client
+   * and the app); absent: off, as by default.
+   */
+  tracer?: Tracer;
 }
 
 export interface LogLine {
@@ -89,11 +95,12 @@ export async function buildTestApp(options: TestAppOptions): Promise<TestApp> {
     );
   const admission = createAdmission(config);
   const target = {
-    client: createEsClient(config.es, { maxRetries: 0 }),
+    client: createEsClient(config.es, { maxRetries: 0, traced: options.tracer !== undefined }),
     alias: config.es.alias,
     requestTimeoutMs: config.es.requestTimeoutMs,
   };
-  const gateway = createSearchGateway({ admission, ...target });
+  const tracer = options.tracer ? { tracer: options.tracer } : {};
+  const gateway = createSearchGateway({ admission, ...target, ...tracer });
   const search = options.wrapSearch ? options.wrapSearch(gateway) : gateway;
   const limiter =
     options.limiter ??
@@ -123,6 +130,7 @@ export async function buildTestApp(options: TestAppOptions): Promise<TestApp> {
     liveState,
     ...(responseCache ? { responseCache } : {}),
     ...(metrics ? { metrics } : {}),
+    ...tracer,
   });
   const server = app.listen(0, '127.0.0.1');
   await once(server, 'listening');

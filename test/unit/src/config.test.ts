@@ -49,6 +49,11 @@ describe('app config: loadConfig', () => {
         'ADMISSION_TARGET_MS',
         'ADMISSION_LOOP_DELAY_MS',
         'LOG_LEVEL',
+        'OTEL_TRACES_EXPORTER',
+        'OTEL_SDK_DISABLED',
+        'OTEL_EXPORTER_OTLP_ENDPOINT',
+        'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
+        'OTEL_SERVICE_NAME',
       ].sort(),
     );
     for (const name of CONFIG_VARIABLES) expect(CONFIG_VARIABLES_SPEC[name].meaning, name).to.be.a('string');
@@ -69,6 +74,9 @@ describe('app config: loadConfig', () => {
       admissionTargetMs: 1000,
       admissionLoopDelayMs: 40,
       logLevel: 'info',
+      tracesExporter: 'none',
+      otelSdkDisabled: false,
+      otelServiceName: 'ppa-search-api',
     };
     expect(loadConfig({})).to.deep.equal(expected);
   });
@@ -274,6 +282,32 @@ describe('app config: loadConfig', () => {
     });
     for (const bad of ['verbose', 'INFO', '30']) {
       it(`rejects ${JSON.stringify(bad)}`, () => expectRejected('LOG_LEVEL', bad));
+    }
+  });
+
+  describe('OTEL_* (traces)', () => {
+    it('are off by default and on with OTEL_TRACES_EXPORTER=otlp', () => {
+      expect(loadConfig({}).tracesExporter).to.equal('none');
+      expect(loadConfig({ OTEL_TRACES_EXPORTER: 'otlp' }).tracesExporter).to.equal('otlp');
+      expect(loadConfig({ OTEL_SDK_DISABLED: 'true' }).otelSdkDisabled).to.equal(true);
+      expect(loadConfig({ OTEL_SERVICE_NAME: 'api-eu' }).otelServiceName).to.equal('api-eu');
+    });
+    it('sends to OTEL_EXPORTER_OTLP_ENDPOINT/v1/traces, or to OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as it is', () => {
+      const config = loadConfig({
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/',
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://traces.example.org/otlp',
+      });
+      expect(config.otlpEndpoint).to.equal('http://collector:4318/v1/traces');
+      expect(config.otlpTracesEndpoint).to.equal('https://traces.example.org/otlp');
+    });
+    for (const [variable, bad] of [
+      ['OTEL_TRACES_EXPORTER', 'jaeger'],
+      ['OTEL_TRACES_EXPORTER', 'OTLP'],
+      ['OTEL_SDK_DISABLED', 'yes'],
+      ['OTEL_EXPORTER_OTLP_ENDPOINT', 'collector:4318'],
+      ['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'http://u:p@collector:4318/v1/traces'],
+    ] as const) {
+      it(`rejects ${variable}=${JSON.stringify(bad)}`, () => expectRejected(variable, bad));
     }
   });
 

@@ -43,6 +43,7 @@ describe('http/requestLog: one line a request', () => {
       ip: '127.0.0.1',
     });
     expect(line?.fields.ms).to.be.a('number').and.at.least(0);
+    expect(line?.fields, 'tracing off: no trace id').to.not.have.property('trace_id');
   });
 
   it('logs a 5xx at warn, anything below at info', async () => {
