@@ -196,6 +196,26 @@ async function partsCost(es: EsTarget, index: string, queries: readonly Relevanc
   return rows;
 }
 
+/** Searches of `index` straight to Elasticsearch, one a q, each with the body `body` makes of it. */
+function searchTarget(
+  es: EsTarget,
+  index: string,
+  qs: readonly string[],
+  body: (q: string) => object,
+): LoadTarget {
+  return {
+    side: 'raw',
+    url: es.url,
+    requests: qs.map((q) => ({
+      kind: 'list_q',
+      method: 'POST',
+      path: `/${index}/_search`,
+      headers: { ...es.headers, ...CLIENT_CONTENT_HEADERS },
+      body: JSON.stringify(body(q)),
+    })),
+  };
+}
+
 async function queryCost(options: QueryCostOptions): Promise<void> {
   await withFixture('query-cost', async (fixture) => {
     const { alias, client } = fixture.index();
@@ -233,17 +253,13 @@ async function queryCost(options: QueryCostOptions): Promise<void> {
       index: string,
       list: readonly RelevanceQuery[],
       body: (q: string) => object,
-    ): LoadTarget => ({
-      side: 'raw',
-      url: es.url,
-      requests: list.map((query) => ({
-        kind: 'list_q',
-        method: 'POST',
-        path: `/${index}/_search`,
-        headers: { ...es.headers, ...CLIENT_CONTENT_HEADERS },
-        body: JSON.stringify(body(query.q)),
-      })),
-    });
+    ): LoadTarget =>
+      searchTarget(
+        es,
+        index,
+        list.map((query) => query.q),
+        body,
+      );
     const sides: Record<CostSide, (list: readonly RelevanceQuery[]) => LoadTarget> = {
       api: (list) => target(ownIndex, list, apiBody),
       plain: (list) => target(plainIndex, list, plainBody),
@@ -335,17 +351,7 @@ async function operatorCost(
     { kind: 'a phrase against its words', pairs: pairs('phrase', (q) => q.replaceAll('"', '')) },
     { kind: 'a -b against a b', pairs: pairs('exclusion', (q) => q.replace(' -', ' ')) },
   ];
-  const target = (qs: readonly string[]): LoadTarget => ({
-    side: 'raw',
-    url: es.url,
-    requests: qs.map((q) => ({
-      kind: 'list_q',
-      method: 'POST',
-      path: `/${index}/_search`,
-      headers: { ...es.headers, ...CLIENT_CONTENT_HEADERS },
-      body: JSON.stringify(apiBody(q)),
-    })),
-  });
+  const target = (qs: readonly string[]): LoadTarget => searchTarget(es, index, qs, apiBody);
   const kinds: CostKind[] = groups.map(({ kind, pairs: list }) => ({
     kind,
     targets: {
