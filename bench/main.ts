@@ -1,31 +1,10 @@
 // `npm run bench -- <suite> [options]`: the one entry point of the benchmarks (bench/README.md). The suites are
-// the modules below, each declared with defineSuite (bench/suite.ts): `npm run bench -- --help` lists them from
+// the modules bench/suites.ts lists, each declared with defineSuite (bench/suite.ts): `npm run bench -- --help` lists them from
 // their declarations, `npm run bench -- <suite> --help` gives a suite's options, and
-// `npm run bench -- --quick-all` runs every suite's quick form in turn (the smoke stage of `npm test`).
+// `npm run bench -- --quick-all` runs every suite's quick form (what the smoke test of `npm test` runs, test/bench/).
 import { runQuickForms } from './quickAll.js';
-import { runSuite, type Suite } from './suite.js';
-import mix from './run.js';
-import scale from './scale.js';
-import floor from './floor.js';
-import postgres from './postgres.js';
-import overload from './overload.js';
-import relevance from './relevance.js';
-import highlights from './highlights.js';
-import queryCost from './queryCost.js';
-import queryCostMix from './queryCostMix.js';
-
-const SUITES: readonly Suite[] = [
-  mix,
-  scale,
-  floor,
-  postgres,
-  overload,
-  relevance,
-  highlights,
-  queryCost,
-  queryCostMix,
-];
-const DEFAULT_SUITE = mix;
+import { runSuite } from './suite.js';
+import { DEFAULT_SUITE, SUITES } from './suites.js';
 
 function help(): string {
   const width = Math.max(...SUITES.map((suite) => suite.name.length));

@@ -1,8 +1,8 @@
 // `npm run bench -- --quick-all [--jobs N] [suite…]`: every declared suite's quick form (or those named), each in
 // a process of its own (a suite may leave a handle open or a signal handler behind; a child's end takes them
-// away), with --no-write. Prints each suite's time and a summary, and answers non-zero when any suite failed: the
-// smoke stage of `npm test`, which keeps every suite running end to end, not only the one that used to run there.
-// `--jobs N` runs N at a time, each one's output printed whole when it ends: a quick form measures nothing, so
+// away), with --no-write. Prints each suite's time and a summary, and answers non-zero when any suite failed.
+// The smoke test of `npm test` (test/bench/quickForms.test.ts) runs them through startQuickForms, so that every
+// suite keeps running end to end. `--jobs N` runs N at a time, each one's output printed whole when it ends: a quick form measures nothing, so
 // they may share the machine, and most of a quick form's time is starting processes and waiting on them.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -20,13 +20,15 @@ const SUITE_MAIN = fileURLToPath(new URL('./suiteMain.ts', import.meta.url));
  */
 const QUICK_API_ENV = { ADMISSION_LOOP_DELAY_MS: '1000' };
 
-interface QuickRun {
+export interface QuickRun {
   name: string;
   seconds: number;
   code: number | null;
+  /** What it printed, standard output and error interleaved (empty when printed live). */
+  output: string;
 }
 
-async function runQuickForm(suite: Suite, live: boolean): Promise<QuickRun> {
+async function runQuickForm(suite: Suite, live: boolean, print: boolean): Promise<QuickRun> {
   const args = [suite.name, '--quick', ...(suite.writes ? ['--no-write'] : [])];
   const title = `---- ${suite.name}: npm run bench -- ${args.join(' ')} (${suite.quick.join(' ')})\n`;
   if (live) process.stdout.write(title);
@@ -41,9 +43,43 @@ async function runQuickForm(suite: Suite, live: boolean): Promise<QuickRun> {
   const [code, signal] = (await once(child, 'close')) as [number | null, NodeJS.Signals | null];
   const seconds = (performance.now() - started) / 1000;
   const outcome = code === 0 ? 'ok' : `FAILED (${signal ?? `exit ${code}`})`;
-  if (!live) process.stdout.write(`\n${title}${Buffer.concat(output).toString()}`);
-  process.stdout.write(`---- ${suite.name}: ${outcome} in ${seconds.toFixed(1)} s\n`);
-  return { name: suite.name, seconds, code };
+  const printed = Buffer.concat(output).toString();
+  if (print) {
+    if (!live) process.stdout.write(`\n${title}${printed}`);
+    process.stdout.write(`---- ${suite.name}: ${outcome} in ${seconds.toFixed(1)} s\n`);
+  }
+  return { name: suite.name, seconds, code: code ?? (signal ? 128 : null), output: printed };
+}
+
+/**
+ * Starts the quick forms of `suites`, `jobs` at a time, the ones of most records first (the longest: overload's
+ * must still reach past capacity), so that the others run beside them rather than after. Each one's run, by
+ * name. `print`: write each one's output when it ends (live when one at a time); else only keep it.
+ */
+export function startQuickForms(
+  suites: readonly Suite[],
+  jobs: number,
+  print: boolean,
+): Map<string, Promise<QuickRun>> {
+  const waiting = [...suites].sort((a, b) => b.quickCount - a.quickCount);
+  const settle = new Map<string, (run: QuickRun) => void>();
+  const runs = new Map<string, Promise<QuickRun>>();
+  for (const suite of suites) {
+    runs.set(suite.name, new Promise<QuickRun>((resolve) => settle.set(suite.name, resolve)));
+  }
+  const worker = async () => {
+    for (let suite = waiting.shift(); suite; suite = waiting.shift()) {
+      const run = await runQuickForm(suite, print && jobs === 1, print).catch((error: unknown): QuickRun => ({
+        name: suite.name,
+        seconds: 0,
+        code: null,
+        output: String(error),
+      }));
+      settle.get(suite.name)!(run);
+    }
+  };
+  for (let i = 0; i < Math.min(jobs, suites.length); i++) void worker();
+  return runs;
 }
 
 /** Runs the quick forms the arguments ask for; resolves with the exit code to give. */
@@ -61,16 +97,7 @@ export async function runQuickForms(suites: readonly Suite[], args: readonly str
   }
   const chosen = names.length > 0 ? suites.filter((suite) => names.includes(suite.name)) : suites;
   const started = performance.now();
-  const runs: QuickRun[] = [];
-  // The quick forms of most records first (the longest: overload's must still reach past capacity), so that the
-  // others run beside them rather than after.
-  const waiting = [...chosen].sort((a, b) => b.quickCount - a.quickCount);
-  const worker = async () => {
-    for (let suite = waiting.shift(); suite; suite = waiting.shift()) {
-      runs.push(await runQuickForm(suite, jobs === 1));
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(jobs, chosen.length) }, worker));
+  const runs = await Promise.all(startQuickForms(chosen, jobs, true).values());
   const width = Math.max(5, ...runs.map((run) => run.name.length));
   const failed = runs.filter((run) => run.code !== 0);
   const row = (name: string, seconds: number, outcome: string) =>

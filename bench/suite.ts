@@ -1,7 +1,7 @@
 // A benchmark suite as it declares itself: its name, a one-line summary, its own options, its quick form and
 // what it runs. The options every suite shares (`--count`, `--seed`, `--no-write`, `--quick`) are declared here
 // once; a suite gives only its defaults. bench/main.ts lists the declared suites (bench/suites.ts), prints them
-// for `--help`, runs one, or runs every quick form (`--quick-all`, the smoke stage of `npm test`).
+// for `--help`, runs one, or runs every quick form (`--quick-all`; the smoke test of `npm test`, test/bench/, runs them too).
 //
 //   export default defineSuite<{ rounds: number }>({
 //     name: 'floor',

@@ -84,6 +84,5 @@ fi
 stage "integration tests"
 npm run --silent test:integration
 
-# Three at a time: a quick form measures nothing, and most of its time is starting processes and waiting on them.
-stage "benchmark smoke run: every suite's quick form (npm run bench -- --quick-all --jobs 3)"
-npm run --silent bench -- --quick-all --jobs 3
+stage "benchmark smoke run: every suite's quick form (test/bench)"
+npm run --silent test:bench
