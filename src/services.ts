@@ -10,7 +10,7 @@ import { createRateLimiter, type ClientRateLimiter } from './rateLimit/index.js'
 import { Admission } from './search/admission.js';
 import { createSearchGateway, type SearchGateway } from './search/gateway.js';
 import { admissionOutcome } from './search/clientErrors.js';
-import { processLoopMonitor } from './search/loopMonitor.js';
+import { processLoopMonitor, type LoopLoad } from './search/loopMonitor.js';
 import { createLiveLookups } from './liveState/lookups.js';
 import { createEsClient } from '../settings/esClient.js';
 import type { Tracing } from './tracing.js';
@@ -70,16 +70,18 @@ export function createServices(config: Config, logger: Logger, tracing?: Tracing
 /**
  * Admission control from ADMISSION_MAX_IN_FLIGHT and ADMISSION_TARGET_MS, the target kept to half the search
  * deadline (ES_REQUEST_TIMEOUT_MS): an admitted search then has the other half for a retry on another node. It
- * reads this process's event loop (its delay is not Elasticsearch's; a saturated loop sheds at the door).
+ * reads this process's event loop (its delay is not Elasticsearch's; a saturated loop sheds at the door), or
+ * `loop` where one process runs several apps with bounds of their own (the tests).
  */
 export function createAdmission(
   config: Pick<Config, 'admissionMaxInFlight' | 'admissionTargetMs' | 'admissionLoopDelayMs' | 'es'>,
+  loop: LoopLoad = processLoopMonitor(config.admissionLoopDelayMs),
 ): Admission {
   return new Admission({
     maxLimit: config.admissionMaxInFlight,
     targetMs: admissionTargetMs(config),
     deadlineMs: config.es.requestTimeoutMs,
-    loop: processLoopMonitor(config.admissionLoopDelayMs),
+    loop,
     outcomeOf: admissionOutcome,
   });
 }

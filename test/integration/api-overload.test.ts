@@ -11,6 +11,7 @@ import { pino } from 'pino';
 import { createRateLimiter } from '../../src/rateLimit/index.js';
 import { RedisServer } from '../support/redisServer.js';
 import { OVERLOADED_PROBLEM_TYPE } from '../../src/http/problem.js';
+import { loadConfig } from '../../src/config.js';
 import { buildTestApp, type TestApp, type TestAppOptions } from '../support/app.js';
 import { indexSample } from '../support/sampleIndex.js';
 import { deleteIndices, ES_URL, testEsClient, uniqueName } from '../support/services.js';
@@ -343,7 +344,13 @@ describe('api: overload, against a slowed Elasticsearch', function () {
 
   it('while the event loop is held busy, searches are refused at the door and /health/live still answers', async () => {
     const es = await proxy();
-    const busy = await app({ alias, esNodes: [es.url], requestTimeoutMs: 10_000 });
+    // The bound users run (ADMISSION_LOOP_DELAY_MS's default), not the test apps' raised one.
+    const busy = await app({
+      alias,
+      esNodes: [es.url],
+      requestTimeoutMs: 10_000,
+      configOverrides: { admissionLoopDelayMs: loadConfig({}).admissionLoopDelayMs },
+    });
     expect((await get(busy, '/api/v1/ppas?q=solar+g0')).status).to.equal(200);
     es.resetCounts();
     // The test's hook: the loop works 80 ms of every 90 (a process starved by its own work).

@@ -13,11 +13,15 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { createRateLimiter, type ClientRateLimiter } from '../../src/rateLimit/index.js';
 import { createSearchGateway, type SearchGateway } from '../../src/search/gateway.js';
 import type { Admission } from '../../src/search/admission.js';
+import { LoopMonitor } from '../../src/search/loopMonitor.js';
 import { createAdmission } from '../../src/services.js';
 import { createResponseCache, type ResponseCache } from '../../src/wire/responseCache.js';
 import { createMetrics, type Metrics } from '../../src/metrics/metrics.js';
 import { createEsClient } from '../../settings/esClient.js';
 import { ES_URL } from './services.js';
+
+/** The front door's loop bound in test apps (see configOverrides). */
+const TEST_LOOP_DELAY_MS = 1000;
 
 export interface TestAppOptions {
   /** The alias (or index) the app reads; ES_INDEX. */
@@ -31,7 +35,9 @@ export interface TestAppOptions {
   /**
    * Over the defaults of loadConfig({}) plus: rateLimitPoints 10000 (so suites
    * that are not about the rate limit never meet it), responseCacheBytes 0 (suites not about the response cache
-   * see every request reach Elasticsearch), LOG_LEVEL info.
+   * see every request reach Elasticsearch), admissionLoopDelayMs 1000 (a test process is the client and the
+   * server on one loop, beside Elasticsearch and other test processes on two cores: suites not about the front
+   * door's loop bound never meet it; each app has a loop monitor of its own, with its own bound), LOG_LEVEL info.
    */
   configOverrides?: Partial<Config>;
   /** Default: a pino logger writing into `logs`. */
@@ -79,6 +85,7 @@ export async function buildTestApp(options: TestAppOptions): Promise<TestApp> {
     ...defaults,
     rateLimitPoints: 10_000,
     responseCacheBytes: 0,
+    admissionLoopDelayMs: TEST_LOOP_DELAY_MS,
     ...options.configOverrides,
     es: {
       ...defaults.es,
@@ -93,7 +100,8 @@ export async function buildTestApp(options: TestAppOptions): Promise<TestApp> {
       { level: config.logLevel },
       { write: (line: string) => void logs.push(JSON.parse(line) as LogLine) },
     );
-  const admission = createAdmission(config);
+  const loop = new LoopMonitor(config.admissionLoopDelayMs);
+  const admission = createAdmission(config, loop);
   const target = {
     client: createEsClient(config.es, { maxRetries: 0, traced: options.tracer !== undefined }),
     alias: config.es.alias,
@@ -152,6 +160,7 @@ export async function buildTestApp(options: TestAppOptions): Promise<TestApp> {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await gateway.close();
+      loop.close();
       if (!options.limiter) await limiter.close();
     },
   };
