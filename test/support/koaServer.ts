@@ -1,6 +1,7 @@
-// A Koa app of a few middleware on an ephemeral port of 127.0.0.1, for unit tests of src/http/'s middleware: no
-// Elasticsearch, no app of the API. `raw` asks it with node's http client, which (unlike fetch) hands over the
-// body as sent (compressed or not) and lets a test drop the connection.
+// A Koa app of a few middleware on an ephemeral port of 127.0.0.1, for unit tests of src/http/'s middleware and of
+// the operations' routers: no Elasticsearch, no app of the API. `raw` asks it with node's http client, which
+// (unlike fetch) hands over the body as sent (compressed or not) and lets a test drop the connection.
+import type { Router } from '@koa/router';
 import Koa, { type Middleware } from 'koa';
 import { request, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -42,6 +43,19 @@ export async function listen<State, Context>(app: Koa<State, Context>): Promise<
 /** The API's own error answers (problem+json), with a silent log: what a middleware throws, as a client sees it. */
 export function problems(): Middleware {
   return problemResponses(pino({ level: 'silent' }));
+}
+
+/** Serves a router of operations behind the API's error answers, as src/app.ts mounts them. */
+export function serveRoutes(router: Router): Promise<KoaServer> {
+  const app = new Koa();
+  app.use(problems());
+  app.use(router.routes());
+  return listen(app);
+}
+
+/** The answer's body read as JSON. */
+export function jsonOf<T = Record<string, unknown>>(answer: RawAnswer): T {
+  return JSON.parse(answer.body.toString('utf8')) as T;
 }
 
 /** One request with node's http client: the answer's bytes as sent. */

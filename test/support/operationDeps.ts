@@ -6,8 +6,9 @@ import { LiveState } from '../../src/liveState/liveState.js';
 import type { LiveLookups } from '../../src/liveState/lookups.js';
 import type { OperationDeps } from '../../src/operations/operation.js';
 import type { ClientRateLimiter } from '../../src/rateLimit/index.js';
-import { answers } from '../../src/wire/answers.js';
+import { answers, type AnswerFn } from '../../src/wire/answers.js';
 import { jsonRepresentation } from '../../src/wire/representation.js';
+import { ResponseCache } from '../../src/wire/responseCache.js';
 
 export function operationDeps(given: Partial<OperationDeps> & Pick<OperationDeps, 'search'>): OperationDeps {
   return {
@@ -17,4 +18,13 @@ export function operationDeps(given: Partial<OperationDeps> & Pick<OperationDeps
     openApiDocument: jsonRepresentation({}),
     ...given,
   };
+}
+
+/**
+ * The app's answer function over a response cache of one generation that never moves: a request the cache holds
+ * an answer for under the same operation and normalized parameters is answered without computing.
+ */
+export function cachedAnswers(): AnswerFn {
+  const generation = { current: () => 'ppas-test@1', onChange: () => undefined };
+  return answers({ cache: new ResponseCache({ maxBytes: 1_000_000, generation }), maxAgeSeconds: 60 });
 }
