@@ -13,12 +13,15 @@ slow=""
 [ "${1:-}" = "--slow" ] && slow=1
 
 started_es_port=""
+es_pid=""
 started_redis_pid=""
 started_redis_dir=""
 
 cleanup() {
   local code=$?
   trap - EXIT INT TERM
+  # A start still under way (the run failed before it was awaited) finishes first, so that its stop finds it.
+  if [ -n "$es_pid" ]; then wait "$es_pid" 2>/dev/null || true; fi
   if [ -n "$started_es_port" ]; then ES_PORT="$started_es_port" bash scripts/elasticsearch.sh stop --purge || true; fi
   if [ -n "$started_redis_pid" ]; then
     kill "$started_redis_pid" 2>/dev/null || true
@@ -36,6 +39,22 @@ stage() { printf '\n==== %s ====\n' "$*"; }
 # A fresh clone: install the locked dependencies first, so `npm test` is the only command needed.
 [ -f node_modules/.package-lock.json ] || { stage "npm ci"; npm ci --no-audit --no-fund; }
 
+# Elasticsearch starts in the background while the lint, the type check and the unit tests run (they need no
+# server): its start is mostly waiting on the JVM.
+es_log=""
+stage "services"
+if [ -n "${ES_URL:-}" ] && curl -fsS --max-time 3 "${ES_URL%%,*}/_cluster/health" >/dev/null 2>&1; then
+  echo "using Elasticsearch at $ES_URL"
+else
+  [ -n "${ES_URL:-}" ] && echo "ES_URL=$ES_URL does not answer: starting a local Elasticsearch instead"
+  port="$(free_port)"
+  started_es_port="$port"
+  es_log="$(mktemp)"
+  echo "starting Elasticsearch on 127.0.0.1:$port in the background"
+  ES_PORT="$port" bash scripts/elasticsearch.sh start >"$es_log.url" 2>"$es_log" &
+  es_pid=$!
+fi
+
 if [ -z "$slow" ]; then
   stage "lint"
   npm run --silent lint
@@ -45,14 +64,14 @@ if [ -z "$slow" ]; then
   npm run --silent test:unit
 fi
 
-stage "services"
-if [ -n "${ES_URL:-}" ] && curl -fsS --max-time 3 "${ES_URL%%,*}/_cluster/health" >/dev/null 2>&1; then
-  echo "using Elasticsearch at $ES_URL"
-else
-  [ -n "${ES_URL:-}" ] && echo "ES_URL=$ES_URL does not answer: starting a local Elasticsearch instead"
-  port="$(free_port)"
-  started_es_port="$port"
-  ES_URL="$(ES_PORT="$port" bash scripts/elasticsearch.sh start)"
+if [ -n "$es_pid" ]; then
+  es_code=0
+  wait "$es_pid" || es_code=$?
+  es_pid=""
+  cat "$es_log" >&2
+  [ "$es_code" -eq 0 ] || { echo "Elasticsearch did not start (exit $es_code)" >&2; exit 1; }
+  ES_URL="$(cat "$es_log.url")"
+  rm -f "$es_log" "$es_log.url"
 fi
 export ES_URL
 
@@ -81,8 +100,11 @@ if [ -n "$slow" ]; then
   exit 0
 fi
 
-stage "integration tests"
-npm run --silent test:integration
+# Two files at a time (mocha --parallel, a process each): each file makes its own indices, Redis keys, databases
+# and servers, so they share nothing but the machine; the suite's bounds on time are the users' own, far from
+# what two processes on two cores cost each other.
+stage "integration tests (two files at a time)"
+npm run --silent test:integration -- --parallel --jobs 2
 
 stage "benchmark smoke run: every suite's quick form (test/bench)"
 npm run --silent test:bench
