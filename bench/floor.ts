@@ -68,7 +68,6 @@ interface FloorServer {
 async function startFloorServer(
   entry: string,
   mode: 'pure' | 'proxy',
-  port: number,
   esUrl: string,
   alias: string,
   replay = false,
@@ -79,7 +78,6 @@ async function startFloorServer(
     cwd: REPO_ROOT,
     env: {
       ...process.env,
-      PORT: String(port),
       ES_URL: esUrl,
       ES_INDEX: alias,
       FLOOR_MODE: mode,
@@ -87,7 +85,18 @@ async function startFloorServer(
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  await once(child.stdout!, 'data');
+  // Its first line names its port; an exit before it is a failure, not a wait without end.
+  const port = await new Promise<number>((resolve, reject) => {
+    let printed = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      printed += chunk.toString();
+      const listening = /^listening (\d+)$/m.exec(printed);
+      if (listening) resolve(Number(listening[1]));
+    });
+    child.once('exit', (code, signal) =>
+      reject(new Error(`the floor server (${mode}) exited on start (${signal ?? code}): ${printed}`)),
+    );
+  });
   return {
     url: `http://127.0.0.1:${port}`,
     pid: child.pid!,
@@ -123,14 +132,13 @@ async function floor(options: FloorOptions): Promise<void> {
       logLevel: 'info',
       env: { RESPONSE_CACHE_MB: options.replay ? REPLAY_CACHE_MB : options.cacheMb },
     });
-    const port = Number(new URL(api.url).port);
-    const startFloor = async (mode: 'pure' | 'proxy', offset: number) => {
-      const server = await startFloorServer(floorEntry, mode, port + offset, es.url, alias, options.replay);
+    const startFloor = async (mode: 'pure' | 'proxy') => {
+      const server = await startFloorServer(floorEntry, mode, es.url, alias, options.replay);
       fixture.defer(() => server.stop());
       return server;
     };
-    const pure = await startFloor('pure', 1);
-    const proxy = options.replay ? undefined : await startFloor('proxy', 2);
+    const pure = await startFloor('pure');
+    const proxy = options.replay ? undefined : await startFloor('proxy');
 
     // The mix's kinds the floor server answers: everything but the facets and the suggestions (weight 0 anyway).
     const used = new Set<string>();

@@ -20,6 +20,9 @@ const SUITE_MAIN = fileURLToPath(new URL('./suiteMain.ts', import.meta.url));
  */
 const QUICK_API_ENV = { ADMISSION_LOOP_DELAY_MS: '1000' };
 
+/** A quick form takes a minute or two; one still running after this hangs, and is ended as failed. */
+const QUICK_FORM_LIMIT_MS = 300_000;
+
 export interface QuickRun {
   name: string;
   seconds: number;
@@ -33,17 +36,39 @@ async function runQuickForm(suite: Suite, live: boolean, print: boolean): Promis
   const title = `---- ${suite.name}: npm run bench -- ${args.join(' ')} (${suite.quick.join(' ')})\n`;
   if (live) process.stdout.write(title);
   const started = performance.now();
+  // Not printed live: a process group of its own, so that a quick form past its time is ended with every process
+  // it started (printed live, it stays in the terminal's group, where Ctrl-C reaches it).
   const child = spawn(process.execPath, [...process.execArgv, SUITE_MAIN, suite.module, ...args.slice(1)], {
     stdio: live ? 'inherit' : ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, ...QUICK_API_ENV },
+    detached: !live,
   });
   const output: Buffer[] = [];
   child.stdout?.on('data', (chunk: Buffer) => output.push(chunk));
   child.stderr?.on('data', (chunk: Buffer) => output.push(chunk));
+  const signalGroup = (signal: NodeJS.Signals) => {
+    try {
+      process.kill(live ? child.pid! : -child.pid!, signal);
+    } catch {
+      // already gone
+    }
+  };
+  let overdue = false;
+  const timers = [
+    setTimeout(() => {
+      overdue = true;
+      signalGroup('SIGTERM');
+    }, QUICK_FORM_LIMIT_MS),
+    setTimeout(() => signalGroup('SIGKILL'), QUICK_FORM_LIMIT_MS + 10_000),
+  ];
   const [code, signal] = (await once(child, 'close')) as [number | null, NodeJS.Signals | null];
+  for (const timer of timers) clearTimeout(timer);
   const seconds = (performance.now() - started) / 1000;
-  const outcome = code === 0 ? 'ok' : `FAILED (${signal ?? `exit ${code}`})`;
-  const printed = Buffer.concat(output).toString();
+  const outcome =
+    code === 0
+      ? 'ok'
+      : `FAILED (${overdue ? `past its ${QUICK_FORM_LIMIT_MS / 1000} s, ` : ''}${signal ?? `exit ${code}`})`;
+  const printed = Buffer.concat(output).toString() + (overdue ? `\n${outcome}\n` : '');
   if (print) {
     if (!live) process.stdout.write(`\n${title}${printed}`);
     process.stdout.write(`---- ${suite.name}: ${outcome} in ${seconds.toFixed(1)} s\n`);

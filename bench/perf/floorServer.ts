@@ -4,10 +4,11 @@
 //           (the API's functions), one search, present (the API's functions), JSON, gzip at level 1 past 1 KB;
 //   proxy — parse and build only, then Elasticsearch's answer sent on as it came: no JSON parse, no presenting,
 //           no compression. What any Node service in front of Elasticsearch pays with this client.
-// Started by bench/floor.ts with PORT, ES_URL, ES_INDEX, FLOOR_MODE and FLOOR_REPLAY (--replay: each search answered
-// from its first answer, bench/perf/replay.ts); prints "listening" when ready.
+// Started by bench/floor.ts with ES_URL, ES_INDEX, FLOOR_MODE and FLOOR_REPLAY (--replay: each search answered
+// from its first answer, bench/perf/replay.ts); prints "listening <port>" when ready.
 import type { estypes } from '@elastic/elasticsearch';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { gzipSync } from 'node:zlib';
@@ -123,5 +124,10 @@ const server = createServer((request, response) => {
   });
 });
 server.keepAliveTimeout = 65_000;
-server.listen(config.port, '127.0.0.1', () => process.stdout.write('listening\n'));
+// A free port of the system's choosing, printed when listening: a port picked beforehand may be taken meanwhile by
+// another process (the quick forms run side by side).
+server.listen(0, '127.0.0.1', () => {
+  const { port } = server.address() as AddressInfo;
+  process.stdout.write(`listening ${port}\n`);
+});
 process.on('SIGTERM', () => server.close(() => process.exit(0)));
