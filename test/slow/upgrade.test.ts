@@ -1,6 +1,6 @@
 // An upgrade as operators make one, against the previous release (the newest in CHANGELOG.md older than
-// package.json's version): its indexer builds the index, then this release's API serves it and says a reindex is
-// recommended, this release's reindex over it from the same source logs no change, a rollback onto it serves, and
+// package.json's version): its indexer builds the index, then this release's API serves it and judges it by its
+// index contract version (a reindex recommended when it is older), this release's reindex over it from the same source logs no change, a rollback onto it serves, and
 // the previous release's API serves this release's index. The previous release is exported once from git
 // (`git archive`) into a cache beside Elasticsearch's and run from source with this checkout's node_modules (a
 // release adds dependencies, it does not change the ones an older one uses).
@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { RELEASE } from '../../indexContract/contract.js';
+import { INDEX_CONTRACT_VERSION, RELEASE } from '../../indexContract/contract.js';
 import { rollback } from '../../indexer/reindex/rollback.js';
 import { buildTestApp, type TestApp } from '../support/app.js';
 import { assertMatchesOpenApi } from '../support/openapi.js';
@@ -30,12 +30,19 @@ const older = (a: number[], b: number[]) => {
 const git = (args: string[]) =>
   execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
 
+interface PreviousRelease {
+  version: string;
+  commit: string;
+  /** The index contract version it declares (and records in the generations it builds), if any. */
+  contract: number | undefined;
+}
+
 /**
  * The newest release older than this one, from CHANGELOG.md's headings, and the commit that is it: its tag when
  * the clone has tags, else the `Commit:` line the changelog records under it (a CI clone of one branch comes
  * without tags). Checked: the commit is in this clone and its package.json names that version.
  */
-function previousRelease(changelog: string): { version: string; commit: string } {
+function previousRelease(changelog: string): PreviousRelease {
   const releases = [
     ...changelog.matchAll(/^## (\d+\.\d+\.\d+) - [^\n]*\n(?:\s*\nCommit: ([0-9a-f]{40})\b)?/gm),
   ].map(([, version, commit]) => ({ version: version!, commit: commit ?? '' }));
@@ -65,7 +72,19 @@ function previousRelease(changelog: string): { version: string; commit: string }
   if (recorded !== release.version) {
     throw new Error(`release ${release.version}: commit ${commit}'s package.json says ${recorded}`);
   }
-  return { version: release.version, commit };
+  return { version: release.version, commit, contract: contractVersionAt(commit) };
+}
+
+/** The index contract version a commit's source declares; undefined before there was one (0.1.0). */
+function contractVersionAt(commit: string): number | undefined {
+  let source = '';
+  try {
+    source = git(['show', `${commit}:indexContract/contract.ts`]);
+  } catch {
+    return undefined;
+  }
+  const declared = /\bINDEX_CONTRACT_VERSION = (\d+)/.exec(source)?.[1];
+  return declared === undefined ? undefined : Number(declared);
 }
 
 /** The release's tree, exported once into the cache; node_modules is this checkout's. */
@@ -112,14 +131,15 @@ describe('upgrade: from the previous release to this one and back', function () 
   const client = testEsClient();
   const alias = uniqueName('upgrade');
   let tag = '';
+  let previous: PreviousRelease;
   let releaseDir = '';
   let previousIndex = '';
   let api: TestApp | undefined;
 
   before(async () => {
-    const release = previousRelease(readFileSync(join(ROOT, 'CHANGELOG.md'), 'utf8'));
-    tag = `v${release.version}`;
-    releaseDir = exportRelease(release);
+    previous = previousRelease(readFileSync(join(ROOT, 'CHANGELOG.md'), 'utf8'));
+    tag = `v${previous.version}`;
+    releaseDir = exportRelease(previous);
     const built = await run(releaseDir, ['indexer/cli.ts', 'reindex', '--source', SAMPLE_PATH], {
       ES_URL,
       ES_INDEX: alias,
@@ -136,7 +156,7 @@ describe('upgrade: from the previous release to this one and back', function () 
     await client.close();
   });
 
-  it(`this release's API answers the contract over the previous release's index, and recommends a reindex`, async () => {
+  it(`this release's API answers the contract over the previous release's index, and judges it by its contract version`, async () => {
     api = await buildTestApp({ alias });
     const list = await fetch(`${api.url}/api/v1/ppas?q=solar&per_page=5&facets=technology`);
     const listBody = (await list.json()) as { data: { slug: string }[]; meta: { total: number } };
@@ -152,9 +172,13 @@ describe('upgrade: from the previous release to this one and back', function () 
     const ready = await fetch(`${api.url}/health/ready`);
     expect(ready.status).to.equal(200);
     const index = ((await ready.json()) as { index: { status: string; release: string | null } }).index;
-    // The previous release recorded no contract version: served as it is, a reindex recommended.
-    expect(index.status).to.equal('reindex_recommended');
-    expect(index.release).to.equal(null);
+    // Served as it is either way; a reindex is recommended when the previous release's contract is older (or it
+    // recorded none, as 0.1.0 did), and the generation names the release that built it when it recorded one.
+    const sameContract = previous.contract === INDEX_CONTRACT_VERSION;
+    expect(index.status, `${tag}'s contract ${previous.contract}`).to.equal(
+      sameContract ? 'ok' : 'reindex_recommended',
+    );
+    expect(index.release).to.equal(previous.contract === undefined ? null : previous.version);
   });
 
   it("this release's reindex over it from the same source logs no change", async () => {
