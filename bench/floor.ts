@@ -2,7 +2,8 @@
 // connections; `Accept-Encoding: gzip` on every side, Elasticsearch's request cache off, 4 rounds in rotating
 // order, each on a fresh request set) against four sides on the same shared cores:
 //   api   — the API as deployed (response cache on: it holds nothing a no-repeat mix asks again);
-//   pure  — bench/perf/floorServer.ts in `pure` mode: the API's own parse/build/present/JSON/gzip, on bare node:http;
+//   pure  — bench/perf/floorServer.ts in `pure` mode: the API's own app (createApp) with its layers left out (no
+//           rate-limit store, log, response cache, admission or metrics): api − pure is what those layers cost;
 //   proxy — floorServer.ts in `proxy` mode: parse and build, then Elasticsearch's answer passed on untouched;
 //   raw   — Elasticsearch `_search` with the very bodies the API sends.
 // The three Node sides run compiled (tsc, as the image runs the API): under tsx, every closure pays esbuild's
@@ -109,7 +110,7 @@ async function startFloorServer(
 }
 
 async function floor(options: FloorOptions): Promise<void> {
-  // Replayed answers leave nothing to compare with Elasticsearch: the API against its own work on bare node:http.
+  // Replayed answers leave nothing to compare with Elasticsearch: the API against its own app without its layers.
   const SIDES: readonly FloorSide[] = options.replay ? ['api', 'pure'] : ALL_SIDES;
   // Against Elasticsearch, 8: the room of the API's admission control at its lowest limit on two cores (4 in flight,
   // 4 queued), past which it refuses at once; replayed answers never wait on Elasticsearch, and 16 keep both cores busy.
@@ -226,7 +227,7 @@ async function floor(options: FloorOptions): Promise<void> {
           api: options.replay
             ? 'the API as deployed, its searches replayed (bench/perf/replayApi.ts)'
             : 'the API as deployed (Koa, middleware, rate limit, log, ETag, cache)',
-          pure: "the API's pure work on bare node:http (parse, build, search, present, JSON, gzip)",
+          pure: "the API's own app (createApp) without its layers: no rate-limit store, log, response cache, admission or metrics",
           proxy: "parse and build, then Elasticsearch's answer passed on (no JSON, no gzip)",
           raw: 'Elasticsearch `_search`, the same bodies',
         }[side];
