@@ -42,6 +42,28 @@ export interface MetricsSources {
   clusterAnswers: () => Promise<boolean>;
 }
 
+/**
+ * A gauge read at each scrape, with no sample while its reading is unknown (null): prom-client gives a gauge
+ * without labels a 0 after reset(), and a rule would read that 0 as a value (no sync lag while Elasticsearch is
+ * away). Absent, the series says nothing, and ppa_elasticsearch_up says why.
+ */
+class ReadingGauge extends Gauge {
+  constructor(
+    options: { name: string; help: string; registry: Registry },
+    private readonly read: () => Promise<number | null>,
+  ) {
+    super({ name: options.name, help: options.help, registers: [options.registry] });
+  }
+
+  override async get(): ReturnType<Gauge['get']> {
+    const value = await this.read();
+    this.reset();
+    if (value !== null) this.set(value);
+    const metric = await super.get();
+    return value === null ? { ...metric, values: [] } : metric;
+  }
+}
+
 export function createMetrics(options: MetricsSources): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'ppa_' });
@@ -137,28 +159,23 @@ export function createMetrics(options: MetricsSources): Metrics {
       this.set((await options.clusterAnswers().catch(() => false)) ? 1 : 0);
     },
   });
-  new Gauge({
-    name: 'ppa_index_generation_age_seconds',
-    help: 'Age of the index generation behind the alias (since its build); absent when the alias is missing',
-    registers: [registry],
-    async collect() {
+  new ReadingGauge(
+    {
+      name: 'ppa_index_generation_age_seconds',
+      help: 'Age of the index generation behind the alias (since its build); absent when the alias is missing or Elasticsearch does not answer',
+      registry,
+    },
+    async () => {
       const index = await options.liveIndex().catch(() => null);
       const builtAt = index ? parseIndexBuiltAt(index) : null;
-      this.reset();
-      if (builtAt) this.set((Date.now() - builtAt.getTime()) / 1000);
+      return builtAt ? (Date.now() - builtAt.getTime()) / 1000 : null;
     },
-  });
+  );
 
   const contractGauge = (name: string, help: string, read: (reading: ContractReading) => number) =>
-    new Gauge({
-      name,
-      help,
-      registers: [registry],
-      async collect() {
-        const reading = await options.indexContract?.().catch(() => null);
-        this.reset();
-        if (reading) this.set(read(reading));
-      },
+    new ReadingGauge({ name, help, registry }, async () => {
+      const reading = await options.indexContract?.().catch(() => null);
+      return reading ? read(reading) : null;
     });
   contractGauge(
     'ppa_index_contract_version',
@@ -173,16 +190,9 @@ export function createMetrics(options: MetricsSources): Metrics {
 
   let servedState: (() => Promise<ServedState>) | undefined;
   const servedGauge = (name: string, help: string, read: (state: ServedState) => number | null) =>
-    new Gauge({
-      name,
-      help,
-      registers: [registry],
-      async collect() {
-        const state = await servedState?.().catch(() => undefined);
-        const value = state ? read(state) : null;
-        this.reset();
-        if (value !== null) this.set(value);
-      },
+    new ReadingGauge({ name, help, registry }, async () => {
+      const state = await servedState?.().catch(() => undefined);
+      return state ? read(state) : null;
     });
   const secondsSince = (time: string | null | undefined): number | null =>
     time ? Math.max(0, (Date.now() - Date.parse(time)) / 1000) : null;
@@ -204,7 +214,7 @@ export function createMetrics(options: MetricsSources): Metrics {
   servedGauge(
     'ppa_change_lag_seconds',
     'Now minus when the last logged change reached the index; 0 before the first change',
-    (state) => secondsSince(state.head?.last_at),
+    (state) => secondsSince(state.head?.last_at) ?? 0,
   );
 
   let cacheStats: (() => ReturnType<ResponseCache['stats']>) | undefined;
