@@ -154,6 +154,8 @@ describe('api openapi: the document stays true', function () {
   ): Promise<{ status: number; body: unknown; headers: Headers }> {
     const response = await fetch(`${api.url}${path}`, { method });
     const text = await response.text();
+    // No request here asks for a server error: one says which (its problem type and detail), not only its status.
+    if (response.status >= 500) throw new Error(`${method} ${path}: ${response.status} ${text}`);
     const body = text ? (JSON.parse(text) as unknown) : undefined;
     assertMatchesOpenApi(path, response.status, body, {
       method,
