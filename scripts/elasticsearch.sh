@@ -167,12 +167,17 @@ port_taken() {
   fi
 }
 
-# A port nobody listens on, for a node's transport (random in 30000-59999, so parallel starts rarely collide;
-# the node fails to bind, and start says so, when one does).
+# A port nobody listens on, for a node's transport: random in the 10,000 ports below the kernel's ephemeral range
+# (ip_local_port_range, 32768-60999 by default), so that no outgoing connection takes it between this choice and
+# the node's bind (the nodes of a starting cluster connect to each other's transport ports from ephemeral ports:
+# once one took the port chosen for a node still starting, which then failed to bind); parallel starts rarely
+# collide, and the node fails to bind, and start says so, when one does.
 free_port() {
-  local port tries=0
+  local port tries=0 low=32768 high
+  read -r low high </proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || true
+  [ "$low" -gt 11024 ] || low=41024
   while :; do
-    port=$((30000 + (RANDOM * 32768 + RANDOM) % 30000))
+    port=$((low - 10000 + (RANDOM * 32768 + RANDOM) % 10000))
     port_taken "$port" || { echo "$port"; return 0; }
     tries=$((tries + 1)); [ "$tries" -lt 100 ] || die "no free port found for the transport"
   done
