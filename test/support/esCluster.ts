@@ -4,7 +4,7 @@
 import { Client } from '@elastic/elasticsearch';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { freePort } from './services.js';
+import { portBelowEphemeral } from '../../tools/services/net.js';
 
 const run = promisify(execFile);
 const SCRIPT = 'scripts/elasticsearch.sh';
@@ -41,10 +41,7 @@ export async function startEsCluster(nodes = 3): Promise<EsCluster> {
     ports = reused.split(',').map((url) => Number(new URL(url).port));
   } else {
     ports = [];
-    while (ports.length < nodes) {
-      const port = await freePort();
-      if (!ports.includes(port)) ports.push(port);
-    }
+    while (ports.length < nodes) ports.push(await portBelowEphemeral(new Set(ports)));
     await script({ ES_PORTS: ports.join(',') }, 'start');
   }
   const urls = ports.map((port) => `http://127.0.0.1:${port}`);

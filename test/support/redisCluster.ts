@@ -2,7 +2,7 @@
 // process, so a test can kill, restart or pause one master. Never touches the shared Redis.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { isPortFree } from '../../tools/services/net.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -17,20 +17,12 @@ process.once('exit', () => {
 });
 
 /** Whether nothing listens on `port` of 127.0.0.1 right now. */
-function isFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
-}
-
 /** A port whose cluster-bus port (port + 10000) is free too: the kernel's free port is often too high. */
 async function freeClusterPort(taken: Set<number>): Promise<number> {
   for (let attempt = 0; attempt < 200; attempt += 1) {
     const port = 30_000 + Math.floor(Math.random() * 20_000);
     if (taken.has(port)) continue;
-    if ((await isFree(port)) && (await isFree(port + 10_000))) return port;
+    if ((await isPortFree(port)) && (await isPortFree(port + 10_000))) return port;
   }
   throw new Error('no free port pair for a Redis Cluster node');
 }
