@@ -28,9 +28,10 @@ const forbid = (folders, why, allowed = []) => ({
   ],
 });
 
-/** src/'s folders from search/ up, in layer order (export/, openapi/ and metrics/ stand side by side). */
-const SEARCH_AND_ABOVE = [
-  'search',
+/** src/'s folders from gateway/ up, in layer order (export/, openapi/ and metrics/ stand side by side). */
+const GATEWAY_AND_ABOVE = [
+  'gateway',
+  'queries',
   'liveState',
   'present',
   'export',
@@ -59,7 +60,7 @@ const srcLayers = (layers) =>
                   (name) => `../${name}.js`,
                 ),
               ],
-              message: `src/ imports point down only (matching/, wire/ < http/ < params/, rateLimit/ < search/ < liveState/ < present/ < export/, openapi/, metrics/ < operations/, pages/ < the top-level modules): ${files.join(', ')} may not import ${above.join('/, ')}/, a top-level module or the indexer`,
+              message: `src/ imports point down only (matching/, wire/ < http/ < params/, rateLimit/ < gateway/ < queries/ < liveState/ < present/ < export/, openapi/, metrics/ < operations/, pages/ < the top-level modules): ${files.join(', ')} may not import ${above.join('/, ')}/, a top-level module or the indexer`,
             },
           ],
         },
@@ -128,17 +129,18 @@ export default tseslint.config(
       'the API does not import the indexer: share through indexContract/ or settings/',
     ),
   },
-  // Inside src/, imports point down only (docs/architecture.md): matching/, wire/ < http/ < params/, rateLimit/ < search/ <
-  // liveState/ < present/ < export/, openapi/, metrics/ < operations/, pages/ < the top-level modules.
+  // Inside src/, imports point down only (docs/architecture.md): matching/, wire/ < http/ < params/, rateLimit/ < gateway/ <
+  // queries/ < liveState/ < present/ < export/, openapi/, metrics/ < operations/, pages/ < the top-level modules.
   ...srcLayers([
-    [['src/matching/**/*.ts'], ['wire', 'http', 'params', 'rateLimit', ...SEARCH_AND_ABOVE]],
-    [['src/wire/**/*.ts'], ['matching', 'http', 'params', 'rateLimit', ...SEARCH_AND_ABOVE]],
-    [['src/http/**/*.ts'], ['params', 'rateLimit', ...SEARCH_AND_ABOVE]],
-    [['src/params/**/*.ts', 'src/rateLimit/**/*.ts'], SEARCH_AND_ABOVE],
-    [['src/search/**/*.ts'], SEARCH_AND_ABOVE.slice(1)],
-    [['src/liveState/**/*.ts'], SEARCH_AND_ABOVE.slice(2)],
-    [['src/present/**/*.ts'], SEARCH_AND_ABOVE.slice(3)],
-    [['src/export/**/*.ts', 'src/openapi/**/*.ts', 'src/metrics/**/*.ts'], SEARCH_AND_ABOVE.slice(6)],
+    [['src/matching/**/*.ts'], ['wire', 'http', 'params', 'rateLimit', ...GATEWAY_AND_ABOVE]],
+    [['src/wire/**/*.ts'], ['matching', 'http', 'params', 'rateLimit', ...GATEWAY_AND_ABOVE]],
+    [['src/http/**/*.ts'], ['params', 'rateLimit', ...GATEWAY_AND_ABOVE]],
+    [['src/params/**/*.ts', 'src/rateLimit/**/*.ts'], GATEWAY_AND_ABOVE],
+    [['src/gateway/**/*.ts'], GATEWAY_AND_ABOVE.slice(1)],
+    [['src/queries/**/*.ts'], GATEWAY_AND_ABOVE.slice(2)],
+    [['src/liveState/**/*.ts'], GATEWAY_AND_ABOVE.slice(3)],
+    [['src/present/**/*.ts'], GATEWAY_AND_ABOVE.slice(4)],
+    [['src/export/**/*.ts', 'src/openapi/**/*.ts', 'src/metrics/**/*.ts'], GATEWAY_AND_ABOVE.slice(7)],
   ]),
   {
     files: ['indexer/**/*.ts'],

@@ -22,8 +22,13 @@ import {
   type ApiProcess,
   type ApiProcessOptions,
 } from './perf/apiProcess.js';
-import { generateCorpus, type GeneratedCorpus } from './perf/corpus.js';
-import { benchAlias, deleteIndicesWithPrefix, esTargetFromEnv, type EsTarget } from './perf/elasticsearch.js';
+import { generateCorpus, type GeneratedCorpus } from './perf/loadCorpus.js';
+import {
+  benchAlias,
+  deleteIndicesWithPrefix,
+  esTargetFromEnv,
+  type EsTarget,
+} from './perf/rawElasticsearch.js';
 import { timeReindex, type ReindexTiming } from './perf/indexing.js';
 
 export interface BenchIndex {

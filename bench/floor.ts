@@ -19,10 +19,10 @@ import { positiveInteger } from '../indexer/optionParsers.js';
 import { withFixture } from './fixture.js';
 import { apiModeOf, defineSuite, type SharedOptions } from './suite.js';
 import { compileBeside, REPO_ROOT } from './perf/apiProcess.js';
-import { setRequestCache } from './perf/elasticsearch.js';
+import { setRequestCache } from './perf/rawElasticsearch.js';
 import { apiTarget, quantile, rawTarget, runLoad, type LoadTarget } from './perf/load.js';
 import { machineInfo, processCpuSeconds } from './perf/machine.js';
-import { buildDistinctMix, type MixRequest } from './perf/mix.js';
+import { buildDistinctMix, type MixRequest } from './perf/requestMix.js';
 
 interface FloorOptions extends SharedOptions {
   rounds: number;

@@ -26,7 +26,7 @@ import { withFixture } from './fixture.js';
 import { apiModeOf, defineSuite, type SharedOptions } from './suite.js';
 import { REPO_ROOT, type ApiProcess } from './perf/apiProcess.js';
 import { cpuSecondsIfLocal, machineInfo, preciseCpuSeconds } from './perf/machine.js';
-import { localNodeInfo } from './perf/elasticsearch.js';
+import { localNodeInfo } from './perf/rawElasticsearch.js';
 import { percentile, runClosedLoop, runOpenLoop, type Outcomes } from './perf/openLoad.js';
 import type { PpaRecord } from '../indexContract/record.js';
 import { Random } from '../tools/generate/random.js';

@@ -28,15 +28,15 @@ import {
   type QueryClass,
   type RelevanceQuery,
 } from '../tools/relevance/queries.js';
-import { RECORD_TEXT_FIELDS, TEXT_FIELDS } from '../src/matching/fields.js';
-import { ALL_PARTS, buildTextQuery, type TextQueryParts } from '../src/search/textQuery.js';
+import { RECORD_TEXT_FIELDS, TEXT_FIELDS } from '../src/matching/textFields.js';
+import { ALL_PARTS, buildTextQuery, type TextQueryParts } from '../src/queries/textQuery.js';
 import { listRequest } from '../tools/relevance/runner.js';
 import { generateOperatorQueries, type OperatorClass } from '../tools/relevance/operatorSuite.js';
 import { withFixture } from './fixture.js';
 import { defineSuite, type SharedOptions } from './suite.js';
 import { REPO_ROOT } from './perf/apiProcess.js';
 import { localEsPid } from './perf/cpuSplit.js';
-import { CLIENT_CONTENT_HEADERS, esRequest, localNodeInfo, type EsTarget } from './perf/elasticsearch.js';
+import { CLIENT_CONTENT_HEADERS, esRequest, localNodeInfo, type EsTarget } from './perf/rawElasticsearch.js';
 import type { LoadTarget } from './perf/load.js';
 import { machineInfo } from './perf/machine.js';
 import { paceOf, pacedCostByKind, withPaceOptions, type CostKind, type CostSide } from './perf/pacedCost.js';
@@ -307,7 +307,7 @@ async function queryCost(options: QueryCostOptions): Promise<void> {
             "## Where the API's query spends (`--parts`)",
             '',
             `15 list queries a class, each twice, back to back (which first alternates), on the API's index with the request cache off: the API's ` +
-              'query, and the same query without one part (TextQueryParts, src/search/textQuery.ts), or the plain fuzzy multi_match over the ' +
+              'query, and the same query without one part (TextQueryParts, src/queries/textQuery.ts), or the plain fuzzy multi_match over the ' +
               "same four fields of the API's index; Elasticsearch's `took` summed. Under 1: the part costs that share.",
             '',
             '| left out | took ÷ the whole query |',

@@ -14,10 +14,10 @@ import { parseStatisticsQuery } from '../src/params/statistics.js';
 import { withFixture } from './fixture.js';
 import { defineSuite, type SharedOptions } from './suite.js';
 import { localEsPid } from './perf/cpuSplit.js';
-import { localNodeInfo, setRequestCache } from './perf/elasticsearch.js';
+import { localNodeInfo, setRequestCache } from './perf/rawElasticsearch.js';
 import { rawTarget } from './perf/load.js';
 import { machineInfo } from './perf/machine.js';
-import { buildDistinctMix, type MixRequest } from './perf/mix.js';
+import { buildDistinctMix, type MixRequest } from './perf/requestMix.js';
 import { paceOf, pacedCostByKind, withPaceOptions, type CostKind } from './perf/pacedCost.js';
 import { referenceRequest } from './perf/reference.js';
 

@@ -19,9 +19,9 @@ import {
 } from '../tools/relevance/corpus.js';
 import { pairedCost, pairedCostLine } from '../tools/relevance/pairedCost.js';
 import { generateQueries, isLive } from '../tools/relevance/queries.js';
-import { createSearchGateway } from '../src/search/gateway.js';
+import { createSearchGateway } from '../src/gateway/gateway.js';
 import { consoleTable, markdownReport, missExamples, targetLines } from '../tools/relevance/report.js';
-import { DEFAULT_SUITE, runSuite } from '../tools/relevance/suite.js';
+import { DEFAULT_SUITE, runSuite } from '../tools/relevance/measure.js';
 import { VARIANTS } from '../tools/relevance/variants.js';
 import { defineSuite, type SharedOptions } from './suite.js';
 import {

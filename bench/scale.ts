@@ -40,7 +40,7 @@ import {
   localEsPid,
   type CpuSplit,
 } from './perf/cpuSplit.js';
-import { localNodeHttpPort, localNodeInfo, setRequestCache } from './perf/elasticsearch.js';
+import { localNodeHttpPort, localNodeInfo, setRequestCache } from './perf/rawElasticsearch.js';
 import { startTrickle } from './perf/trickle.js';
 import { apiTarget, quantile, rawTarget, runLoad, type LoadResult } from './perf/load.js';
 import { machineInfo, processCpuSeconds } from './perf/machine.js';
@@ -50,7 +50,7 @@ import {
   mixRequest,
   zipfSequence,
   type MixRequest,
-} from './perf/mix.js';
+} from './perf/requestMix.js';
 import { referenceRequest } from './perf/reference.js';
 import { verifyMix } from './perf/verify.js';
 

@@ -1,13 +1,13 @@
 // Every declared benchmark suite, in the order `npm run bench -- --help` lists them. bench/main.ts runs them;
 // the smoke test (test/bench/quickForms.test.ts) runs each one's quick form.
 import type { Suite } from './suite.js';
-import mix from './run.js';
+import mix from './mix.js';
 import scale from './scale.js';
 import floor from './floor.js';
-import postgres from './postgres.js';
+import postgres from './postgresSource.js';
 import overload from './overload.js';
 import relevance from './relevance.js';
-import highlights from './highlights.js';
+import highlights from './highlightCost.js';
 import queryCost from './queryCost.js';
 import queryCostMix from './queryCostMix.js';
 

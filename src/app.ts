@@ -35,15 +35,15 @@ import {
   type ClientRateLimiter,
 } from './rateLimit/index.js';
 import { buildOpenApiSpec } from './operations/openApi.js';
-import { OPERATIONS } from './operations/index.js';
+import { OPERATIONS } from './operations/catalog.js';
 import type { OperationDeps } from './operations/operation.js';
 import { operationsRouter, routePath } from './operations/router.js';
 import { frontDoor, searchRoute, type FrontDoor } from './http/frontDoor.js';
 import { pagesRouter } from './pages/routes.js';
 import { loadPages } from './pages/assets.js';
 import type { LiveState } from './liveState/liveState.js';
-import type { SearchGateway } from './search/gateway.js';
-import type { Admission } from './search/admission.js';
+import type { SearchGateway } from './gateway/gateway.js';
+import type { Admission } from './gateway/admission.js';
 import { abandonedSearchesCancelled } from './http/abandon.js';
 import { RefusalLog } from './http/refusalLog.js';
 import { answers } from './wire/answers.js';

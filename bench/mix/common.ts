@@ -1,8 +1,8 @@
-// What the parts of the mix suite (bench/run.ts) share: its log, its settings for one record count, the API's
+// What the parts of the mix suite (bench/mix.ts) share: its log, its settings for one record count, the API's
 // environment in it, and the check that turns a failing load run into a broken benchmark.
 import type { LoadResult } from '../perf/load.js';
-import type { RequestKind } from '../perf/mix.js';
-import type { RunSettings } from '../perf/report.js';
+import type { RequestKind } from '../perf/requestMix.js';
+import type { RunSettings } from '../perf/tables.js';
 
 /**
  * The main run cycles through its 1,000 requests again and again, so the API's response cache would answer

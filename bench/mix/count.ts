@@ -1,4 +1,4 @@
-// One record count of the mix suite, from the records to the figures: generate, index (bench/mix/indexing.ts),
+// One record count of the mix suite, from the records to the figures: generate, index (bench/mix/indexingStep.ts),
 // verify and load (bench/mix/rounds.ts), the export in a fresh API process, and the optional profiles.
 import { rm } from 'node:fs/promises';
 import type { BenchFixture } from '../fixture.js';
@@ -6,12 +6,12 @@ import type { ApiBuild } from '../perf/apiProcess.js';
 import { assertPinned, BENCH_CPU, type CpuSplit } from '../perf/cpuSplit.js';
 import { timeReindex } from '../perf/indexing.js';
 import { apiTarget, rawTarget, type LoadTarget } from '../perf/load.js';
-import { buildMix, type MixRequest } from '../perf/mix.js';
+import { buildMix, type MixRequest } from '../perf/requestMix.js';
 import { measureExport } from '../perf/exportRun.js';
 import { sideFigures, type CountFigures } from '../perf/summary.js';
 import { log, WITHOUT_RESPONSE_CACHE, type CountSettings, type Sides } from './common.js';
 import { cpuPerRequest } from './cpu.js';
-import { measureIndexing } from './indexing.js';
+import { measureIndexing } from './indexingStep.js';
 import { profileRun } from './profiling.js';
 import {
   measureByKind,

@@ -7,7 +7,7 @@ import type { BenchFixture } from '../fixture.js';
 import { newestProfile, type ApiBuild } from '../perf/apiProcess.js';
 import { BENCH_CPU, type CpuSplit } from '../perf/cpuSplit.js';
 import { apiTarget, runLoad } from '../perf/load.js';
-import type { MixRequest } from '../perf/mix.js';
+import type { MixRequest } from '../perf/requestMix.js';
 import {
   profileClockMicros,
   summariseProfile,

@@ -1,11 +1,11 @@
-// The mix suite's results file: the Markdown report (bench/perf/report.ts) and the figures as JSON beside it, from
+// The mix suite's results file: the Markdown report (bench/perf/tables.ts) and the figures as JSON beside it, from
 // which `--render` writes the Markdown again.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../perf/apiProcess.js';
-import type { EsTarget } from '../perf/elasticsearch.js';
+import type { EsTarget } from '../perf/rawElasticsearch.js';
 import { machineInfo } from '../perf/machine.js';
-import { markdownReport, type RunContext, type RunSettings } from '../perf/report.js';
+import { markdownReport, type RunContext, type RunSettings } from '../perf/tables.js';
 import type { CountFigures } from '../perf/summary.js';
 import { log } from './common.js';
 

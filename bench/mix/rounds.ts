@@ -3,9 +3,9 @@
 // without queueing), statistics with the request cache off, and the facets' and suggestions' costs.
 import type { PpaRecord } from '../../indexContract/record.js';
 import type { CpuSplit } from '../perf/cpuSplit.js';
-import { setRequestCache, type EsTarget } from '../perf/elasticsearch.js';
+import { setRequestCache, type EsTarget } from '../perf/rawElasticsearch.js';
 import { apiTarget, rawTarget, runLoad, type LoadResult, type LoadTarget } from '../perf/load.js';
-import { buildSuggestMix, facetPairs, type MixRequest, type RequestKind } from '../perf/mix.js';
+import { buildSuggestMix, facetPairs, type MixRequest, type RequestKind } from '../perf/requestMix.js';
 import { sideFigures, type KindFigures } from '../perf/summary.js';
 import { verifyMix } from '../perf/verify.js';
 import { runEvenlyPaced } from '../perf/pacedLoad.js';

@@ -2,8 +2,8 @@
 // Elasticsearch with the very batch bodies the API sends, and the API's resident memory while it streams.
 import { readFile } from 'node:fs/promises';
 import { parseExportQuery } from '../../src/params/export.js';
-import { EXPORT_BATCH_SIZE, buildExportBatch } from '../../src/search/exportSearch.js';
-import { CLIENT_CONTENT_HEADERS, type EsTarget } from './elasticsearch.js';
+import { EXPORT_BATCH_SIZE, buildExportBatch } from '../../src/queries/exportSearch.js';
+import { CLIENT_CONTENT_HEADERS, type EsTarget } from './rawElasticsearch.js';
 
 export interface ExportTiming {
   records: number;

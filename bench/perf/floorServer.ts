@@ -21,10 +21,10 @@ import { parseDetailRequest } from '../../src/params/detail.js';
 import { parseListQuery } from '../../src/params/list.js';
 import { parseStatisticsQuery } from '../../src/params/statistics.js';
 import type { ClientRateLimiter } from '../../src/rateLimit/index.js';
-import { buildDetailLookup } from '../../src/search/detailSearch.js';
-import { createSearchGateway } from '../../src/search/gateway.js';
-import { buildListSearches } from '../../src/search/listSearch.js';
-import { buildStatisticsSearch } from '../../src/search/statisticsSearch.js';
+import { buildDetailLookup } from '../../src/queries/detailSearch.js';
+import { createSearchGateway } from '../../src/gateway/gateway.js';
+import { buildListSearches } from '../../src/queries/listSearch.js';
+import { buildStatisticsSearch } from '../../src/queries/statisticsSearch.js';
 import { createEsClient } from '../../settings/esClient.js';
 import { replayingGateway } from './replay.js';
 

@@ -14,7 +14,7 @@ import type { PpaRecord } from '../../indexContract/record.js';
 import { reindex } from '../../indexer/reindex/reindex.js';
 import type { IndexerLogger } from '../../indexer/indexerLog.js';
 import { readSource } from '../../indexer/sources/source.js';
-import { esRequest, type EsTarget } from './elasticsearch.js';
+import { esRequest, type EsTarget } from './rawElasticsearch.js';
 
 /** bulkLoad's defaults (indexer/elasticsearch/bulkLoad.ts): batches of 1000 documents, two requests in flight. */
 export const BATCH_SIZE = 1000;

@@ -3,8 +3,8 @@
 // response time is kept at full resolution (autocannon's own histogram rounds to whole milliseconds, too coarse
 // for a 1 ms overhead target) and by kind of request.
 import autocannon from 'autocannon';
-import { clientHeadersFor, type EsTarget } from './elasticsearch.js';
-import type { MixRequest, RequestKind } from './mix.js';
+import { clientHeadersFor, type EsTarget } from './rawElasticsearch.js';
+import type { MixRequest, RequestKind } from './requestMix.js';
 
 export type Side = 'api' | 'raw';
 

@@ -8,9 +8,9 @@
 import { parseListQuery } from '../../src/params/list.js';
 import { foldText } from '../../indexContract/text/fold.js';
 import { parseStatisticsQuery } from '../../src/params/statistics.js';
-import { TEXT_FIELDS } from '../../src/matching/fields.js';
-import { buildTextQuery } from '../../src/search/textQuery.js';
-import type { MixRequest } from './mix.js';
+import { TEXT_FIELDS } from '../../src/matching/textFields.js';
+import { buildTextQuery } from '../../src/queries/textQuery.js';
+import type { MixRequest } from './requestMix.js';
 
 /** The plain text query for `q` (folded, as the fields it searches hold the folded text). */
 export function plainTextQuery(q: string, prefixLength = 0): object {

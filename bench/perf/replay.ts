@@ -3,8 +3,7 @@
 // instead of the ±15 % the shared cores give a run against the live cluster. Each answer is kept as the text the
 // client received and parsed again on every replay, as the client would. For attributing CPU only: never a ratio
 // against Elasticsearch, never a test.
-import type { DocumentLookup } from '../../src/search/detailSearch.js';
-import type { SearchGateway, SearchRequestBody } from '../../src/search/gateway.js';
+import type { DocumentLookup, SearchGateway, SearchRequestBody } from '../../src/gateway/gateway.js';
 
 /** `ask`, answered from a recording once it has been asked the same request (by its JSON) before. */
 export function replaying<Request, Answer>(

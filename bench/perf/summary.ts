@@ -2,7 +2,7 @@
 // times for percentiles, and the targets of issue 7 judged on them (goals to report, never assertions).
 import type { IndexingTiming, ReindexTiming } from './indexing.js';
 import { median, quantile, type LoadResult } from './load.js';
-import type { RequestKind } from './mix.js';
+import type { RequestKind } from './requestMix.js';
 import type { ExportFigures } from './exportRun.js';
 import type { ProfileSummary } from './profile.js';
 

@@ -1,8 +1,8 @@
 // Before any load: every request of the mix is sent once to each side and the answers must agree (the API
 // answers 200 and reports the same total as the raw `_search` with the body the benchmark built). A mismatch
 // means the two sides would not be measuring the same work, or the API is broken: either way the run fails.
-import { clientHeadersFor, type EsTarget } from './elasticsearch.js';
-import type { MixRequest } from './mix.js';
+import { clientHeadersFor, type EsTarget } from './rawElasticsearch.js';
+import type { MixRequest } from './requestMix.js';
 
 interface RawAnswer {
   hits: { total?: { value: number }; hits: unknown[] };

@@ -5,8 +5,8 @@ import type { estypes } from '@elastic/elasticsearch';
 import { stringify } from 'csv-stringify/sync';
 import type { ExportQuery } from '../params/export.js';
 import { listItem, type ListItem } from '../present/list.js';
-import { EXPORT_BATCH_SIZE, buildExportBatch } from '../search/exportSearch.js';
-import type { SearchGateway } from '../search/gateway.js';
+import { EXPORT_BATCH_SIZE, buildExportBatch } from '../queries/exportSearch.js';
+import type { SearchGateway } from '../gateway/gateway.js';
 import type { ListSource } from '../../indexContract/sourceFields.js';
 
 /** A spreadsheet would run a cell that begins with one of these as a formula (CSV injection). */

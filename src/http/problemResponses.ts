@@ -1,5 +1,5 @@
 // The one place where errors become answers: RFC 9457 problem+json, with the error's own headers, for typed
-// ProblemErrors (the search gateway's errors are ones: src/search/errors.ts), with two kept apart: overloaded, 503
+// ProblemErrors (the search gateway's errors are ones: src/gateway/searchErrors.ts), with two kept apart: overloaded, 503
 // with its own type, counted, not logged; a client gone, 499 without a body. Koa/HTTP errors, unknown paths (404)
 // and anything else (500, without a word about what went wrong inside).
 import type { Context, Middleware } from 'koa';
@@ -117,7 +117,7 @@ function logProblem(logger: Logger, ctx: Context, problem: ProblemError, error: 
     return;
   }
   // An outage repeats on every request: one line with the reason, no stack trace. A problem's message is its
-  // detail unless it says more for the log ("Elasticsearch timed out": src/search/errors.ts).
+  // detail unless it says more for the log ("Elasticsearch timed out": src/gateway/searchErrors.ts).
   const reason = problem.message;
   logger.warn({ ...fields, reason }, problem.title);
 }

@@ -6,7 +6,7 @@ import { changeLogIndexName, HEAD_ID, type ChangeLogHead } from '../../indexCont
 import { DATA_VERSION_FIELD, generationName } from '../../indexContract/dataVersion.js';
 import { SYNC_GUARD_FIELD, type SyncGuardState } from '../../indexContract/syncGuard.js';
 import { judgeContract, type ContractMeta, type ContractReading } from '../../indexContract/contract.js';
-import { searchOutageReason } from '../search/clientErrors.js';
+import { searchOutageReason } from '../gateway/clientErrors.js';
 
 export interface SearchReadiness {
   /** The cluster answered. */

@@ -7,7 +7,7 @@
 // An older head is always safe where one is handed out: a list answer's `changes_since` must not be later than
 // the data it was computed from, and a head read before the search cannot be (the indexer makes a change
 // searchable before its event is published). A later one would not be: the state is never read beside a search.
-import { SearchUnavailableError } from '../search/errors.js';
+import { SearchUnavailableError } from '../gateway/searchErrors.js';
 import type { ServedState } from '../liveState/lookups.js';
 
 export const MAX_AGE_MS = 2_000;

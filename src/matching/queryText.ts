@@ -6,7 +6,7 @@
 // a OR b, and the field qualifiers name:, developer:, location:, code:. No input is a syntax error: what is not an
 // operator as written is text, and a `q` without operators reads as plain words exactly as before.
 import { foldText } from '../../indexContract/text/fold.js';
-import type { TextField } from './fields.js';
+import type { TextField } from './textFields.js';
 
 /** The words of `q` looked for, folded, in order, read as plain words (no operators). */
 export function typedWords(q: string): string[] {

@@ -1,5 +1,5 @@
 // The typo table: how many typos a typed word may carry, by its length and by where it is looked for. The list's
-// and suggest's queries (src/search/textQuery.ts, suggestSearch.ts) are built from it, and the highlighter
+// and suggest's queries (src/queries/textQuery.ts, suggestSearch.ts) are built from it, and the highlighter
 // (highlight/) judges the served values by it, so that a word is marked exactly where the search let it match.
 
 /** No typo allowed under this many letters: one from here. */

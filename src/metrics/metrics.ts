@@ -7,11 +7,11 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import { parseIndexBuiltAt } from '../../indexContract/indexName.js';
 import type { ResponseCache } from '../wire/responseCache.js';
 import type { ClientRateLimiter } from '../rateLimit/index.js';
-import type { SearchGateway } from '../search/gateway.js';
+import type { SearchGateway } from '../gateway/gateway.js';
 import type { ServedState } from '../liveState/lookups.js';
 import type { ContractReading } from '../../indexContract/contract.js';
 import type { ServedStateWatcher } from '../liveState/servedStateWatcher.js';
-import type { Admission } from '../search/admission.js';
+import type { Admission } from '../gateway/admission.js';
 import { routeOf, wasOverloaded } from '../http/refusalLog.js';
 
 const LATENCY_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];

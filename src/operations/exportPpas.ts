@@ -14,7 +14,7 @@ import {
 } from '../openapi/responses.js';
 import { exportQuery } from '../params/export.js';
 import { clientKey } from '../rateLimit/clientKey.js';
-import { buildExportBatch } from '../search/exportSearch.js';
+import { buildExportBatch } from '../queries/exportSearch.js';
 import { operation } from './operation.js';
 import { changesSince } from './shared.js';
 

@@ -6,7 +6,7 @@ import { apiResponses, badRequest, ifNoneMatch, problem, requestIdHeader } from 
 import { NO_QUERY } from '../params/declare.js';
 import { detailSlug, slugSchema } from '../params/detail.js';
 import { PpaDetailResponseSchema, PpaDetailSchema, presentPpa } from '../present/ppa.js';
-import { buildDetailLookup } from '../search/detailSearch.js';
+import { buildDetailLookup } from '../queries/detailSearch.js';
 import { operation } from './operation.js';
 
 const { description: slugDescription, ...slugPathSchema } = slugSchema;

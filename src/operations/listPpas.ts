@@ -4,7 +4,7 @@ import { apiResponses, badRequest, ifNoneMatch, requestIdHeader } from '../opena
 import { listQuery, MAX_PER_PAGE, MAX_RESULT_WINDOW } from '../params/list.js';
 import { highlighterFor, presentList, PpaListSchema } from '../present/list.js';
 import { PpaListItemSchema } from '../present/ppa.js';
-import { planList } from '../search/listPlan.js';
+import { planList } from '../queries/listPlan.js';
 import { operation } from './operation.js';
 import { changesSince } from './shared.js';
 

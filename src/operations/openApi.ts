@@ -9,7 +9,7 @@ import {
   type OpenApiOperation,
   type OpenApiResponse,
 } from '../openapi/responses.js';
-import { OPERATIONS } from './index.js';
+import { OPERATIONS } from './catalog.js';
 import type { Operation } from './operation.js';
 
 export type { OpenApiOperation, OpenApiResponse };

@@ -6,7 +6,7 @@ import { apiResponses, badRequest, ifNoneMatch, problem, requestIdHeader } from 
 import { changesQuery, encodeChangeToken } from '../params/changes.js';
 import { ChangeEventSchema } from '../present/changeEvent.js';
 import { ChangesSchema, presentChanges, presentEvents } from '../present/changes.js';
-import { buildChangesSearch, type ChangeEventSource, type EventsStart } from '../search/changesSearch.js';
+import { buildChangesSearch, type ChangeEventSource, type EventsStart } from '../queries/changesSearch.js';
 import { operation } from './operation.js';
 import { logHead } from './shared.js';
 

@@ -14,7 +14,7 @@ import type { SearchFilters } from '../params/filters.js';
 import { presentEvents } from '../present/changes.js';
 import { FEED_MEDIA_TYPE, presentFeed } from '../present/feed.js';
 import { trimSlash } from '../present/ppa.js';
-import { buildChangesSearch, type ChangeEventSource } from '../search/changesSearch.js';
+import { buildChangesSearch, type ChangeEventSource } from '../queries/changesSearch.js';
 import { fileRepresentation } from '../wire/representation.js';
 import { operation } from './operation.js';
 import { logHead } from './shared.js';

@@ -3,7 +3,7 @@ import { API_PATHS } from '../http/apiPath.js';
 import { apiResponses, badRequest, ifNoneMatch, requestIdHeader } from '../openapi/responses.js';
 import { statisticsQuery } from '../params/statistics.js';
 import { presentStatistics, StatisticsSchema } from '../present/statistics.js';
-import { buildStatisticsSearch, type StatisticsAggregations } from '../search/statisticsSearch.js';
+import { buildStatisticsSearch, type StatisticsAggregations } from '../queries/statisticsSearch.js';
 import { operation } from './operation.js';
 
 export const ppaStatistics = operation({

@@ -1,9 +1,9 @@
 // GET /health/ready: for load balancers. Unready (503) only when Elasticsearch or the alias is away; the rate
 // limiter's store, a held-back sync and shedding load are reported, never a reason to be unready (the checks:
-// src/liveState/readiness.ts).
+// src/liveState/readinessChecks.ts).
 import { EVERY_ANSWER, headerRefs, json, problem, requestIdHeader } from '../openapi/responses.js';
-import type { ReadinessSchema } from '../liveState/readiness.js';
-import { READINESS_SCHEMAS, readinessChecks } from '../liveState/readiness.js';
+import type { ReadinessSchema } from '../liveState/readinessChecks.js';
+import { READINESS_SCHEMAS, readinessChecks } from '../liveState/readinessChecks.js';
 import type { Static } from '../wire/bodySchema.js';
 import { operation } from './operation.js';
 

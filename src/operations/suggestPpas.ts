@@ -8,7 +8,7 @@ import {
   SuggestionsSchema,
   type SuggestSource,
 } from '../present/suggest.js';
-import { buildSuggestSearch } from '../search/suggestSearch.js';
+import { buildSuggestSearch } from '../queries/suggestSearch.js';
 import { operation } from './operation.js';
 
 export const suggestPpas = operation({

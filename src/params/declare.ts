@@ -4,7 +4,7 @@
 import Type, { type Static, type TObject, type TProperties, type TSchema } from 'typebox';
 import { BadRequestError, type InvalidParam } from '../http/problem.js';
 import { readQueryString } from './querystring.js';
-import { paramsValidator, validOnly, type ParameterDoc } from './validate.js';
+import { paramsValidator, validOnly, type ParameterDoc } from './paramsValidator.js';
 
 /** A parameter with a value when it is not sent: the document shows the default, the parsed type always has it. */
 export function withDefault<T extends TSchema>(schema: T, value: Static<T>) {

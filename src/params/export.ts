@@ -1,7 +1,7 @@
 // GET /api/v1/ppas/export: the list's filters, q and sort, the columns (fields) and the format; no paging.
 import Type from 'typebox';
 import { declareQuery, withDefault } from './declare.js';
-import { fieldsParameter, ITEM_FIELDS, toItemFields, type ItemField } from './fields.js';
+import { fieldsParameter, ITEM_FIELDS, toItemFields, type ItemField } from './itemFields.js';
 import { FILTER_PARAMETERS, REPEATABLE_FILTERS, type SearchFilters } from './filters.js';
 import { filtersAndSort, SORT_PARAMETER } from './list.js';
 import type { SortOrder } from './sortOrder.js';

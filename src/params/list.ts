@@ -7,7 +7,7 @@ import { CURSOR_START, decodeCursor, type Cursor } from './cursor.js';
 import { declareQuery, withDefault } from './declare.js';
 import { SLUG_MAX_LENGTH, SLUG_PATTERN } from './detail.js';
 import { FACETS_PARAMETER, toFacetNames, type FacetName } from './facets.js';
-import { fieldsParameter, toItemFields, type ItemField } from './fields.js';
+import { fieldsParameter, toItemFields, type ItemField } from './itemFields.js';
 import {
   FILTER_PARAMETERS,
   HIGHLIGHT_PARAMETER,

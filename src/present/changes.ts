@@ -1,6 +1,6 @@
 // Change-log hits → the changes answer (docs/api.md, "Changes and feeds") and the events the feed renders.
 import type { estypes } from '@elastic/elasticsearch';
-import type { ChangeEventSource } from '../search/changesSearch.js';
+import type { ChangeEventSource } from '../queries/changesSearch.js';
 import { encodeChangeToken, MAX_CHANGES_LIMIT } from '../params/changes.js';
 import { canonicalUtc } from '../../indexContract/text/timestamp.js';
 import { ChangeEventSchema, type ChangeEvent } from './changeEvent.js';

@@ -1,6 +1,6 @@
 // The `highlights` member of a list item or a suggestion as the API declares it. What is marked is the matching
 // model's (src/matching/highlight/): this module only says how it is served.
-import type { Highlights, Span } from '../matching/highlight/highlights.js';
+import type { Highlights, Span } from '../matching/highlight/itemHighlights.js';
 import { Type } from '../wire/bodySchema.js';
 
 const spansSchema = (field: string) =>

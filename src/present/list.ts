@@ -5,8 +5,8 @@ import { SORT_ORDERS } from '../params/sortOrder.js';
 import type { ListSource } from '../../indexContract/sourceFields.js';
 import { MAX_FACET_BUCKETS, type FacetName } from '../params/facets.js';
 import { CURSOR_START, encodeCursor, positionAfter } from '../params/cursor.js';
-import type { FacetBucket } from '../search/facets.js';
-import type { ListResult } from '../search/listPlan.js';
+import type { FacetBucket } from '../queries/facetAggregations.js';
+import type { ListResult } from '../queries/listPlan.js';
 import {
   count,
   oneOf,
@@ -65,7 +65,7 @@ const metaSchema = Type.Object(
     next_cursor: Type.Optional(
       optionalString({ description: 'Cursor mode only: the cursor of the next page; null after the last.' }),
     ),
-    // The buckets' type is the facet reader's (src/search/facets.ts); the schema says each facet's value type.
+    // The buckets' type is the facet reader's (src/queries/facetAggregations.ts); the schema says each facet's value type.
     facets: Type.Optional(
       Type.Unsafe<Partial<Record<FacetName, FacetBucket[]>>>({
         type: 'object',

@@ -28,7 +28,7 @@ import {
   Type,
   type Static,
 } from '../wire/bodySchema.js';
-import type { Highlights } from '../matching/highlight/highlights.js';
+import type { Highlights } from '../matching/highlight/itemHighlights.js';
 import { HighlightsSchema } from './highlights.js';
 
 const SLUG_PATTERN = '^[a-z0-9]+(?:-[a-z0-9]+)*$';

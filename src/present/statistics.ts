@@ -2,7 +2,7 @@
 import type { estypes } from '@elastic/elasticsearch';
 import { parseIndexBuiltAt } from '../../indexContract/indexName.js';
 import { utcTimestamp } from './ppa.js';
-import { WITHOUT_YEAR_KEY, type StatisticsAggregations } from '../search/statisticsSearch.js';
+import { WITHOUT_YEAR_KEY, type StatisticsAggregations } from '../queries/statisticsSearch.js';
 import {
   count,
   fraction,

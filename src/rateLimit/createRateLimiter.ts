@@ -1,5 +1,5 @@
 // Chooses the limiter the configuration asks for: shared through Redis, or in this process's memory.
-import type { RateLimitLogger } from './logger.js';
+import type { RateLimitLogger } from './limiterLog.js';
 import { createMemoryRateLimiter } from './memoryRateLimiter.js';
 import { createRedisRateLimiter } from './redisRateLimiter.js';
 import type { ClientRateLimiter } from './types.js';

@@ -1,6 +1,6 @@
 // Maps rate-limiter-flexible's result onto the decision the middleware renders.
 import type { RateLimiterRes } from 'rate-limiter-flexible';
-import type { RateLimitLogger } from './logger.js';
+import type { RateLimitLogger } from './limiterLog.js';
 import type { RateLimitDecision } from './types.js';
 
 export function toDecision(

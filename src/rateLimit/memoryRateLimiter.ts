@@ -1,7 +1,7 @@
 // Limits in this process's memory: for a single instance without REDIS_URL.
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { failOpen, toDecision } from './decision.js';
-import type { RateLimitLogger } from './logger.js';
+import type { RateLimitLogger } from './limiterLog.js';
 import type { ClientRateLimiter, RateLimitDecision } from './types.js';
 
 export interface MemoryRateLimiterOptions {

@@ -2,7 +2,7 @@
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { failOpen, toDecision } from './decision.js';
 import { InsuranceMemoryLimiter } from './insuranceLimiter.js';
-import type { RateLimitLogger } from './logger.js';
+import type { RateLimitLogger } from './limiterLog.js';
 import { createRateLimitRedisClient } from './redisClient.js';
 import { RedisStallBreaker } from './stallBreaker.js';
 import { RedisStoreHealth, WHOLE_STORE } from './storeHealth.js';

@@ -2,7 +2,7 @@
 // The connection as a whole (one Redis, a Sentinel group's master, or a Cluster) has a state; in a Cluster each
 // master can fail on its own too (its keys fall back while the other masters still share), so a failing master
 // gets a state of its own until it answers again.
-import type { RateLimitLogger } from './logger.js';
+import type { RateLimitLogger } from './limiterLog.js';
 import type { LimiterHealth } from './types.js';
 
 type StoreState = 'connecting' | 'redis' | 'fallback';

@@ -3,11 +3,11 @@
 import { expect } from 'chai';
 import { request } from 'node:http';
 import { BadRequestError } from '../../src/http/problem.js';
-import { createSearchGateway } from '../../src/search/gateway.js';
+import { createSearchGateway } from '../../src/gateway/gateway.js';
 import { paramNames, ppasApi } from '../support/ppasApi.js';
 import { useSampleApp } from '../support/sampleApp.js';
 import { toProblem } from '../../src/http/problemResponses.js';
-import { SearchTooLargeError } from '../../src/search/errors.js';
+import { SearchTooLargeError } from '../../src/gateway/searchErrors.js';
 
 /** The raw size of the response header block (status line and headers), as a proxy would buffer it. */
 function headerBytes(url: string): Promise<{ status: number; bytes: number; link: boolean }> {

@@ -4,7 +4,7 @@ import { INDEX_CONTRACT_VERSION, RELEASE } from '../../indexContract/contract.js
 import { expect } from 'chai';
 import { connect } from 'node:net';
 import { createRateLimiter } from '../../src/rateLimit/index.js';
-import type { SearchGateway } from '../../src/search/gateway.js';
+import type { SearchGateway } from '../../src/gateway/gateway.js';
 import { buildTestApp, type TestApp } from '../support/app.js';
 import { assertMatchesOpenApi } from '../support/openapi.js';
 import { indexSample } from '../support/sampleIndex.js';

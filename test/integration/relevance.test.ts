@@ -3,7 +3,7 @@
 // tools/relevance/targets.ts asserted class by class. `npm run relevance` runs the same suite and writes the report.
 import { expect } from 'chai';
 import { buildCorpus, DEFAULT_CORPUS, dropCorpus, relevanceAlias } from '../../tools/relevance/corpus.js';
-import type { ClassFigures } from '../../tools/relevance/metrics.js';
+import type { ClassFigures } from '../../tools/relevance/rankingMetrics.js';
 import { consoleTable, missExamples } from '../../tools/relevance/report.js';
 import {
   OPERATOR_CLASSES,
@@ -11,11 +11,11 @@ import {
   runOperatorSuite,
   type OperatorFigures,
 } from '../../tools/relevance/operatorSuite.js';
-import { DEFAULT_SUITE, runSuite, type SuiteRun } from '../../tools/relevance/suite.js';
-import { createSearchGateway } from '../../src/search/gateway.js';
+import { DEFAULT_SUITE, runSuite, type SuiteRun } from '../../tools/relevance/measure.js';
+import { createSearchGateway } from '../../src/gateway/gateway.js';
 import { describeTarget, TARGETS } from '../../tools/relevance/targets.js';
 import { LAST_STEP_PARTS } from '../../tools/relevance/variants.js';
-import { ALL_PARTS } from '../../src/search/textQuery.js';
+import { ALL_PARTS } from '../../src/queries/textQuery.js';
 import { testEsClient } from '../support/services.js';
 
 describe('relevance of q over 10k+ generated records (issue 9)', function () {

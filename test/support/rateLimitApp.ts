@@ -10,7 +10,7 @@ import { pino, type Logger } from 'pino';
 import { createApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import type { ClientRateLimiter } from '../../src/rateLimit/index.js';
-import { createSearchGateway } from '../../src/search/gateway.js';
+import { createSearchGateway } from '../../src/gateway/gateway.js';
 import { createEsClient } from '../../settings/esClient.js';
 import { LiveState } from '../../src/liveState/liveState.js';
 import { createLiveLookups } from '../../src/liveState/lookups.js';

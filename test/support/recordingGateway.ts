@@ -2,8 +2,12 @@
 // with its options) and answered by the test's script for that method. A method the script leaves out throws, so
 // an operation that asks for what it should not fails loudly.
 import type { estypes } from '@elastic/elasticsearch';
-import type { DocumentLookup } from '../../src/search/detailSearch.js';
-import type { SearchGateway, SearchOptions, SearchRequestBody } from '../../src/search/gateway.js';
+import type {
+  DocumentLookup,
+  SearchGateway,
+  SearchOptions,
+  SearchRequestBody,
+} from '../../src/gateway/gateway.js';
 
 export type GatewayMethod = 'search' | 'msearch' | 'getDocument' | 'searchChangeLog';
 

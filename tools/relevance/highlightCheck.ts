@@ -9,7 +9,7 @@ import {
   HIGHLIGHT_TEXT_FIELDS,
   type Highlights,
   type Span,
-} from '../../src/matching/highlight/highlights.js';
+} from '../../src/matching/highlight/itemHighlights.js';
 import type { QueryClass } from './queries.js';
 
 /** The classes where every name word the query names must be marked: exact, accents, typos, prefixes. */

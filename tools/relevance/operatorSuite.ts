@@ -14,8 +14,8 @@ import { countryNameWords } from '../../indexContract/text/countryNames.js';
 import { foldText } from '../../indexContract/text/fold.js';
 import { standardTokens } from '../../indexContract/text/tokenizer.js';
 import { parseListQuery } from '../../src/params/list.js';
-import type { SearchGateway } from '../../src/search/gateway.js';
-import { buildListSearch } from '../../src/search/listSearch.js';
+import type { SearchGateway } from '../../src/gateway/gateway.js';
+import { buildListSearch } from '../../src/queries/listSearch.js';
 import { Random } from '../generate/random.js';
 import { editDistance } from './queries.js';
 

@@ -2,8 +2,8 @@
 // earlier tuning step and with the API's query, one right after the other (which one first alternates), on one
 // index, with the request cache off, reading Elasticsearch's own `took`. On a shared machine the load moves
 // between two runs of the suite; it moves far less between two searches sent back to back.
-import type { SearchGateway } from '../../src/search/gateway.js';
-import { median, quantile } from './metrics.js';
+import type { SearchGateway } from '../../src/gateway/gateway.js';
+import { median, quantile } from './rankingMetrics.js';
 import { isSuggestClass, type RelevanceQuery } from './queries.js';
 import { listRequest } from './runner.js';
 import type { TextQueryBuilder } from './variants.js';

@@ -1,5 +1,5 @@
 // The figures as a console table and as the markdown report bench/results/relevance-<date>.md.
-import type { ClassFigures, QueryResult } from './metrics.js';
+import type { ClassFigures, QueryResult } from './rankingMetrics.js';
 import { describeTarget, type TargetCheck } from './targets.js';
 import { operatorTable, type OperatorFigures } from './operatorSuite.js';
 

@@ -4,14 +4,14 @@ import type { estypes } from '@elastic/elasticsearch';
 import { parseListQuery } from '../../src/params/list.js';
 import { parseSuggestQuery } from '../../src/params/suggest.js';
 import type { SuggestSource } from '../../src/present/suggest.js';
-import { buildSuggestSearch } from '../../src/search/suggestSearch.js';
+import { buildSuggestSearch } from '../../src/queries/suggestSearch.js';
 import type { ListSource } from '../../indexContract/sourceFields.js';
-import type { SearchGateway } from '../../src/search/gateway.js';
-import { buildListSearch } from '../../src/search/listSearch.js';
+import type { SearchGateway } from '../../src/gateway/gateway.js';
+import { buildListSearch } from '../../src/queries/listSearch.js';
 import { highlighterFor, presentList } from '../../src/present/list.js';
 import { presentSuggestions } from '../../src/present/suggest.js';
 import { highlightsPass } from './highlightCheck.js';
-import { rankOf, recallAt10, type QueryResult } from './metrics.js';
+import { rankOf, recallAt10, type QueryResult } from './rankingMetrics.js';
 import { isSuggestClass, type RelevanceQuery } from './queries.js';
 import type { TextQueryBuilder } from './variants.js';
 

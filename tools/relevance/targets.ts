@@ -1,5 +1,5 @@
 // The floors of issues 9, 16, 19 and 32, asserted by test/integration/relevance.test.ts and checked by `npm run relevance`.
-import type { ClassFigures } from './metrics.js';
+import type { ClassFigures } from './rankingMetrics.js';
 import { QUERY_CLASSES, type QueryClass } from './queries.js';
 
 export interface Target {

@@ -1,14 +1,14 @@
 // The steps of the text query's tuning (tools/relevance/method.md), so each can be re-measured on today's corpus:
-// `npm run relevance -- --variant <step>`. The API always uses src/search/textQuery.ts in full ("current").
+// `npm run relevance -- --variant <step>`. The API always uses src/queries/textQuery.ts in full ("current").
 import type { estypes } from '@elastic/elasticsearch';
-import { TEXT_FIELDS } from '../../src/matching/fields.js';
+import { TEXT_FIELDS } from '../../src/matching/textFields.js';
 import { FUZZINESS } from '../../src/matching/typoRules.js';
 import {
   buildTextQuery,
   PHRASE_BOOST,
   REFERENCE_CODE_BOOST,
   type TextQueryParts,
-} from '../../src/search/textQuery.js';
+} from '../../src/queries/textQuery.js';
 import { foldText } from '../../indexContract/text/fold.js';
 
 type Query = estypes.QueryDslQueryContainer;

@@ -1,5 +1,5 @@
 // Which words of `q` name the PPA's technology (its words and synonyms) or its country (its English names), as the
-// list's query looks them up in the descriptor fields (fields.ts): as typed, the word being typed also as a start.
+// list's query looks them up in the descriptor fields (textFields.ts): as typed, the word being typed also as a start.
 import { technologyWords } from '../../../indexContract/text/canonical.js';
 import { countryNameWords } from '../../../indexContract/text/countryNames.js';
 import { foldedWords } from '../../../indexContract/text/prefixes.js';

@@ -1,4 +1,4 @@
-// Highlights: the matching model (typoRules.ts, fields.ts, queryText.ts) evaluated against the served values, so
+// Highlights: the matching model (typoRules.ts, textFields.ts, queryText.ts) evaluated against the served values, so
 // that a word is marked where the search let it match.
 //
 // Recomputed here rather than asked of Elasticsearch's highlighter: the index holds folded and expanded forms of the
@@ -8,10 +8,10 @@
 // (indexContract/text/) on the served values is exact, pure, and costs Elasticsearch nothing; it runs only when
 // highlight=true is asked. Its cost is the API's (its budget and figures: docs/performance.md; `npm run bench --
 // highlights`).
-import { TEXT_FIELD_RULES } from '../fields.js';
+import { TEXT_FIELD_RULES } from '../textFields.js';
 import type { MatchMode } from '../typoRules.js';
 import { countryVocabulary, descriptorWords, technologyVocabulary } from './descriptors.js';
-import type { Highlights, HighlightSource, HighlightTextField } from './highlights.js';
+import type { Highlights, HighlightSource, HighlightTextField } from './itemHighlights.js';
 import { allowedIn, namePlanOf, writtenPlanOf, type QueryPlan } from './queryPlan.js';
 import { newValueScratch, valueSpans, type ValueScratch } from './valueSpans.js';
 
@@ -19,7 +19,7 @@ export { forgetHighlightCaches } from './servedWordForms.js';
 
 /** One answer's highlighting: `q` read once, a plan per field (each by its rules), the working space. */
 interface Answer {
-  /** Each text field's plan: the project name's by the mode's rules, the others' by theirs (fields.ts). */
+  /** Each text field's plan: the project name's by the mode's rules, the others' by theirs (textFields.ts). */
   plans: Record<HighlightTextField, QueryPlan>;
   scratch: ValueScratch;
 }

@@ -7,7 +7,7 @@ import {
   writtenOfTokens,
 } from '../../../indexContract/text/canonical.js';
 import { standardTokens } from '../../../indexContract/text/tokenizer.js';
-import type { HighlightTextField } from './highlights.js';
+import type { HighlightTextField } from './itemHighlights.js';
 import { bitCount, formOf, type Form } from '../form.js';
 import { isPlainWord, parseQuery, plainWordsOf, typedWords } from '../queryText.js';
 import { allowedTypos, JOINED_MIN_LETTERS, type MatchMode, type TypoRules } from '../typoRules.js';
@@ -62,7 +62,7 @@ export interface QueryPlan {
   /** The reference code as typed, case aside (textQuery.ts referenceCode); '' when `q` has operators. */
   whole: string;
   mode: MatchMode;
-  /** The typo rules words are compared by: the mode's in names; 'text' or 'exact' elsewhere (fields.ts). */
+  /** The typo rules words are compared by: the mode's in names; 'text' or 'exact' elsewhere (textFields.ts). */
   rules: TypoRules;
   /** Words compared by their written forms only (no numeral, abbreviation or compact form): outside names. */
   writtenOnly: boolean;
@@ -231,7 +231,7 @@ export function namePlanOf(q: string, mode: MatchMode): QueryPlan {
 const NO_SPLITS: QuerySplit[] = [];
 
 /**
- * The plan for a field looked for by its written words only (fields.ts: the developer and the location by the
+ * The plan for a field looked for by its written words only (textFields.ts: the developer and the location by the
  * fuzziness, the reference code as typed): numerals and abbreviations written the other way, joined and split
  * words, dropped letters are the name's only. Its own stamp: a word's bits under these rules are not the name's.
  * The sieve is the name's: it lets through every word the stricter rules could name (it only rules words out).

@@ -1,7 +1,7 @@
 // The spans of one served value: its words cut at their own offsets (indexContract/text/tokenizer.ts), each word
 // marked with the words of `q` that name it, alone, split, or joining it with its neighbours.
 import { cutWords, newWordCuts, type WordCuts } from '../../../indexContract/text/tokenizer.js';
-import type { HighlightTextField, Span } from './highlights.js';
+import type { HighlightTextField, Span } from './itemHighlights.js';
 import { joiningThree, joiningWords, namingWords } from './naming.js';
 import { plainLetterBits } from './plainWord.js';
 import { sieveNames, type QueryPlan } from './queryPlan.js';

@@ -21,10 +21,14 @@ describe('architecture: the layers of src/', function () {
 
   it('refuses an import that runs back up a layer', async () => {
     const cases: [string, string][] = [
-      ['src/search/listSearch.ts', "import { OPERATIONS } from '../operations/index.js';"],
-      ['src/search/gateway.ts', "import { presentList } from '../present/list.js';"],
-      ['src/http/problemResponses.ts', "import { SearchUnavailableError } from '../search/errors.js';"],
-      ['src/params/list.ts', "import { buildListSearch } from '../search/listSearch.js';"],
+      ['src/queries/listSearch.ts', "import { OPERATIONS } from '../operations/catalog.js';"],
+      ['src/gateway/gateway.ts', "import { presentList } from '../present/list.js';"],
+      ['src/gateway/gateway.ts', "import { buildDetailLookup } from '../queries/detailSearch.js';"],
+      [
+        'src/http/problemResponses.ts',
+        "import { SearchUnavailableError } from '../gateway/searchErrors.js';",
+      ],
+      ['src/params/list.ts', "import { buildListSearch } from '../queries/listSearch.js';"],
       [
         'src/wire/responseCache.ts',
         "import type { GenerationWatcher } from '../liveState/generationWatcher.js';",
@@ -32,7 +36,7 @@ describe('architecture: the layers of src/', function () {
       ['src/present/list.ts', "import { buildOpenApiSpec } from '../operations/openApi.js';"],
       ['src/liveState/lookups.ts', "import { presentPpa } from '../present/ppa.js';"],
       ['src/metrics/metrics.ts', "import { loadConfig } from '../config.js';"],
-      ['src/matching/fields.ts', "import { buildTextQuery } from '../search/textQuery.js';"],
+      ['src/matching/textFields.ts', "import { buildTextQuery } from '../queries/textQuery.js';"],
       [
         'src/matching/highlight/highlighter.ts',
         "import { HighlightsSchema } from '../../present/highlights.js';",
@@ -47,11 +51,11 @@ describe('architecture: the layers of src/', function () {
 
   it('allows the imports that point down', async () => {
     const cases: [string, string][] = [
-      ['src/operations/listPpas.ts', "import { buildListSearch } from '../search/listSearch.js';"],
+      ['src/operations/listPpas.ts', "import { buildListSearch } from '../queries/listSearch.js';"],
       ['src/present/list.ts', "import { listQuery } from '../params/list.js';"],
-      ['src/search/errors.ts', "import { BadRequestError } from '../http/problem.js';"],
-      ['src/liveState/lookups.ts', "import { SearchUnavailableError } from '../search/errors.js';"],
-      ['src/search/textQuery.ts', "import { TEXT_FIELDS } from '../matching/fields.js';"],
+      ['src/gateway/searchErrors.ts', "import { BadRequestError } from '../http/problem.js';"],
+      ['src/liveState/lookups.ts', "import { SearchUnavailableError } from '../gateway/searchErrors.js';"],
+      ['src/queries/textQuery.ts', "import { TEXT_FIELDS } from '../matching/textFields.js';"],
       ['src/present/list.ts', "import { highlighter } from '../matching/highlight/highlighter.js';"],
     ];
     for (const [path, code] of cases) {

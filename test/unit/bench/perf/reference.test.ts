@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { mixRequest } from '../../../../bench/perf/mix.js';
+import { mixRequest } from '../../../../bench/perf/requestMix.js';
 import { referenceRequest } from '../../../../bench/perf/reference.js';
 
 interface Body {

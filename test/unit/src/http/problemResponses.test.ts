@@ -8,8 +8,8 @@ import {
   ProblemError,
 } from '../../../../src/http/problem.js';
 import { problemBody, toProblem } from '../../../../src/http/problemResponses.js';
-import { SearchTooLargeError, SearchUnavailableError } from '../../../../src/search/errors.js';
-import { searchOutageReason } from '../../../../src/search/clientErrors.js';
+import { SearchTooLargeError, SearchUnavailableError } from '../../../../src/gateway/searchErrors.js';
+import { searchOutageReason } from '../../../../src/gateway/clientErrors.js';
 
 function responseError(statusCode: number, type = 'some_exception'): errors.ResponseError {
   return new errors.ResponseError({

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { ServedState } from '../../../../src/liveState/lookups.js';
 import { servedStateAt } from '../../../support/servedState.js';
-import { SearchUnavailableError } from '../../../../src/search/errors.js';
+import { SearchUnavailableError } from '../../../../src/gateway/searchErrors.js';
 import { ServedStateWatcher } from '../../../../src/liveState/servedStateWatcher.js';
 
 const state = servedStateAt;

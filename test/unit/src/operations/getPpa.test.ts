@@ -4,10 +4,9 @@ import { expect } from 'chai';
 import type { Router } from '@koa/router';
 import Koa from 'koa';
 import { getPpa } from '../../../../src/operations/getPpa.js';
-import { OPERATIONS } from '../../../../src/operations/index.js';
+import { OPERATIONS } from '../../../../src/operations/catalog.js';
 import { operationsRouter } from '../../../../src/operations/router.js';
-import type { DocumentLookup } from '../../../../src/search/detailSearch.js';
-import type { SearchGateway } from '../../../../src/search/gateway.js';
+import type { DocumentLookup, SearchGateway } from '../../../../src/gateway/gateway.js';
 import { listen, problems } from '../../../support/koaServer.js';
 import { operationDeps } from '../../../support/operationDeps.js';
 

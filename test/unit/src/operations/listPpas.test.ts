@@ -4,14 +4,14 @@
 // are listSearch.test.ts's, the presenter's arithmetic list.test.ts's.
 import { expect } from 'chai';
 import type { ListSource } from '../../../../indexContract/sourceFields.js';
-import { OPERATIONS } from '../../../../src/operations/index.js';
+import { OPERATIONS } from '../../../../src/operations/catalog.js';
 import { listPpas } from '../../../../src/operations/listPpas.js';
-import { COMBINED_FACETS_AGGREGATION } from '../../../../src/search/facets.js';
+import { COMBINED_FACETS_AGGREGATION } from '../../../../src/queries/facetAggregations.js';
 import {
   SearchOverloadedError,
   SearchTooLargeError,
   SearchUnavailableError,
-} from '../../../../src/search/errors.js';
+} from '../../../../src/gateway/searchErrors.js';
 import { jsonOf } from '../../../support/koaServer.js';
 import { liveStateOf } from '../../../support/liveState.js';
 import { cachedAnswers } from '../../../support/operationDeps.js';

@@ -1,7 +1,7 @@
 // GET /health/live: 200 while the process runs, never cached, asking nothing of Elasticsearch or the live state,
 // and without reading its query (load balancers' probes are not API requests). Driven through Koa in-process.
 import { expect } from 'chai';
-import { OPERATIONS } from '../../../../src/operations/index.js';
+import { OPERATIONS } from '../../../../src/operations/catalog.js';
 import { liveness } from '../../../../src/operations/liveness.js';
 import { jsonOf } from '../../../support/koaServer.js';
 import { liveStateOf } from '../../../support/liveState.js';

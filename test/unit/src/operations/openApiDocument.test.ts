@@ -2,7 +2,7 @@
 // compressed forms, 304s), with no search and no query parameter (any is a 400). Driven through Koa in-process.
 import { expect } from 'chai';
 import { gunzipSync } from 'node:zlib';
-import { OPERATIONS } from '../../../../src/operations/index.js';
+import { OPERATIONS } from '../../../../src/operations/catalog.js';
 import { buildOpenApiSpec } from '../../../../src/operations/openApi.js';
 import { openApiDocument } from '../../../../src/operations/openApiDocument.js';
 import { jsonRepresentation } from '../../../../src/wire/representation.js';

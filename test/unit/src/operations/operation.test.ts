@@ -7,7 +7,7 @@ import Koa from 'koa';
 import { operation } from '../../../../src/operations/operation.js';
 import { operationsRouter } from '../../../../src/operations/router.js';
 import { suggestQuery, type SuggestQuery } from '../../../../src/params/suggest.js';
-import type { SearchGateway } from '../../../../src/search/gateway.js';
+import type { SearchGateway } from '../../../../src/gateway/gateway.js';
 import type { AnswerKey } from '../../../../src/wire/answers.js';
 import { listen, problems } from '../../../support/koaServer.js';
 import { operationDeps } from '../../../support/operationDeps.js';

@@ -5,10 +5,10 @@
 import { expect } from 'chai';
 import type { ChangeLogHead } from '../../../../indexContract/changeLog.js';
 import type { ListSource } from '../../../../indexContract/sourceFields.js';
-import { OPERATIONS } from '../../../../src/operations/index.js';
+import { OPERATIONS } from '../../../../src/operations/catalog.js';
 import { ppaChanges } from '../../../../src/operations/ppaChanges.js';
-import type { ChangeEventSource } from '../../../../src/search/changesSearch.js';
-import { SearchUnavailableError } from '../../../../src/search/errors.js';
+import type { ChangeEventSource } from '../../../../src/queries/changesSearch.js';
+import { SearchUnavailableError } from '../../../../src/gateway/searchErrors.js';
 import { jsonOf } from '../../../support/koaServer.js';
 import { liveStateOf } from '../../../support/liveState.js';
 import { cachedAnswers } from '../../../support/operationDeps.js';

@@ -2,10 +2,10 @@
 // statistics body, the answer keyed by the parsed filters alone (the body holds no URL), and the 400s of paging
 // and sorting. Driven through Koa in-process over a recording gateway; the arithmetic is statistics.test.ts's.
 import { expect } from 'chai';
-import { OPERATIONS } from '../../../../src/operations/index.js';
+import { OPERATIONS } from '../../../../src/operations/catalog.js';
 import { ppaStatistics } from '../../../../src/operations/ppaStatistics.js';
-import { SearchUnavailableError } from '../../../../src/search/errors.js';
-import type { StatisticsAggregations } from '../../../../src/search/statisticsSearch.js';
+import { SearchUnavailableError } from '../../../../src/gateway/searchErrors.js';
+import type { StatisticsAggregations } from '../../../../src/queries/statisticsSearch.js';
 import { jsonOf } from '../../../support/koaServer.js';
 import { cachedAnswers } from '../../../support/operationDeps.js';
 import { failing, filterClauses, searchResponse } from '../../../support/recordingGateway.js';

@@ -7,7 +7,7 @@ import { INDEX_CONTRACT_VERSION, type ContractReading } from '../../../../indexC
 import type { SearchReadiness, ServedState } from '../../../../src/liveState/lookups.js';
 import { readiness } from '../../../../src/operations/readiness.js';
 import type { LimiterHealth } from '../../../../src/rateLimit/types.js';
-import type { Admission, AdmissionState } from '../../../../src/search/admission.js';
+import type { Admission, AdmissionState } from '../../../../src/gateway/admission.js';
 import { jsonOf } from '../../../support/koaServer.js';
 import { liveStateOf } from '../../../support/liveState.js';
 import { servedStateOf } from '../../../support/servedState.js';

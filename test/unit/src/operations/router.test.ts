@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { OPERATIONS } from '../../../../src/operations/index.js';
+import { OPERATIONS } from '../../../../src/operations/catalog.js';
 import { operationsRouter, routePath, unknownReasons } from '../../../../src/operations/router.js';
-import type { SearchGateway } from '../../../../src/search/gateway.js';
+import type { SearchGateway } from '../../../../src/gateway/gateway.js';
 import { operationDeps } from '../../../support/operationDeps.js';
 
 const byId = (id: string) => {

@@ -7,8 +7,8 @@ import type { LiveState } from '../../../../src/liveState/liveState.js';
 import type { ServedState } from '../../../../src/liveState/lookups.js';
 import { ServedStateWatcher } from '../../../../src/liveState/servedStateWatcher.js';
 import { changesSince, logHead } from '../../../../src/operations/shared.js';
-import { SearchUnavailableError } from '../../../../src/search/errors.js';
-import type { SearchGateway } from '../../../../src/search/gateway.js';
+import { SearchUnavailableError } from '../../../../src/gateway/searchErrors.js';
+import type { SearchGateway } from '../../../../src/gateway/gateway.js';
 import { operationDeps } from '../../../support/operationDeps.js';
 import { servedStateOf } from '../../../support/servedState.js';
 

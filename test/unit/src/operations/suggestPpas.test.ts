@@ -4,9 +4,9 @@
 // suggestSearch's, the ranking the relevance bench's.
 import { expect } from 'chai';
 import { OVERLOADED_PROBLEM_TYPE } from '../../../../src/http/problem.js';
-import { OPERATIONS } from '../../../../src/operations/index.js';
+import { OPERATIONS } from '../../../../src/operations/catalog.js';
 import { suggestPpas } from '../../../../src/operations/suggestPpas.js';
-import { SearchOverloadedError } from '../../../../src/search/errors.js';
+import { SearchOverloadedError } from '../../../../src/gateway/searchErrors.js';
 import type { SuggestSource } from '../../../../src/present/suggest.js';
 import { jsonOf } from '../../../support/koaServer.js';
 import { cachedAnswers } from '../../../support/operationDeps.js';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { decodeCursor, encodeCursor, positionAfter, type WalkQuery } from '../../../../src/params/cursor.js';
 import { parseListQuery } from '../../../../src/params/list.js';
-import { buildListSearch } from '../../../../src/search/listSearch.js';
+import { buildListSearch } from '../../../../src/queries/listSearch.js';
 
 const walk: WalkQuery = { sort: 'recent', technology: ['wind', 'hydro'], q: 'solar' };
 

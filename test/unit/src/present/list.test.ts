@@ -4,7 +4,7 @@ import type { estypes } from '@elastic/elasticsearch';
 import { parseListQuery } from '../../../../src/params/list.js';
 import { highlighterFor, linkHeader, pageUrl, presentList } from '../../../../src/present/list.js';
 import type { ListSource } from '../../../../indexContract/sourceFields.js';
-import type { ListResult } from '../../../../src/search/listPlan.js';
+import type { ListResult } from '../../../../src/queries/listPlan.js';
 
 function result(total: number, sources: ListSource[]): ListResult {
   const response: estypes.SearchResponse<ListSource> = {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { presentStatistics, roundTo } from '../../../../src/present/statistics.js';
-import type { StatisticsAggregations } from '../../../../src/search/statisticsSearch.js';
+import type { StatisticsAggregations } from '../../../../src/queries/statisticsSearch.js';
 
 function statsResponse(total: number, aggregations: StatisticsAggregations) {
   return {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { editDistance } from '../../../../../src/matching/editDistance.js';
 import { computeHighlights } from '../../../../../src/matching/highlight/highlighter.js';
-import type { HighlightSource, Span } from '../../../../../src/matching/highlight/highlights.js';
+import type { HighlightSource, Span } from '../../../../../src/matching/highlight/itemHighlights.js';
 import { presentSuggestions } from '../../../../../src/present/suggest.js';
 
 /** The marked texts of a value, in order. */

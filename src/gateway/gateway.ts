@@ -1,0 +1,143 @@
+// The API's only door to Elasticsearch: it admits a request's searches (admission.ts: a bounded number in flight,
+// the rest refused at once), pins every search to the alias and the request's deadline, tries a search again on
+// another node when the node failed (./failover.ts: within that deadline and a retry budget; a node that is only
+// slow is not failed), cancels a search whose client went away, and turns the client's errors into its own
+// (./clientErrors.ts): overloaded, unavailable, too large, abandoned; with tracing on, the admission wait is a span of
+// the request's trace (./admissionSpan.ts). What a client is told is src/http/'s business;
+// what is served now (the alias, the change log's head) is looked up by src/liveState/.
+import type { Client, estypes } from '@elastic/elasticsearch';
+import type { Tracer } from '@opentelemetry/api';
+import type { Admission } from './admission.js';
+import { admitTraced, requestTraceContext } from './admissionSpan.js';
+import { changeLogIndexName } from '../../indexContract/changeLog.js';
+import { SearchUnavailableError } from './searchErrors.js';
+import { Failover, type Attempt } from './failover.js';
+import { currentRequestSignal } from '../http/requestSignal.js';
+import { msearchItemError, searchError } from './clientErrors.js';
+
+/** A search request without its index: the gateway pins every search to the alias. */
+export type SearchRequestBody = Omit<estypes.SearchRequest, 'index'>;
+
+/** One document read by id (the detail): a get, not a search. */
+export interface DocumentLookup {
+  id: string;
+  _source_includes: string[];
+  realtime: false;
+}
+
+export interface SearchGateway {
+  /**
+   * One search on the alias, bounded by the request timeout as a whole: tried again on another node when a node
+   * fails (refused, reset, 502/503/504, timed out), as long as time is left (attempts.ts).
+   */
+  search<TDoc, TAggregations = Record<string, estypes.AggregationsAggregate>>(
+    request: Omit<estypes.SearchRequest, 'index'>,
+    options?: SearchOptions,
+  ): Promise<estypes.SearchResponse<TDoc, TAggregations>>;
+  /**
+   * Several searches on the alias in one round trip (_msearch), answered in order; one that fails fails them all,
+   * as a search would.
+   */
+  msearch<TDoc>(requests: readonly SearchRequestBody[]): Promise<estypes.SearchResponse<TDoc>[]>;
+  /**
+   * One document of the alias by id (null when there is none), with the same retries and errors as search(): the
+   * detail's lookup.
+   */
+  getDocument<TDoc>(lookup: DocumentLookup): Promise<TDoc | null>;
+  /** One search on the change log (`<alias>-changes`), with the same retries and errors as search(). */
+  searchChangeLog<TDoc>(request: SearchRequestBody): Promise<estypes.SearchResponse<TDoc>>;
+  close(): Promise<void>;
+}
+
+export interface SearchOptions {
+  /**
+   * The request already holds a slot of its own (the batches after an export's first, bounded by the export
+   * slots): not queued or refused by admission.
+   */
+  unqueued?: boolean;
+}
+
+export interface SearchGatewayOptions {
+  client: Client;
+  alias: string;
+  requestTimeoutMs: number;
+  /** Admission control for the searches made for client requests; absent: every search is sent at once. */
+  admission?: Admission;
+  /** Tracing on (src/tracing.ts): the admission wait is a span of the request's trace. Absent: nothing is traced. */
+  tracer?: Tracer;
+}
+
+/** One read made for a client request: admitted, tried within its deadline, its error the gateway's own. */
+type Read = <T>(attempt: Attempt<T>, options?: SearchOptions) => Promise<T>;
+
+/** A search run through admission control. */
+type Admit = <T>(search: () => Promise<T>, signal: AbortSignal | undefined) => Promise<T>;
+
+/** Admission, its wait traced when tracing is on and the search is made for a traced request. */
+function admitThrough(admission: Admission, tracer: Tracer | undefined): Admit {
+  if (!tracer) return (search, signal) => admission.run(search, signal);
+  return (search, signal) => {
+    const request = requestTraceContext();
+    return request ? admitTraced(tracer, admission, search, signal, request) : admission.run(search, signal);
+  };
+}
+
+function createRead({ client, requestTimeoutMs, admission, tracer }: SearchGatewayOptions): Read {
+  const failover = new Failover(client, requestTimeoutMs);
+  const admit = admission && admitThrough(admission, tracer);
+  return async (attempt, options) => {
+    const started = performance.now();
+    failover.requested(started);
+    const signal = currentRequestSignal();
+    const run = () => failover.run(attempt, started, signal);
+    try {
+      return await (admit && !options?.unqueued ? admit(run, signal) : run());
+    } catch (error) {
+      throw searchError(error, admission);
+    }
+  };
+}
+
+export function createSearchGateway(options: SearchGatewayOptions): SearchGateway {
+  const { client, alias, admission } = options;
+  const changeLog = changeLogIndexName(alias);
+  const read = createRead(options);
+  return {
+    search: (request, searchOptions) =>
+      read((attempt) => client.search({ ...request, index: alias }, attempt), searchOptions),
+
+    async msearch<TDoc>(requests: readonly SearchRequestBody[]) {
+      const searches = requests.flatMap((request) => [{}, request as estypes.MsearchMultisearchBody]);
+      const answer = await read((attempt) => client.msearch<TDoc>({ index: alias, searches }, attempt));
+      return answer.responses.map((item) => searchResponseOf(item, admission));
+    },
+
+    async getDocument<TDoc>(lookup: DocumentLookup) {
+      // 404 is an answer here (no such document), not an error; a missing index is told by its error body.
+      const found = await read((attempt) =>
+        client.get<TDoc>({ ...lookup, index: alias }, { ...attempt, ignore: [404] }),
+      );
+      return sourceOf(found);
+    },
+
+    searchChangeLog: (request) => read((attempt) => client.search({ ...request, index: changeLog }, attempt)),
+
+    close: () => client.close(),
+  };
+}
+
+/** One search of an _msearch answer; a failed one throws the error its own _search would have raised. */
+function searchResponseOf<TDoc>(
+  item: estypes.MsearchResponseItem<TDoc>,
+  admission: Admission | undefined,
+): estypes.SearchResponse<TDoc> {
+  if (!('error' in item)) return item as estypes.SearchResponse<TDoc>;
+  throw searchError(msearchItemError(item), admission);
+}
+
+/** The document of a get answer, null when there is none; an answer with an error body: the index is missing. */
+function sourceOf<TDoc>(found: estypes.GetGetResult<TDoc> | { error?: unknown }): TDoc | null {
+  if ('error' in found && found.error) throw new SearchUnavailableError('index not found');
+  const document = found as estypes.GetGetResult<TDoc>;
+  return document.found ? (document._source ?? null) : null;
+}

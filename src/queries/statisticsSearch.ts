@@ -1,0 +1,90 @@
+// GET /api/v1/ppas/statistics → one search request, size 0: every block of the statistics is an aggregation
+// over the same filtered set, plus an `_index` bucket that names the live index (its build time is
+// meta.generated_at), there even when the filters match nothing (min_doc_count 0; no global pass over every
+// document for it).
+//
+// Lean on purpose (statistics are the costliest answer: every matching document is aggregated): nothing is
+// scored (`q` goes in filter context too: the same matches, no scores, cacheable clauses); the risk-feature
+// exposures are read from the by_risk_feature buckets and the records without a year from a `missing` bucket of
+// by_year, instead of passes of their own. Size-0 requests like this one are what Elasticsearch's shard request
+// cache keeps, so the unfiltered statistics asked again are cheap there too.
+import type { estypes } from '@elastic/elasticsearch';
+import type { StatisticsQuery } from '../params/statistics.js';
+import type { SearchRequestBody } from '../gateway/gateway.js';
+import { buildSearchQuery } from './searchQuery.js';
+
+/** Terms buckets asked for on the open sets (technology, tariff, risk feature, year): far above any real count. */
+export const TERMS_SIZE = 1000;
+
+const capacity = { capacity_mw: { sum: { field: 'capacity_mw' } } } satisfies Record<
+  string,
+  estypes.AggregationsAggregationContainer
+>;
+
+function termsWithCapacity(field: string): estypes.AggregationsAggregationContainer {
+  return { terms: { field, size: TERMS_SIZE }, aggs: capacity };
+}
+
+/** The by_year bucket of the records without a financial-close year (no real year is negative). */
+export const WITHOUT_YEAR_KEY = -1;
+
+export function buildStatisticsSearch(query: StatisticsQuery): SearchRequestBody {
+  const { bool } = buildSearchQuery(query) as { bool: estypes.QueryDslBoolQuery };
+  const filter = [...(bool.filter as estypes.QueryDslQueryContainer[]), ...((bool.must as []) ?? [])];
+  return {
+    query: { bool: { filter } },
+    size: 0,
+    track_total_hits: true,
+    aggs: {
+      ...capacity,
+      by_technology: termsWithCapacity('technology'),
+      by_year: {
+        terms: { field: 'financial_close_year', size: TERMS_SIZE, missing: WITHOUT_YEAR_KEY },
+        aggs: capacity,
+      },
+      annual_payment_obligation_usd: { sum: { field: 'fiscal.annual_payment_obligation_usd' } },
+      guaranteed_amount_usd: { sum: { field: 'fiscal.guaranteed_amount_usd' } },
+      with_disclosed_amounts: {
+        filter: {
+          bool: {
+            should: [
+              { exists: { field: 'fiscal.annual_payment_obligation_usd' } },
+              { exists: { field: 'fiscal.guaranteed_amount_usd' } },
+            ],
+            minimum_should_match: 1,
+          },
+        },
+      },
+      by_risk_feature: termsWithCapacity('risk_features'),
+      by_tariff: termsWithCapacity('tariff'),
+      live_index: { terms: { field: '_index', size: 1, min_doc_count: 0 } },
+    },
+  };
+}
+
+interface SumAggregate {
+  value: number | null;
+}
+interface CapacityBucket {
+  key: string | number;
+  doc_count: number;
+  capacity_mw: SumAggregate;
+}
+interface TermsAggregate<TBucket> {
+  buckets: TBucket[];
+  sum_other_doc_count?: number;
+}
+
+/** The aggregations of a statistics response, as buildStatisticsSearch asks for them. */
+export interface StatisticsAggregations {
+  capacity_mw: SumAggregate;
+  by_technology: TermsAggregate<CapacityBucket>;
+  /** The records without a year in the WITHOUT_YEAR_KEY bucket. */
+  by_year: TermsAggregate<CapacityBucket>;
+  annual_payment_obligation_usd: SumAggregate;
+  guaranteed_amount_usd: SumAggregate;
+  with_disclosed_amounts: { doc_count: number };
+  by_risk_feature: TermsAggregate<CapacityBucket>;
+  by_tariff: TermsAggregate<CapacityBucket>;
+  live_index: TermsAggregate<{ key: string; doc_count: number }>;
+}

@@ -1,0 +1,99 @@
+// The list's plan runs its searches in one round trip and reads the facet buckets itself, asking once more, one
+// aggregation per facet, when the combined aggregation could not hold every value. Against a recording gateway:
+// the plan's flow is what is tested here; the searches' bodies are listSearch.test.ts's, Elasticsearch's answers
+// the integration tests'.
+import type { estypes } from '@elastic/elasticsearch';
+import { expect } from 'chai';
+import type { ListSource } from '../../../../indexContract/sourceFields.js';
+import { parseListQuery } from '../../../../src/params/list.js';
+import { COMBINED_FACETS_AGGREGATION } from '../../../../src/queries/facetAggregations.js';
+import type { SearchGateway, SearchRequestBody } from '../../../../src/gateway/gateway.js';
+import { buildFacetCountSearch, buildListSearches } from '../../../../src/queries/listSearch.js';
+import { planList } from '../../../../src/queries/listPlan.js';
+
+type Aggregations = Record<string, unknown>;
+
+function answer(aggregations?: Aggregations): estypes.SearchResponse<ListSource> {
+  return {
+    took: 1,
+    timed_out: false,
+    _shards: { total: 1, successful: 1, failed: 0 },
+    hits: { total: { value: 3, relation: 'eq' }, hits: [] },
+    ...(aggregations ? { aggregations: aggregations as never } : {}),
+  };
+}
+
+const combined = (buckets: [string, number][], sumOther = 0) => ({
+  [COMBINED_FACETS_AGGREGATION]: {
+    doc_count: 3,
+    values: {
+      sum_other_doc_count: sumOther,
+      buckets: buckets.map(([key, doc_count]) => ({ key, doc_count })),
+    },
+  },
+});
+
+/** A gateway that answers from a script, in order, and records what it was sent, call by call. */
+function recordingGateway(script: Aggregations[]) {
+  const calls: { kind: 'search' | 'msearch'; bodies: SearchRequestBody[] }[] = [];
+  let next = 0;
+  const gateway = {
+    search: async (body: SearchRequestBody) => {
+      calls.push({ kind: 'search', bodies: [body] });
+      return answer(script[next++]);
+    },
+    msearch: async (bodies: readonly SearchRequestBody[]) => {
+      calls.push({ kind: 'msearch', bodies: [...bodies] });
+      return bodies.map(() => answer(script[next++]));
+    },
+  } as unknown as SearchGateway;
+  return { gateway, calls };
+}
+
+describe('api search: the list plan', () => {
+  it('without facets: one search, and no facets in the result', async () => {
+    const query = parseListQuery('technology=wind');
+    const { gateway, calls } = recordingGateway([{}]);
+    const result = await planList(query).run(gateway);
+    expect(calls).to.deep.equal([{ kind: 'search', bodies: buildListSearches(query) }]);
+    expect(result).to.not.have.property('facets');
+    expect(result.response.hits.total).to.deep.equal({ value: 3, relation: 'eq' });
+  });
+
+  it('facets without q: the page and the counts in one _msearch, the buckets read from the counts', async () => {
+    const query = parseListQuery('facets=technology,country');
+    const counts = combined([
+      ['technology:wind', 2],
+      ['country:KE', 3],
+      ['technology:hydro', 1],
+    ]);
+    const { gateway, calls } = recordingGateway([{}, counts]);
+    const result = await planList(query).run(gateway);
+    expect(calls).to.deep.equal([{ kind: 'msearch', bodies: buildListSearches(query) }]);
+    expect(result.facets).to.deep.equal({
+      technology: [
+        { value: 'wind', count: 2 },
+        { value: 'hydro', count: 1 },
+      ],
+      country: [{ value: 'KE', count: 3 }],
+    });
+  });
+
+  it('facets with q: one search whose own aggregations give the buckets', async () => {
+    const query = parseListQuery('q=solar&facets=tariff');
+    const { gateway, calls } = recordingGateway([combined([['tariff:fixed', 4]])]);
+    const result = await planList(query).run(gateway);
+    expect(calls.map((call) => call.kind)).to.deep.equal(['search']);
+    expect(result.facets).to.deep.equal({ tariff: [{ value: 'fixed', count: 4 }] });
+  });
+
+  it('counts the facets once more, one aggregation each, when the combined one could not hold every value', async () => {
+    const query = parseListQuery('facets=country');
+    const separate = { facet_country: { values: { buckets: [{ key: 'SN', doc_count: 9 }] } } };
+    const { gateway, calls } = recordingGateway([{}, combined([['country:KE', 3]], 5), separate]);
+    const result = await planList(query).run(gateway);
+    expect(calls.map((call) => call.kind)).to.deep.equal(['msearch', 'search']);
+    expect(calls[1]!.bodies).to.deep.equal([buildFacetCountSearch(query, ['country'], { combine: false })]);
+    expect(result.facets).to.deep.equal({ country: [{ value: 'SN', count: 9 }] });
+  });
+});
