@@ -10,7 +10,7 @@ import {
   requestIdHeader,
 } from '../openapi/responses.js';
 import { FEED_ENTRIES, feedQuery } from '../params/changes.js';
-import type { SearchFilters } from '../params/filters.js';
+import { filterWords } from '../params/filters.js';
 import { presentEvents } from '../present/changes.js';
 import { FEED_MEDIA_TYPE, presentFeed } from '../present/feed.js';
 import { trimSlash } from '../present/ppa.js';
@@ -18,27 +18,6 @@ import { buildChangesSearch, type ChangeEventSource } from '../queries/changesSe
 import { fileRepresentation } from '../wire/representation.js';
 import { operation } from './operation.js';
 import { logHead } from './shared.js';
-
-/** The search in words, for the feed's title: 'q "kafue", technology solar, country SN'. */
-export function searchLabel(filters: SearchFilters): string | null {
-  const parts: string[] = [];
-  if (filters.q !== undefined) parts.push(`q "${filters.q}"`);
-  const excluded = filters.excluded ?? {};
-  if (filters.technology) parts.push(`technology ${filters.technology.join(' or ')}`);
-  if (excluded.technology) parts.push(`technology not ${excluded.technology.join(' nor ')}`);
-  if (filters.tariff) parts.push(`tariff ${filters.tariff.join(' or ')}`);
-  if (excluded.tariff) parts.push(`tariff not ${excluded.tariff.join(' nor ')}`);
-  if (filters.country) parts.push(`country ${filters.country.join(' or ')}`);
-  if (excluded.country) parts.push(`country not ${excluded.country.join(' nor ')}`);
-  if (filters.developer !== undefined) parts.push(`developer "${filters.developer}"`);
-  if (filters.year !== undefined) parts.push(`year ${filters.year}`);
-  if (filters.years) parts.push(`years ${filters.years.from ?? ''}..${filters.years.to ?? ''}`);
-  if (filters.riskFeatures) parts.push(`risk features ${filters.riskFeatures.join(' and ')}`);
-  if (excluded.riskFeatures) parts.push(`without risk features ${excluded.riskFeatures.join(' or ')}`);
-  if (filters.minCapacity !== undefined) parts.push(`at least ${filters.minCapacity} MW`);
-  if (filters.maxCapacity !== undefined) parts.push(`at most ${filters.maxCapacity} MW`);
-  return parts.length ? parts.join(', ') : null;
-}
 
 /**
  * The tag URIs' authority: the public host name (PUBLIC_BASE_URL's, else the request's). A tag's authority must be
@@ -108,7 +87,7 @@ export const ppaFeed = operation({
         const { xml, updated } = presentFeed(presentEvents(response, head.epoch, base), {
           selfUrl: `${root}${ctx.path}${querystring ? `?${querystring}` : ''}`,
           explorerUrl: `${root}/${querystring ? `?${querystring}` : ''}`,
-          searchLabel: searchLabel(filters),
+          searchLabel: filterWords(filters),
           tagAuthority: tagAuthorityOf(root),
           tagDate: head.created_at.slice(0, 10),
           emptyUpdated: head.created_at,

@@ -7,7 +7,7 @@
 // position of its choosing, among records it may read anyway. No server-side state is kept per walk.
 import { createHash } from 'node:crypto';
 import type { SortOrder } from './sortOrder.js';
-import type { SearchFilters } from './filters.js';
+import { cursorBinding, type SearchFilters } from './filters.js';
 
 /** Where a walk resumes: after these sort values; `missing`: past the last record that has a value for the
  * first sort key (the rest, which lack one, follow in slug order). */
@@ -28,33 +28,9 @@ export interface WalkQuery extends SearchFilters {
 
 const CURSOR_PATTERN = /^[A-Za-z0-9_-]{1,1000}\.[A-Za-z0-9_-]{22}$/;
 
-/** The walk's query in one canonical form: order of lists and absent fields do not split it. */
+/** The walk's query in one canonical form: the filters' values it is bound to (their order within a list aside), the slugs and the sort. */
 function canonicalQuery(query: WalkQuery): string {
-  const sorted = (values?: readonly string[]) => (values ? [...values].sort() : null);
-  return JSON.stringify([
-    query.q ?? null,
-    sorted(query.technology),
-    sorted(query.tariff),
-    sorted(query.country),
-    query.developer ?? null,
-    query.year ?? null,
-    sorted(query.riskFeatures),
-    query.minCapacity ?? null,
-    query.maxCapacity ?? null,
-    sorted(query.slugs),
-    query.sort,
-    // The forms added later, only when used: a walk without them keeps the digest it always had.
-    ...(query.excluded || query.years
-      ? [
-          {
-            excluded: Object.fromEntries(
-              Object.entries(query.excluded ?? {}).map(([name, values]) => [name, sorted(values)]),
-            ),
-            years: query.years ?? null,
-          },
-        ]
-      : []),
-  ]);
+  return JSON.stringify([...cursorBinding(query), query.slugs ? [...query.slugs].sort() : null, query.sort]);
 }
 
 function digest(query: WalkQuery, payload: string): string {

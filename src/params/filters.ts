@@ -1,77 +1,143 @@
-// The filter parameters shared by the list and the statistics endpoints: schema fragments, descriptions,
-// and the typed filter object both search builders take.
-import { foldText } from '../../indexContract/text/fold.js';
+// The list's filters and q, each declared once (src/params/listFilter.ts says what a declaration holds): the
+// list, statistics, export, changes and feed take them. Add a filter here and the parameter, its parsed form, its
+// clauses, the cursor, the feed's title, the OpenAPI document and docs/api.md's table follow.
 import Type from 'typebox';
+import { DEVELOPER_KEYWORD_FIELD } from '../../indexContract/fields.js';
+import { foldText } from '../../indexContract/text/fold.js';
 import type { InvalidParam } from '../http/problem.js';
 import { parseQuery, wordCount } from '../matching/queryText.js';
-import { withDefault, type ParamsOf } from './declare.js';
+import {
+  clausesOf,
+  cursorBindingOf,
+  defineFilter,
+  parametersOf,
+  readFiltersOf,
+  repeatableOf,
+  wordsOf,
+  type FiltersOf,
+  type Query,
+} from './listFilter.js';
+import { YEAR_FILTER } from './yearFilter.js';
 
-/** A token, or `!` and a token: that value left out. */
-export const TOKEN_PATTERN = '^!?[a-z0-9_]+$';
+export { MAX_YEAR, MIN_YEAR, type YearRange } from './yearFilter.js';
+export type { FacetableFilter, FilterClause } from './listFilter.js';
+
 export const MAX_RISK_FEATURES = 20;
 export const MAX_CAPACITY_MW = 100_000;
+export const MAX_Q_LENGTH = 200;
 /** `q` after accent folding: one character can fold into many ("ﷺ" is 18), and each word costs a clause set. */
 export const MAX_FOLDED_Q_LENGTH = 200;
 export const MAX_Q_WORDS = 12;
+export const MAX_DEVELOPER_LENGTH = 100;
 export const MAX_FOLDED_DEVELOPER_LENGTH = 100;
 /** Most values a comma-joined token list (technology, tariff, country) may carry. */
 export const MAX_LIST_TOKENS = 20;
-const COUNTRY_PATTERN = '^!?[a-z]{2}$';
-/** The years a financial close may have (the record schema's bounds). */
-export const MIN_YEAR = 1900;
-export const MAX_YEAR = 2100;
-
-/** Filters after validation: absent fields filter nothing. Tokens are lowercased, text is trimmed. */
-export interface SearchFilters {
-  q?: string;
-  technology?: string[];
-  tariff?: string[];
-  /** ISO 3166-1 alpha-2 codes, uppercased as the index holds them. */
-  country?: string[];
-  developer?: string;
-  year?: number;
-  /** `year=a..b`: the financial close year in [from, to], an end open when absent; no year is never in a range. */
-  years?: { from?: number; to?: number };
-  riskFeatures?: string[];
-  minCapacity?: number;
-  maxCapacity?: number;
-  /** The values written `!value`: left out. Present only when some are. */
-  excluded?: ExcludedValues;
-}
-
-/**
- * Values left out. technology, tariff, country: a PPA whose value is one of them is left out (one without a value
- * stays); risk features: a PPA with any of them is left out.
- */
-export interface ExcludedValues {
-  technology?: string[];
-  tariff?: string[];
-  country?: string[];
-  riskFeatures?: string[];
-}
-
 /** Longest token of a comma-joined list (the longest real one is far shorter). */
 export const MAX_TOKEN_LENGTH = 50;
+/** A token, or `!` and a token: that value left out. */
+const TOKEN_PATTERN = '^!?[a-z0-9_]+$';
+const COUNTRY_PATTERN = '^!?[a-z]{2}$';
+
+/** Values chosen (`a,b`) and left out (`!c`); either may be empty, not both. */
+export interface Selection {
+  chosen: string[];
+  left: string[];
+}
+
 const token = () =>
   Type.String({
     pattern: TOKEN_PATTERN,
     description: 'a token of lowercase letters, digits and underscores (!token: left out)',
   });
 const tokenList = (description: string) =>
-  Type.Optional(
-    Type.Array(Type.String({ ...token(), maxLength: MAX_TOKEN_LENGTH }), {
-      minItems: 1,
-      maxItems: MAX_LIST_TOKENS,
-      description: `${description} At most ${MAX_LIST_TOKENS} tokens of at most ${MAX_TOKEN_LENGTH} characters.`,
-    }),
-  );
+  Type.Array(Type.String({ ...token(), maxLength: MAX_TOKEN_LENGTH }), {
+    minItems: 1,
+    maxItems: MAX_LIST_TOKENS,
+    description: `${description} At most ${MAX_LIST_TOKENS} tokens of at most ${MAX_TOKEN_LENGTH} characters.`,
+  });
 
-/** The filters and q: the list, statistics, export, changes and feed all take them. */
-export const FILTER_PARAMETERS = {
-  q: Type.Optional(
-    Type.String({
+/** The values as chosen and left out (`!value`), each once. */
+export function readSelection(values: readonly string[]): Selection {
+  const unique = (list: string[]) => [...new Set(list)];
+  return {
+    chosen: unique(values.filter((value) => !value.startsWith('!'))),
+    left: unique(values.filter((value) => value.startsWith('!')).map((value) => value.slice(1))),
+  };
+}
+
+/**
+ * One value of `field` among those chosen and none of those left out, as one clause (its facet leaves it out
+ * whole, the values left out included). Only left out: a PPA without a value stays. A value both chosen and left
+ * out is taken out of the selection (`wind,hybrid,!hybrid` is wind).
+ */
+function selectionClause(field: string, { chosen, left }: Selection): Query {
+  if (left.length === 0) return { terms: { [field]: chosen } };
+  const mustNot = [{ terms: { [field]: left } }];
+  return chosen.length === 0
+    ? { bool: { must_not: mustNot } }
+    : { bool: { filter: [{ terms: { [field]: chosen } }], must_not: mustNot } };
+}
+
+function selectionWords(label: string, { chosen, left }: Selection): string[] {
+  return [
+    ...(chosen.length > 0 ? [`${label} ${chosen.join(' or ')}`] : []),
+    ...(left.length > 0 ? [`${label} not ${left.join(' nor ')}`] : []),
+  ];
+}
+
+/** A filter on one keyword of the index: a value among the chosen, none of those left out. */
+function valueFilter<const Name extends 'technology' | 'tariff'>(
+  name: Name,
+  description: string,
+  meaning: string,
+) {
+  return defineFilter({
+    name,
+    schema: tokenList(description),
+    read: readSelection,
+    clauses: (selection: Selection) => [selectionClause(name, selection)],
+    facet: name,
+    bindsCursor: true,
+    words: (selection: Selection) => selectionWords(name, selection),
+    doc: {
+      type:
+        name === 'technology'
+          ? `token \`[a-z0-9_]+\`, or up to ${MAX_LIST_TOKENS} joined by \`,\`, each at most ${MAX_TOKEN_LENGTH} chars; \`!token\` leaves it out`
+          : 'same as technology',
+      meaning,
+    },
+  });
+}
+
+/** The problems of `q` that only show once it is folded and read (the search sees it so). */
+function qProblems(q: string): InvalidParam[] {
+  const folded = foldText(q);
+  if (folded.length > MAX_FOLDED_Q_LENGTH) {
+    return [
+      {
+        name: 'q',
+        reason: `is ${folded.length} characters once accents and ligatures are spelled out; at most ${MAX_FOLDED_Q_LENGTH}`,
+      },
+    ];
+  }
+  const words = wordCount(parseQuery(q));
+  return words > MAX_Q_WORDS ? [{ name: 'q', reason: `has ${words} words; at most ${MAX_Q_WORDS}` }] : [];
+}
+
+/** The developer text is a literal substring: wildcard metacharacters in it must not act as wildcards. */
+export function escapeWildcard(text: string): string {
+  return text.replace(/[\\*?]/g, (character) => `\\${character}`);
+}
+
+const capacity = (description: string) => Type.Number({ minimum: 0, maximum: MAX_CAPACITY_MW, description });
+
+/** Every filter of the list, keyed by its name in `SearchFilters`, in the order clauses and titles list them. */
+export const LIST_FILTERS = {
+  q: defineFilter({
+    name: 'q',
+    schema: Type.String({
       minLength: 1,
-      maxLength: 200,
+      maxLength: MAX_Q_LENGTH,
       description:
         'Full-text search over project name, developer, reference code and location; every word must match there or ' +
         "name the PPA's technology (solar, PV, hydropower, CCGT, …) or country (its English name), below a name match. " +
@@ -85,18 +151,34 @@ export const FILTER_PARAMETERS = {
         `${MAX_FOLDED_Q_LENGTH} characters also once accents and ligatures are ` +
         'spelled out; words longer than 30 letters match exactly.',
     }),
-  ),
-  technology: tokenList(
+    read: (q: string, problems) => {
+      problems.push(...qProblems(q));
+      return q;
+    },
+    bindsCursor: true,
+    words: (q: string) => [`q "${q}"`],
+    doc: {
+      type: `string, trimmed, 1–${MAX_Q_LENGTH} chars`,
+      meaning:
+        "full text over project name, developer, reference code, location, and the technology's and country's names ([what `q` matches](#what-q-matches)); phrases, `-`, `OR` and field qualifiers ([search syntax](#search-syntax-phrases-left-out-alternatives-one-field))",
+    },
+  }),
+  technology: valueFilter(
+    'technology',
     'Technology equals one of these tokens (OR), joined by ",". Trimmed and lowercased; an unknown token matches ' +
       'nothing. A token written !token leaves that technology out; only !tokens: every PPA but those (one without ' +
       'a technology included).',
+    'technology equals one of them (OR); the set is open: an unknown value matches nothing, it is not an error; `!` values are taken out of the selection ([below](#values-left-out-and-ranges-of-years))',
   ),
-  tariff: tokenList(
+  tariff: valueFilter(
+    'tariff',
     'Tariff structure equals one of these tokens (OR), joined by ",". Trimmed and lowercased. !token leaves that ' +
       'tariff out, as for technology.',
+    'tariff structure equals one of them (OR); `!` leaves one out',
   ),
-  country: Type.Optional(
-    Type.Array(
+  country: defineFilter({
+    name: 'country',
+    schema: Type.Array(
       Type.String({
         pattern: COUNTRY_PATTERN,
         description: 'a two-letter country code (ISO 3166-1 alpha-2), or ! and one (that country left out)',
@@ -110,26 +192,48 @@ export const FILTER_PARAMETERS = {
           'PPA but those, one whose country is unknown included.',
       },
     ),
-  ),
-  developer: Type.Optional(
-    Type.String({
+    // The index holds codes upper-cased.
+    read: (codes: string[]) => readSelection(codes.map((code) => code.toUpperCase())),
+    clauses: (selection: Selection) => [selectionClause('country_code', selection)],
+    facet: 'country',
+    bindsCursor: true,
+    words: (selection: Selection) => selectionWords('country', selection),
+    doc: {
+      type: `ISO 3166-1 alpha-2, or up to ${MAX_LIST_TOKENS} joined by \`,\` (case-insensitive); \`!code\` leaves it out`,
+      meaning: '`country_code` equals one of them (OR); `!` leaves one out. Also a statistics filter.',
+    },
+  }),
+  developer: defineFilter({
+    name: 'developer',
+    schema: Type.String({
       minLength: 1,
-      maxLength: 100,
+      maxLength: MAX_DEVELOPER_LENGTH,
       description: 'Case- and accent-insensitive substring of the developer name. Trimmed; blank = absent.',
     }),
-  ),
-  year: Type.Optional(
-    Type.String({
-      maxLength: 10,
-      examples: ['2015', '2010..2015', '2015..', '..2005'],
-      description:
-        `Financial close year equals it (${MIN_YEAR}–${MAX_YEAR}), or is in a range of years: 2010..2015 ` +
-        '(inclusive), 2015.. or ..2005 (one end open). A PPA without a year is in no range. A range that starts ' +
-        'after it ends is 400.',
-    }),
-  ),
-  'risk_features[]': Type.Optional(
-    Type.Array(token(), {
+    read: (developer: string, problems) => {
+      if (foldText(developer).length > MAX_FOLDED_DEVELOPER_LENGTH) {
+        problems.push({
+          name: 'developer',
+          reason: `is longer than ${MAX_FOLDED_DEVELOPER_LENGTH} characters once accents and ligatures are spelled out`,
+        });
+      }
+      return developer;
+    },
+    clauses: (developer: string) => [
+      { wildcard: { [DEVELOPER_KEYWORD_FIELD]: { value: `*${escapeWildcard(foldText(developer))}*` } } },
+    ],
+    bindsCursor: true,
+    words: (developer: string) => [`developer "${developer}"`],
+    doc: {
+      type: `string, 1–${MAX_DEVELOPER_LENGTH} chars`,
+      meaning: 'case- and accent-insensitive partial (substring) match on the developer name',
+    },
+  }),
+  year: YEAR_FILTER,
+  riskFeatures: defineFilter({
+    name: 'risk_features[]',
+    aliases: ['risk_features'],
+    schema: Type.Array(token(), {
       maxItems: MAX_RISK_FEATURES,
       description:
         `The PPA has all of these risk features (AND). Repeat the key; "risk_features" (no brackets) is the same ` +
@@ -138,142 +242,72 @@ export const FILTER_PARAMETERS = {
         'sent (a repeated value counts each time). Trimmed and lowercased; an unknown token matches nothing. ' +
         '!token: PPAs without that feature.',
     }),
-  ),
-  min_capacity: Type.Optional(
-    Type.Number({
-      minimum: 0,
-      maximum: MAX_CAPACITY_MW,
-      description: 'Capacity in MW at least this (inclusive). Must not exceed max_capacity.',
-    }),
-  ),
-  max_capacity: Type.Optional(
-    Type.Number({
-      minimum: 0,
-      maximum: MAX_CAPACITY_MW,
-      description: 'Capacity in MW at most this (inclusive).',
-    }),
-  ),
+    read: readSelection,
+    // All of those chosen (one clause each), none of those left out.
+    clauses: ({ chosen, left }: Selection) => [
+      ...chosen.map((feature) => ({ term: { risk_features: feature } })),
+      ...left.map((feature) => ({ bool: { must_not: [{ term: { risk_features: feature } }] } })),
+    ],
+    bindsCursor: true,
+    words: ({ chosen, left }: Selection) => [
+      ...(chosen.length > 0 ? [`risk features ${chosen.join(' and ')}`] : []),
+      ...(left.length > 0 ? [`without risk features ${left.join(' or ')}`] : []),
+    ],
+    doc: {
+      type: `repeatable token, at most ${MAX_RISK_FEATURES}; \`!token\``,
+      meaning: 'the PPA has **all** of them (AND), and none written `!token`',
+    },
+  }),
+  minCapacity: defineFilter({
+    name: 'min_capacity',
+    schema: capacity('Capacity in MW at least this (inclusive). Must not exceed max_capacity.'),
+    read: (min: number) => min,
+    clauses: (min: number) => [{ range: { capacity_mw: { gte: min } } }],
+    bindsCursor: true,
+    words: (min: number) => [`at least ${min} MW`],
+    // min > max is a problem of min_capacity (the contract names it so).
+    check: ({ minCapacity, maxCapacity }) =>
+      typeof minCapacity === 'number' && typeof maxCapacity === 'number' && minCapacity > maxCapacity
+        ? [{ name: 'min_capacity', reason: 'must not be greater than max_capacity' }]
+        : [],
+    doc: {
+      type: `number ≥ 0, ≤ ${MAX_CAPACITY_MW} (MW)`,
+      meaning: 'capacity at least this (inclusive); more than `max_capacity` is an error',
+    },
+  }),
+  maxCapacity: defineFilter({
+    name: 'max_capacity',
+    schema: capacity('Capacity in MW at most this (inclusive).'),
+    read: (max: number) => max,
+    clauses: (max: number) => [{ range: { capacity_mw: { lte: max } } }],
+    bindsCursor: true,
+    words: (max: number) => [`at most ${max} MW`],
+    doc: { type: `number ≥ 0, ≤ ${MAX_CAPACITY_MW} (MW)`, meaning: 'capacity at most this (inclusive)' },
+  }),
 };
 
-/** The filter whose key repeats (`risk_features[]=a&risk_features[]=b`), and the other name merged into it. */
-export const REPEATABLE_FILTERS = { 'risk_features[]': ['risk_features'] } as const;
+/** The filters of a request as parsed: absent ones filter nothing. */
+export type SearchFilters = FiltersOf<typeof LIST_FILTERS>;
 
-/** The filters as parsed (wire names). */
-export type FilterParams = Partial<ParamsOf<typeof FILTER_PARAMETERS>>;
+/** The filters and q as query parameters: the list, statistics, export, changes and feed all take them. */
+export const FILTER_PARAMETERS = parametersOf(LIST_FILTERS);
 
-/** The list parameters whose values may be left out with `!`, by their name in ExcludedValues. */
-const EXCLUDABLE = [
-  ['technology', 'technology'],
-  ['tariff', 'tariff'],
-  ['country', 'country'],
-  ['risk_features[]', 'riskFeatures'],
-] as const;
+/** The filters whose key repeats (`risk_features[]=a&risk_features[]=b`), and the other names merged into each. */
+export const REPEATABLE_FILTERS = repeatableOf(LIST_FILTERS);
 
-/**
- * Typed filters from validated parameters (wire names), the problems of values that are valid alone added to
- * `problems`. Repeated values are asked for once.
- */
-export function readFilters(params: FilterParams, problems: InvalidParam[]): SearchFilters {
-  const filters: SearchFilters = {};
-  if (params.q !== undefined) filters.q = params.q;
-  const excluded: ExcludedValues = {};
-  for (const [name, key] of EXCLUDABLE) {
-    const values = params[name];
-    if (!values) continue;
-    const wanted = key === 'country' ? values.map((code) => code.toUpperCase()) : values;
-    const chosen = unique(wanted.filter((value) => !value.startsWith('!')));
-    const left = unique(wanted.filter((value) => value.startsWith('!')).map((value) => value.slice(1)));
-    if (chosen.length > 0) filters[key] = chosen;
-    if (left.length > 0) excluded[key] = left;
-    const both = chosen.find((value) => left.includes(value));
-    if (both !== undefined)
-      problems.push({ name, reason: `"${both}" is both chosen and left out (!${both})` });
-  }
-  if (Object.keys(excluded).length > 0) filters.excluded = excluded;
-  if (params.developer !== undefined) filters.developer = params.developer;
-  if (params.year !== undefined) {
-    const year = readYear(params.year);
-    if ('problem' in year) problems.push({ name: 'year', reason: year.problem });
-    else Object.assign(filters, year);
-  }
-  if (params.min_capacity !== undefined) filters.minCapacity = params.min_capacity;
-  if (params.max_capacity !== undefined) filters.maxCapacity = params.max_capacity;
-  problems.push(...capacityProblems(filters), ...foldedTextProblems(filters));
-  return filters;
+/** Typed filters from validated parameters (by parameter name), the problems they hold added to `problems`. */
+export function readFilters(
+  params: Readonly<Record<string, unknown>>,
+  problems: InvalidParam[],
+): SearchFilters {
+  return readFiltersOf(LIST_FILTERS, params, problems);
 }
 
-const YEAR = /^\d{1,4}$/;
-const YEAR_RANGE = /^(\d{1,4})?\.\.(\d{1,4})?$/;
+/** The clauses of the filters set (`q` aside), each marked with the facet that leaves it out. */
+export const filterClauses = (filters: SearchFilters) => clausesOf(LIST_FILTERS, filters);
 
-/** `year`: one year, or a range of them (2010..2015, 2015.., ..2005). */
-export function readYear(text: string): Pick<SearchFilters, 'year' | 'years'> | { problem: string } {
-  const inBounds = (year: number) => year >= MIN_YEAR && year <= MAX_YEAR;
-  const outOfBounds = `must be between ${MIN_YEAR} and ${MAX_YEAR}`;
-  if (YEAR.test(text)) {
-    const year = Number(text);
-    return inBounds(year) ? { year } : { problem: outOfBounds };
-  }
-  const range = YEAR_RANGE.exec(text);
-  if (range === null || (range[1] === undefined && range[2] === undefined)) {
-    return { problem: 'must be a year, or a range of years: 2010..2015, 2015.. or ..2005' };
-  }
-  const from = range[1] === undefined ? undefined : Number(range[1]);
-  const to = range[2] === undefined ? undefined : Number(range[2]);
-  if ((from !== undefined && !inBounds(from)) || (to !== undefined && !inBounds(to)))
-    return { problem: outOfBounds };
-  if (from !== undefined && to !== undefined && from > to) {
-    return { problem: `the range starts after it ends (${from} > ${to})` };
-  }
-  return { years: { ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) } };
-}
+/** The filters' values a cursor walk is bound to. */
+export const cursorBinding = (filters: SearchFilters) => cursorBindingOf(LIST_FILTERS, filters);
 
-/** The bounds that hold after folding, as the search sees the text. */
-export function foldedTextProblems(filters: SearchFilters): { name: string; reason: string }[] {
-  const problems: { name: string; reason: string }[] = [];
-  if (filters.q !== undefined) {
-    const folded = foldText(filters.q);
-    const words = wordCount(parseQuery(filters.q));
-    if (folded.length > MAX_FOLDED_Q_LENGTH) {
-      problems.push({
-        name: 'q',
-        reason: `is ${folded.length} characters once accents and ligatures are spelled out; at most ${MAX_FOLDED_Q_LENGTH}`,
-      });
-    } else if (words > MAX_Q_WORDS) {
-      problems.push({ name: 'q', reason: `has ${words} words; at most ${MAX_Q_WORDS}` });
-    }
-  }
-  if (filters.developer !== undefined && foldText(filters.developer).length > MAX_FOLDED_DEVELOPER_LENGTH) {
-    problems.push({
-      name: 'developer',
-      reason: `is longer than ${MAX_FOLDED_DEVELOPER_LENGTH} characters once accents and ligatures are spelled out`,
-    });
-  }
-  return problems;
-}
-
-/** min > max is a problem of min_capacity (the contract names it so). */
-export function capacityProblems(filters: SearchFilters): { name: string; reason: string }[] {
-  const { minCapacity, maxCapacity } = filters;
-  if (minCapacity !== undefined && maxCapacity !== undefined && minCapacity > maxCapacity) {
-    return [{ name: 'min_capacity', reason: 'must not be greater than max_capacity' }];
-  }
-  return [];
-}
-
-function unique(values: string[]): string[] {
-  return [...new Set(values)];
-}
-
-/** `highlight`: the list and suggest both take it (src/matching/highlight/). */
-export const HIGHLIGHT_PARAMETER = withDefault(
-  Type.Unsafe<'true' | 'false'>({
-    type: 'string',
-    enum: ['true', 'false'],
-    description:
-      'true: each item with a q gains `highlights`, why it matched: for each searched field that matched, the ' +
-      '[start, end) spans of the served value (UTF-16 code units, as String.prototype.slice takes them) of the words ' +
-      'a word of q names, typos, accents, joined or split words, numerals and abbreviations included; ' +
-      'technology/country_code true when a word named those instead. false (the default) or absent: no highlights.',
-  }),
-  'false',
-);
+/** The filters in words, for a feed's title: 'q "kafue", technology solar_pv or hydro, country SN'. */
+export const filterWords = (filters: SearchFilters) => wordsOf(LIST_FILTERS, filters);

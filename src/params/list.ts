@@ -8,14 +8,8 @@ import { declareQuery, withDefault } from './declare.js';
 import { SLUG_MAX_LENGTH, SLUG_PATTERN } from './detail.js';
 import { FACETS_PARAMETER, toFacetNames, type FacetName } from './facets.js';
 import { fieldsParameter, toItemFields, type ItemField } from './itemFields.js';
-import {
-  FILTER_PARAMETERS,
-  HIGHLIGHT_PARAMETER,
-  readFilters,
-  REPEATABLE_FILTERS,
-  type FilterParams,
-  type SearchFilters,
-} from './filters.js';
+import { FILTER_PARAMETERS, readFilters, REPEATABLE_FILTERS, type SearchFilters } from './filters.js';
+import { HIGHLIGHT_PARAMETER } from './highlight.js';
 import { SORT_ORDERS, type SortOrder } from './sortOrder.js';
 
 export const DEFAULT_PER_PAGE = 25;
@@ -105,7 +99,7 @@ export const LIST_PARAMETERS = {
  * order by default: relevance with q, recent without; relevance without q is a problem of sort.
  */
 export function filtersAndSort(
-  params: FilterParams & { sort?: SortOrder },
+  params: Readonly<Record<string, unknown>> & { sort?: SortOrder },
   problems: InvalidParam[],
 ): { filters: SearchFilters; sort: SortOrder } {
   const filters = readFilters(params, problems);

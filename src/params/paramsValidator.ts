@@ -10,6 +10,7 @@ type ParamKind =
   | 'text' // a string (free text or one of an enum), as sent
   | 'integer' // strict decimal integer
   | 'number' // strict decimal number
+  | 'integerOrText' // one of two forms (anyOf): a strict decimal integer, else the text as sent
   | 'tokenList' // an array: one value, tokens joined by ","
   | 'repeatedTokens'; // an array under a repeatable key (and its aliases), each value may also join tokens by ","
 
@@ -21,6 +22,8 @@ interface ParamSpec {
 }
 
 function kindOf(property: Record<string, unknown>): ParamKind {
+  const forms = property.anyOf as Record<string, unknown>[] | undefined;
+  if (forms?.some((form) => form.type === 'integer')) return 'integerOrText';
   switch (property.type) {
     case 'integer':
       return 'integer';
@@ -148,6 +151,7 @@ function convert(kind: ParamKind, value: string): unknown {
       return splitTokens(value);
     // Non-decimal spellings ("0x10", "Infinity") stay strings, so the schema's type check rejects them.
     case 'integer':
+    case 'integerOrText':
       return INTEGER.test(value) ? Number(value) : value;
     case 'number':
       return NUMBER.test(value) ? Number(value) : value;
@@ -181,6 +185,7 @@ function describe(
     .slice(1)
     .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
   const property = ((schema.properties as Record<string, object>)[name] ?? {}) as Record<string, unknown>;
+  if (Array.isArray(property.anyOf)) return { name, reason: formsReason(input[name], property.anyOf) };
   if (index !== undefined) {
     const position = Number(index);
     const origin = tokenOrigins.get(name)?.[position] ?? name;
@@ -198,6 +203,16 @@ function itemReason(error: ErrorObject, token: string, property: Record<string, 
   if (error.keyword === 'enum') return `${shown} is not one of: ${(items.enum ?? []).join(', ')}`;
   if (error.keyword === 'maxLength') return `${shown} is longer than ${items.maxLength} characters`;
   return `${shown} is not ${items.description ?? 'a valid value'}`;
+}
+
+/**
+ * Why a value of a parameter of several forms is refused: a number by the bounds of the form that takes numbers,
+ * anything else by what each form is (their descriptions).
+ */
+function formsReason(value: unknown, forms: Record<string, unknown>[]): string {
+  const numeric = forms.find((form) => form.type === 'integer' || form.type === 'number');
+  if (typeof value === 'number' && numeric) return reasonFor({ keyword: 'maximum' } as ErrorObject, numeric);
+  return `must be ${forms.map((form) => String(form.description)).join(', or ')}`;
 }
 
 function reasonFor(error: ErrorObject, property: Record<string, unknown>): string {

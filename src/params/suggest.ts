@@ -1,7 +1,7 @@
 // GET /api/v1/ppas/suggest: what is typed so far (q, required) and how many names to suggest (limit).
 import Type from 'typebox';
 import { declareQuery, withDefault } from './declare.js';
-import { HIGHLIGHT_PARAMETER } from './filters.js';
+import { HIGHLIGHT_PARAMETER } from './highlight.js';
 
 export const MAX_SUGGEST_Q_LENGTH = 100;
 export const DEFAULT_SUGGEST_LIMIT = 10;

@@ -4,8 +4,7 @@
 import type { estypes } from '@elastic/elasticsearch';
 import type { ChangeFields } from '../../indexContract/changeLog.js';
 import { LIST_SOURCE_FIELDS, type ListSource } from '../../indexContract/sourceFields.js';
-import type { SearchFilters } from '../params/filters.js';
-import { buildParameterClauses } from './searchQuery.js';
+import { filterClauses, type SearchFilters } from '../params/filters.js';
 import type { SearchRequestBody } from '../gateway/gateway.js';
 import { buildTextQuery } from './textQuery.js';
 
@@ -28,7 +27,7 @@ export function buildChangesSearch(
     'afterSeq' in start
       ? { range: { 'change.seq': { gt: start.afterSeq } } }
       : { range: { 'change.at': { gte: start.from } } },
-    ...buildParameterClauses(filters).map(({ clause }) => clause),
+    ...filterClauses(filters).map(({ clause }) => clause),
   ];
   if (filters.q !== undefined) filter.push(buildTextQuery(filters.q));
   return {

@@ -12,7 +12,7 @@
 import type { estypes } from '@elastic/elasticsearch';
 import { FACET_SOURCE_FIELDS, FACET_VALUES_FIELD, parseFacetValue } from '../../indexContract/facetValues.js';
 import { MAX_FACET_BUCKETS, type FacetName } from '../params/facets.js';
-import type { FacetableFilter, FilterClause } from './searchQuery.js';
+import type { FacetableFilter, FilterClause } from '../params/filters.js';
 
 type Query = estypes.QueryDslQueryContainer;
 

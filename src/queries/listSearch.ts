@@ -5,7 +5,8 @@ import type { SortOrder } from '../params/sortOrder.js';
 import { LIST_SOURCE_FIELDS } from '../../indexContract/sourceFields.js';
 import type { SearchRequestBody } from '../gateway/gateway.js';
 import { buildFacetedParts, type FacetAggregationOptions } from './facetAggregations.js';
-import { buildNamedFilterClauses, buildSearchQuery, type FilterClause } from './searchQuery.js';
+import type { FilterClause } from '../params/filters.js';
+import { buildNamedFilterClauses, buildSearchQuery } from './searchQuery.js';
 import type { FacetName } from '../params/facets.js';
 
 const SLUG_TIEBREAK: estypes.SortCombinations = { slug: { order: 'asc' } };

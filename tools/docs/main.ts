@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { ENVIRONMENT_SECTION } from './environment.js';
 import { EXIT_CODES_SECTION } from './exitCodes.js';
 import { INDEXER_ENVIRONMENT_SECTION } from './indexerEnvironment.js';
+import { LIST_FILTERS_SECTION } from './listFilters.js';
 import { ALERTS_SECTION, SLOS_SECTION } from './monitoring.js';
 import { REPO_ROOT, withSection, type GeneratedSection } from './section.js';
 
@@ -12,6 +13,7 @@ export const GENERATED_SECTIONS: readonly GeneratedSection[] = [
   ENVIRONMENT_SECTION,
   EXIT_CODES_SECTION,
   INDEXER_ENVIRONMENT_SECTION,
+  LIST_FILTERS_SECTION,
   SLOS_SECTION,
   ALERTS_SECTION,
 ];

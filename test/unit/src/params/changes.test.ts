@@ -30,7 +30,7 @@ describe('api params: changes and feed', () => {
   it('since is a token, an RFC 3339 time or absent; limit 1-1000; filters as the list', () => {
     expect(parseChangesQuery('')).to.deep.equal({ filters: {}, start: { oldest: true }, limit: 100 });
     expect(parseChangesQuery('since=ab12.7&limit=1000&technology=hydro')).to.deep.equal({
-      filters: { technology: ['hydro'] },
+      filters: { technology: { chosen: ['hydro'], left: [] } },
       start: { after: { epoch: 'ab12', seq: 7 } },
       limit: 1000,
     });
@@ -47,7 +47,10 @@ describe('api params: changes and feed', () => {
   });
 
   it('the feed takes the filters and q only', () => {
-    expect(parseFeedQuery('q=kafue&country=sn')).to.deep.equal({ q: 'kafue', country: ['SN'] });
+    expect(parseFeedQuery('q=kafue&country=sn')).to.deep.equal({
+      q: 'kafue',
+      country: { chosen: ['SN'], left: [] },
+    });
     expect(problemsOf(() => parseFeedQuery('since=ab.1&page=1'))).to.have.members(['since', 'page']);
   });
 });

@@ -21,11 +21,11 @@ describe('api params: list', () => {
     );
     expect(query).to.deep.equal({
       q: 'São João',
-      technology: ['solar_pv', 'wind'],
-      tariff: ['energy_only'],
+      technology: { chosen: ['solar_pv', 'wind'], left: [] },
+      tariff: { chosen: ['energy_only'], left: [] },
       developer: 'Engie',
-      year: 2018,
-      riskFeatures: ['take_or_pay', 'government_guarantee', 'fx_indexed'],
+      year: { from: 2018, to: 2018 },
+      riskFeatures: { chosen: ['take_or_pay', 'government_guarantee', 'fx_indexed'], left: [] },
       minCapacity: 1.5,
       maxCapacity: 100,
       sort: 'capacity_desc',
@@ -71,33 +71,40 @@ describe('api params: list', () => {
         'technology=solar_pv,!wind,!wind&country=!gh&risk_features[]=!take_or_pay&year=2010..2015',
       ),
     ).to.deep.include({
-      technology: ['solar_pv'],
-      excluded: { technology: ['wind'], country: ['GH'], riskFeatures: ['take_or_pay'] },
-      years: { from: 2010, to: 2015 },
+      technology: { chosen: ['solar_pv'], left: ['wind'] },
+      country: { chosen: [], left: ['GH'] },
+      riskFeatures: { chosen: [], left: ['take_or_pay'] },
+      year: { from: 2010, to: 2015 },
     });
-    expect(parseListQuery('year=2015..').years).to.deep.equal({ from: 2015 });
-    expect(parseListQuery('year=..2005').years).to.deep.equal({ to: 2005 });
-    expect(parseListQuery('year=2012')).to.deep.include({ year: 2012 });
-    expect(parseListQuery('technology=wind')).to.not.have.property('excluded');
+    expect(parseListQuery('year=2015..').year).to.deep.equal({ from: 2015 });
+    expect(parseListQuery('year=..2005').year).to.deep.equal({ to: 2005 });
+    expect(parseListQuery('year=2012')).to.deep.include({ year: { from: 2012, to: 2012 } });
+    expect(parseListQuery('technology=wind').technology).to.deep.equal({ chosen: ['wind'], left: [] });
   });
 
-  it('a range that starts after it ends, a bad range, a value both chosen and left out: 400 naming the parameter', () => {
+  it('a range that starts after it ends, a bad range: 400 naming the parameter', () => {
     expect(problemsOf(() => parseListQuery('year=2015..2010'))).to.deep.equal([
       { name: 'year', reason: 'the range starts after it ends (2015 > 2010)' },
     ]);
     for (const value of ['..', '2010...2015', '2010-2015', 'abc', '1899..', '..2101']) {
       expect(names(problemsOf(() => parseListQuery(`year=${value}`))), value).to.deep.equal(['year']);
     }
-    expect(problemsOf(() => parseListQuery('technology=wind,!wind'))).to.deep.equal([
-      { name: 'technology', reason: '"wind" is both chosen and left out (!wind)' },
+    expect(problemsOf(() => parseListQuery('year=3000'))).to.deep.equal([
+      { name: 'year', reason: 'must be between 1900 and 2100' },
     ]);
+    expect(problemsOf(() => parseListQuery('year=abc'))[0]?.reason).to.match(
+      /^must be a year, or a range of years/,
+    );
     expect(names(problemsOf(() => parseListQuery('technology=!!wind')))).to.deep.equal(['technology']);
     expect(names(problemsOf(() => parseListQuery('country=!ghana')))).to.deep.equal(['country']);
   });
 
   it('accepts the bounds and rejects what lies past them', () => {
-    expect(parseListQuery('year=1900&min_capacity=0&max_capacity=100000&per_page=1').year).to.equal(1900);
-    expect(parseListQuery('year=2100').year).to.equal(2100);
+    expect(parseListQuery('year=1900&min_capacity=0&max_capacity=100000&per_page=1').year).to.deep.equal({
+      from: 1900,
+      to: 1900,
+    });
+    expect(parseListQuery('year=2100').year).to.deep.equal({ from: 2100, to: 2100 });
     expect(parseListQuery(`q=${'a'.repeat(200)}`).q).to.have.length(200);
     expect(parseListQuery(`developer=${'d'.repeat(100)}`).developer).to.have.length(100);
     const problems = problemsOf(() =>
@@ -138,23 +145,25 @@ describe('api params: list', () => {
     ]);
     expect(names(problemsOf(() => parseListQuery('tariff=energy_only,')))).to.deep.equal(['tariff']);
     expect(names(problemsOf(() => parseListQuery('technology=solar-pv')))).to.deep.equal(['technology']);
-    expect(parseListQuery('technology=nuclear_fusion').technology).to.deep.equal(['nuclear_fusion']);
+    expect(parseListQuery('technology=nuclear_fusion').technology?.chosen).to.deep.equal(['nuclear_fusion']);
   });
 
   it('merges risk_features and risk_features[] and caps them at 20 together', () => {
     const twenty = Array.from({ length: 20 }, (_, i) => `f${i}`);
-    expect(parseListQuery(twenty.map((f) => `risk_features[]=${f}`).join('&')).riskFeatures).to.have.length(
-      20,
-    );
+    expect(
+      parseListQuery(twenty.map((f) => `risk_features[]=${f}`).join('&')).riskFeatures?.chosen,
+    ).to.have.length(20);
     const split = [
       ...twenty.slice(0, 10).map((f) => `risk_features[]=${f}`),
       ...twenty.slice(10).map((f) => `risk_features=${f}`),
     ];
-    expect(parseListQuery(split.join('&')).riskFeatures).to.have.length(20);
+    expect(parseListQuery(split.join('&')).riskFeatures?.chosen).to.have.length(20);
     expect(
       names(problemsOf(() => parseListQuery(`${split.join('&')}&risk_features=one_more`))),
     ).to.deep.equal(['risk_features[]']);
-    expect(parseListQuery('risk_features%5B%5D=take_or_pay').riskFeatures).to.deep.equal(['take_or_pay']);
+    expect(parseListQuery('risk_features%5B%5D=take_or_pay').riskFeatures?.chosen).to.deep.equal([
+      'take_or_pay',
+    ]);
     expect(problemsOf(() => parseListQuery('risk_features=Bad-Token'))).to.deep.equal([
       {
         name: 'risk_features',
@@ -236,7 +245,7 @@ describe('api params: list', () => {
 
 describe('api params: list additions (country, slug, fields, facets)', () => {
   it('country: codes joined by ",", any case, uppercased as the index holds them', () => {
-    expect(parseListQuery('country=sn,Ke').country).to.deep.equal(['SN', 'KE']);
+    expect(parseListQuery('country=sn,Ke').country?.chosen).to.deep.equal(['SN', 'KE']);
     expect(names(problemsOf(() => parseListQuery('country=SEN')))).to.deep.equal(['country']);
     expect(names(problemsOf(() => parseListQuery('country=s1')))).to.deep.equal(['country']);
     const many = Array.from({ length: 21 }, (_, i) => `a${String.fromCharCode(97 + i)}`).join(',');
@@ -246,7 +255,7 @@ describe('api params: list additions (country, slug, fields, facets)', () => {
   it('token lists take at most 20 tokens of at most 50 characters', () => {
     const tokens = (count: number, length = 3) =>
       Array.from({ length: count }, (_, i) => `t${i}`.padEnd(length, 'x'));
-    expect(parseListQuery(`technology=${tokens(20).join(',')}`).technology).to.have.length(20);
+    expect(parseListQuery(`technology=${tokens(20).join(',')}`).technology?.chosen).to.have.length(20);
     expect(names(problemsOf(() => parseListQuery(`technology=${tokens(21).join(',')}`)))).to.deep.equal([
       'technology',
     ]);

@@ -6,10 +6,10 @@ describe('api params: statistics', () => {
   it('accepts the filters and nothing else', () => {
     expect(parseStatisticsQuery('')).to.deep.equal({});
     expect(parseStatisticsQuery('technology=wind&q=x&year=2010&risk_features=take_or_pay')).to.deep.equal({
-      technology: ['wind'],
+      technology: { chosen: ['wind'], left: [] },
       q: 'x',
-      year: 2010,
-      riskFeatures: ['take_or_pay'],
+      year: { from: 2010, to: 2010 },
+      riskFeatures: { chosen: ['take_or_pay'], left: [] },
     });
     expect(names(problemsOf(() => parseStatisticsQuery('page=1&per_page=10&sort=recent')))).to.deep.equal([
       'page',

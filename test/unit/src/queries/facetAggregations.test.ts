@@ -7,7 +7,7 @@ import {
   COMBINED_FACETS_AGGREGATION,
   readFacetBuckets,
 } from '../../../../src/queries/facetAggregations.js';
-import type { FilterClause } from '../../../../src/queries/searchQuery.js';
+import type { FilterClause } from '../../../../src/params/filters.js';
 
 const technology: FilterClause = { clause: { terms: { technology: ['wind'] } }, facet: 'technology' };
 const country: FilterClause = { clause: { terms: { country_code: ['KE'] } }, facet: 'country' };

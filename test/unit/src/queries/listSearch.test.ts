@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { LIST_SOURCE_FIELDS } from '../../../../indexContract/sourceFields.js';
 import { parseListQuery } from '../../../../src/params/list.js';
-import { buildFilterClauses, escapeWildcard } from '../../../../src/queries/searchQuery.js';
+import { escapeWildcard } from '../../../../src/params/filters.js';
+import { buildFilterClauses } from '../../../../src/queries/searchQuery.js';
 import { buildListSearch, buildListSearches, buildSort } from '../../../../src/queries/listSearch.js';
 import { buildTextQuery } from '../../../../src/queries/textQuery.js';
 
@@ -34,7 +35,8 @@ describe('api search: list request', () => {
           { term: { financial_close_year: 2018 } },
           { term: { risk_features: 'take_or_pay' } },
           { term: { risk_features: 'fx_indexed' } },
-          { range: { capacity_mw: { gte: 5, lte: 50 } } },
+          { range: { capacity_mw: { gte: 5 } } },
+          { range: { capacity_mw: { lte: 50 } } },
         ],
       },
     });
