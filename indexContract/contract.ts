@@ -15,8 +15,10 @@ export const RELEASE: string = (
  * 1: every index built before versions were recorded (no `contract_version` in _meta).
  * 2: `contract_version`, `contract_compatible_from` and `release` in _meta; the content hash's version
  *    (`content_hash_version`), so a comparison knows when a stored hash can be trusted.
+ * 3: the roll-ups' group fields (`group_developer`, … indexContract/groupFields.ts): an older index groups every PPA
+ *    under `key: null` for those dimensions until a reindex.
  */
-export const INDEX_CONTRACT_VERSION = 2;
+export const INDEX_CONTRACT_VERSION = 3;
 
 /** The oldest API contract that serves an index of this version correctly. */
 export const CONTRACT_COMPATIBLE_FROM = 1;
@@ -55,6 +57,12 @@ const FIELD_GIVES: Readonly<Record<string, string>> = {
   name_canonical: 'numerals and abbreviations written the other way',
   name_prefixes: 'the word being typed',
   facet_values: 'facets counted together',
+  group_developer: 'roll-ups by developer',
+  group_offtaker: 'roll-ups by offtaker',
+  group_offtaker_type: 'roll-ups by offtaker type',
+  group_procuring_entity: 'roll-ups by procuring entity',
+  group_procurement_method: 'roll-ups by procurement method',
+  group_currency: 'roll-ups by currency',
   content_hash: 'stored content hashes (comparisons derive them meanwhile)',
 };
 

@@ -40,6 +40,13 @@ export interface IndexDocument {
   risk_features: string[];
   /** Every facet value as "<facet>:<value>" (indexContract/facetValues.ts): several facets counted in one pass. */
   facet_values: string[];
+  /** The roll-ups' counterparties and codes as spelled, one per group key (indexContract/groupFields.ts). */
+  group_developer: string[];
+  group_offtaker: string[];
+  group_offtaker_type: string[];
+  group_procuring_entity: string[];
+  group_procurement_method: string[];
+  group_currency: string[];
   capacity_mw: number;
   financial_close_year: number | null;
   active: boolean;

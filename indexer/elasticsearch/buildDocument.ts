@@ -34,6 +34,7 @@ import {
   withoutFirstLetterOfFolded,
 } from '../../indexContract/text/typos.js';
 import { facetValues } from '../../indexContract/facetValues.js';
+import { groupFieldValues } from '../../indexContract/groupFields.js';
 import { contentHash } from '../../indexContract/contentHash.js';
 
 // The content hash's definition is the index contract's (versioned with it); re-exported for the indexer's callers.
@@ -91,6 +92,7 @@ function buildServedAndSearchFields(record: PpaRecord): Omit<IndexDocument, 'con
     tariff: faceted.tariff,
     risk_features: faceted.risk_features,
     facet_values: facetValues(faceted),
+    ...groupFieldValues(record),
     capacity_mw: record.capacity_mw,
     financial_close_year: faceted.financial_close_year,
     active: record.active,

@@ -2,23 +2,12 @@
 // per batch. Pulled by the response stream: at most one batch is fetched ahead of what the socket has taken
 // (backpressure), so memory stays flat whatever the size.
 import type { estypes } from '@elastic/elasticsearch';
-import { stringify } from 'csv-stringify/sync';
 import type { ExportQuery } from '../params/export.js';
+import { csvRows } from '../present/csv.js';
 import { listItem, type ListItem } from '../present/list.js';
 import { EXPORT_BATCH_SIZE, buildExportBatch } from '../queries/exportSearch.js';
 import type { SearchGateway } from '../gateway/gateway.js';
 import type { ListSource } from '../../indexContract/sourceFields.js';
-
-/** A spreadsheet would run a cell that begins with one of these as a formula (CSV injection). */
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-/** One CSV cell: empty for null, lists joined by ";", text that could start a formula prefixed with '. */
-export function csvCell(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  if (Array.isArray(value)) return csvCell(value.join(';'));
-  const text = String(value);
-  return typeof value === 'string' && FORMULA_START.test(text) ? `'${text}` : text;
-}
 
 /** The columns of an export: the chosen fields, then url. */
 export function exportColumns(query: ExportQuery): string[] {
@@ -26,11 +15,8 @@ export function exportColumns(query: ExportQuery): string[] {
 }
 
 export function csvText(items: readonly ListItem[], columns: readonly string[], withHeader: boolean): string {
-  const rows = items.map((item) =>
-    columns.map((column) => csvCell((item as Record<string, unknown>)[column])),
-  );
-  // RFC 4180: CRLF line ends, fields with a comma, quote or line break quoted, quotes doubled.
-  return stringify(withHeader ? [[...columns], ...rows] : rows, { record_delimiter: 'windows' });
+  const rows = items.map((item) => columns.map((column) => (item as Record<string, unknown>)[column]));
+  return csvRows(withHeader ? [[...columns], ...rows] : rows);
 }
 
 export function ndjsonText(items: readonly ListItem[]): string {

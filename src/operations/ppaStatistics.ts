@@ -1,37 +1,80 @@
-// GET /api/v1/ppas/statistics: portfolio statistics over the PPAs the list filters match.
+// GET /api/v1/ppas/statistics: portfolio statistics over the PPAs the list filters match, and with group_by their
+// roll-up (data.groups), as JSON or, for the groups, CSV.
 import { API_PATHS } from '../http/apiPath.js';
-import { apiResponses, badRequest, ifNoneMatch, requestIdHeader } from '../openapi/responses.js';
+import {
+  apiResponses,
+  badRequest,
+  EVERY_ANSWER,
+  headerRefs,
+  ifNoneMatch,
+  RATE_LIMIT_HEADERS,
+  requestIdHeader,
+} from '../openapi/responses.js';
 import { statisticsQuery } from '../params/statistics.js';
+import { presentGroups } from '../present/groups.js';
+import { CSV_MEDIA_TYPE, groupsCsv } from '../present/groupsCsv.js';
 import { presentStatistics, StatisticsSchema } from '../present/statistics.js';
-import { buildStatisticsSearch, type StatisticsAggregations } from '../queries/statisticsSearch.js';
+import { runStatistics } from '../queries/statisticsPlan.js';
+import { fileRepresentation } from '../wire/representation.js';
 import { operation } from './operation.js';
 
 export const ppaStatistics = operation({
   path: API_PATHS.statistics,
   query: statisticsQuery,
-  notHere: 'statistics are neither paginated nor sorted',
+  notHere: 'statistics are neither paginated nor sorted (group_sort orders the groups)',
   doc: {
     operationId: 'ppaStatistics',
     tags: ['ppas'],
-    summary: 'Portfolio statistics over published, active PPAs',
+    summary: 'Portfolio statistics over published, active PPAs, and roll-ups by any dimension',
     description:
       'Accepts the list filters and describes only the matching PPAs; page, per_page and sort are not ' +
-      'statistics parameters (400). Capacities are MW rounded to 0.1, shares 0..1 rounded to 0.0001.',
+      'statistics parameters (400). Capacities are MW rounded to 0.1, shares 0..1 rounded to 0.0001. With ' +
+      'group_by, data.groups and data.groups_meta add the roll-up (the topics stay as they are): exact sums over ' +
+      'the matching PPAs, whatever the number of groups; format=csv answers the groups as CSV.',
     parameters: [ifNoneMatch, requestIdHeader],
-    responses: apiResponses(
-      { description: 'Statistics of the matching PPAs.', schema: 'Statistics' },
-      { '400': badRequest },
-    ),
+    responses: {
+      ...apiResponses(
+        { description: 'Statistics of the matching PPAs.', schema: 'Statistics' },
+        { '400': badRequest },
+      ),
+      '200': {
+        description:
+          'Statistics of the matching PPAs (JSON); with group_by and format=csv, the groups as CSV.',
+        headers: headerRefs([...RATE_LIMIT_HEADERS, ...EVERY_ANSWER, 'ETag', 'Cache-Control']),
+        content: {
+          'application/json': { schema: { $ref: '#/components/schemas/Statistics' } },
+          'text/csv': {
+            schema: {
+              type: 'string',
+              description:
+                'Header row: the dimension(s), then ppas, capacity_mw, share_of_capacity, annual_payment_obligation_usd, ' +
+                'guaranteed_amount_usd, ppas_with_disclosed_amounts; one row a group shown (a pivot: a pair shown).',
+            },
+          },
+        },
+      },
+    },
   },
   schemas: { Statistics: StatisticsSchema },
   handler:
     (deps) =>
-    async ({ query, answer }) => {
-      await answer(JSON.stringify(query), async () => {
-        const response = await deps.search.search<unknown, StatisticsAggregations>(
-          buildStatisticsSearch(query),
+    async ({ ctx, query, answer }) => {
+      const { groups, format } = query;
+      if (groups && format === 'csv') {
+        const date = new Date().toISOString().slice(0, 10);
+        ctx.set(
+          'Content-Disposition',
+          `attachment; filename="ppa-groups-${groups.dimensions.join('-')}-${date}.csv"`,
         );
-        return { body: presentStatistics(response) };
+      }
+      await answer(JSON.stringify(query), async () => {
+        const { response, walks } = await runStatistics(query, deps.search);
+        const body = presentStatistics(response);
+        if (!groups || !walks) return { body };
+        const part = presentGroups(groups, walks, response.aggregations?.capacity_mw.value ?? 0);
+        if (format === 'csv')
+          return fileRepresentation(Buffer.from(groupsCsv(groups.dimensions, part)), CSV_MEDIA_TYPE);
+        return { body: { ...body, data: { ...body.data, ...part } } };
       });
     },
 });

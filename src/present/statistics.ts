@@ -2,6 +2,8 @@
 import type { estypes } from '@elastic/elasticsearch';
 import { parseIndexBuiltAt } from '../../indexContract/indexName.js';
 import { utcTimestamp } from './ppa.js';
+import { GROUPS_PROPERTIES } from './groups.js';
+import { roundMw, roundShare, roundUsd } from './rounding.js';
 import { WITHOUT_YEAR_KEY, type StatisticsAggregations } from '../queries/statisticsSearch.js';
 import {
   count,
@@ -66,6 +68,7 @@ export const StatisticsSchema = record({
       }),
       { description: 'Most common first.' },
     ),
+    ...GROUPS_PROPERTIES,
   }),
   meta: record({
     generated_at: nullable(
@@ -76,29 +79,6 @@ export const StatisticsSchema = record({
   }),
 });
 export type StatisticsBody = Static<typeof StatisticsSchema>;
-
-/** Rounds half up (all values here are ≥ 0) without binary artefacts such as 1.005 → 1. */
-export function roundTo(value: number, decimals: number): number {
-  if (!Number.isFinite(value)) return 0;
-  // Fast path (no text): the product's binary error, at most a few 1e-16 of it, cannot carry it across a half when
-  // it is below 1e9 and not within 1e-6 of one, and n / 10^d is the double nearest n·10^-d, as parsing "ne-d" is.
-  const factor = 10 ** decimals;
-  const scaled = value * factor;
-  if (Math.abs(scaled) < 1e9 && Math.abs(scaled - Math.floor(scaled) - 0.5) > 1e-6) {
-    const rounded = Math.round(scaled) / factor;
-    return Object.is(rounded, -0) ? 0 : rounded;
-  }
-  // Near a half (or very large): shifting the decimal point in the text ("1.005e2") avoids 1.005 * 100 = 100.49999999999999.
-  const shifted = Number(`${value}e${decimals}`);
-  const rounded = Number.isNaN(shifted)
-    ? Math.round(value * 10 ** decimals) / 10 ** decimals // exponent notation already: 1e21, 1e-7
-    : Number(`${Math.round(shifted)}e-${decimals}`);
-  return Object.is(rounded, -0) ? 0 : rounded;
-}
-
-export const roundMw = (value: number): number => roundTo(value, 1);
-export const roundShare = (value: number): number => roundTo(value, 4);
-export const roundUsd = (value: number): number => roundTo(value, 0);
 
 /** part / whole, 0 when the whole is 0 (an empty subset has shares of 0, never NaN). */
 function share(part: number, whole: number): number {

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { generateRecords } from '../../tools/generate/generateRecords.js';
 import { writeNdjson } from '../../tools/generate/writeNdjson.js';
 import { ITEM_FIELDS } from '../../src/params/itemFields.js';
-import { csvCell } from '../../src/export/exportBody.js';
+import { csvCell } from '../../src/present/csv.js';
 import { buildTestApp } from '../support/app.js';
 import { ppasApi, type ListBody } from '../support/ppasApi.js';
 import { useSampleApp } from '../support/sampleApp.js';

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import type { PpaRecord } from '../../indexContract/record.js';
 import { foldText, nameSortKey } from '../../indexContract/text/fold.js';
-import { roundTo } from '../../src/present/statistics.js';
+import { roundTo } from '../../src/present/rounding.js';
 import { SAMPLE_PATH } from './sampleIndex.js';
 
 export const records: PpaRecord[] = readFileSync(SAMPLE_PATH, 'utf8')

@@ -97,7 +97,7 @@ describe('operations/ppaStatistics: GET /api/v1/ppas/statistics', () => {
     expect(answer.status).to.equal(400);
     const problems = jsonOf<{ invalid_params: { name: string; reason: string }[] }>(answer).invalid_params;
     const reason =
-      'is not a parameter of GET /api/v1/ppas/statistics (statistics are neither paginated nor sorted)';
+      'is not a parameter of GET /api/v1/ppas/statistics (statistics are neither paginated nor sorted (group_sort orders the groups))';
     expect(
       problems.filter((problem) => problem.reason === reason).map((problem) => problem.name),
     ).to.deep.equal(['page', 'per_page', 'sort']);

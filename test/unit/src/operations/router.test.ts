@@ -31,9 +31,12 @@ describe('api operations: router', () => {
     expect(unknownReasons(byId('getPpa'), OPERATIONS).q).to.equal(
       'is not a parameter of GET /api/v1/ppas/{slug} (it takes none)',
     );
-    // The list takes every filter; the change log's since and the export's format are not its own.
+    // The list takes every filter; the change log's since, the export's format and the roll-ups' are not its own.
     expect(Object.keys(unknownReasons(byId('listPpas'), OPERATIONS)).sort()).to.deep.equal([
       'format',
+      'group_by',
+      'group_limit',
+      'group_sort',
       'limit',
       'since',
     ]);

@@ -11,7 +11,7 @@ import {
   REPEATABLE_FILTERS,
 } from '../../../../src/params/filters.js';
 import { parseListQuery } from '../../../../src/params/list.js';
-import { parseStatisticsQuery } from '../../../../src/params/statistics.js';
+import { parseFeedQuery } from '../../../../src/params/changes.js';
 
 /** One request per filter, setting it alone. */
 const SAMPLES: Record<keyof typeof LIST_FILTERS, string> = {
@@ -30,7 +30,7 @@ describe('params/filters: the list filters, each declared once', () => {
   it('has a sample for every declared filter, and each sample sets its filter alone', () => {
     expect(Object.keys(SAMPLES).sort()).to.deep.equal(Object.keys(LIST_FILTERS).sort());
     for (const [key, sample] of Object.entries(SAMPLES)) {
-      expect(Object.keys(parseStatisticsQuery(sample)), sample).to.deep.equal([key]);
+      expect(Object.keys(parseFeedQuery(sample)), sample).to.deep.equal([key]);
     }
   });
 
@@ -41,11 +41,11 @@ describe('params/filters: the list filters, each declared once', () => {
 
   it('gives every filter but q its clauses, marked with its facet; q alone adds none (it scores)', () => {
     for (const [key, sample] of Object.entries(SAMPLES)) {
-      const clauses = filterClauses(parseStatisticsQuery(sample));
+      const clauses = filterClauses(parseFeedQuery(sample));
       if (key === 'q') expect(clauses, sample).to.deep.equal([]);
       else expect(clauses, sample).to.have.length.above(0);
     }
-    expect(filterClauses(parseStatisticsQuery('country=sn,!gh'))).to.deep.equal([
+    expect(filterClauses(parseFeedQuery('country=sn,!gh'))).to.deep.equal([
       {
         clause: {
           bool: {
@@ -56,17 +56,17 @@ describe('params/filters: the list filters, each declared once', () => {
         facet: 'country',
       },
     ]);
-    expect(filterClauses(parseStatisticsQuery('year=2012'))).to.deep.equal([
+    expect(filterClauses(parseFeedQuery('year=2012'))).to.deep.equal([
       { clause: { term: { financial_close_year: 2012 } }, facet: 'year' },
     ]);
-    expect(filterClauses(parseStatisticsQuery(SAMPLES.riskFeatures))).to.deep.equal([
+    expect(filterClauses(parseFeedQuery(SAMPLES.riskFeatures))).to.deep.equal([
       { clause: { term: { risk_features: 'take_or_pay' } } },
       { clause: { bool: { must_not: [{ term: { risk_features: 'fx_indexed' } }] } } },
     ]);
   });
 
   it('takes a value both chosen and left out out of the selection, without a problem', () => {
-    const query = parseStatisticsQuery('technology=wind,hybrid,!hybrid');
+    const query = parseFeedQuery('technology=wind,hybrid,!hybrid');
     expect(query.technology).to.deep.equal({ chosen: ['wind', 'hybrid'], left: ['hybrid'] });
     expect(filterClauses(query)[0]?.clause).to.deep.equal({
       bool: {
@@ -79,20 +79,20 @@ describe('params/filters: the list filters, each declared once', () => {
   it('binds a cursor walk to every filter, whatever the order of its values', () => {
     const none = JSON.stringify(cursorBinding({}));
     for (const sample of Object.values(SAMPLES)) {
-      expect(JSON.stringify(cursorBinding(parseStatisticsQuery(sample))), sample).to.not.equal(none);
+      expect(JSON.stringify(cursorBinding(parseFeedQuery(sample))), sample).to.not.equal(none);
     }
-    expect(cursorBinding(parseStatisticsQuery('technology=wind,hydro,!coal'))).to.deep.equal(
-      cursorBinding(parseStatisticsQuery('technology=!coal,hydro,wind')),
+    expect(cursorBinding(parseFeedQuery('technology=wind,hydro,!coal'))).to.deep.equal(
+      cursorBinding(parseFeedQuery('technology=!coal,hydro,wind')),
     );
-    expect(cursorBinding(parseStatisticsQuery('year=2012'))).to.not.deep.equal(
-      cursorBinding(parseStatisticsQuery('year=2012..')),
+    expect(cursorBinding(parseFeedQuery('year=2012'))).to.not.deep.equal(
+      cursorBinding(parseFeedQuery('year=2012..')),
     );
   });
 
   it('says every filter in words for a feed title, in declaration order', () => {
     expect(filterWords({})).to.equal(null);
     for (const sample of Object.values(SAMPLES))
-      expect(filterWords(parseStatisticsQuery(sample)), sample).to.be.a('string');
+      expect(filterWords(parseFeedQuery(sample)), sample).to.be.a('string');
     expect(
       filterWords(
         parseListQuery('q=kafue&technology=solar_pv,hydro,!wind&country=SN&min_capacity=5&year=2012'),
@@ -100,14 +100,14 @@ describe('params/filters: the list filters, each declared once', () => {
     ).to.equal(
       'q "kafue", technology solar_pv or hydro, technology not wind, country SN, year 2012, at least 5 MW',
     );
-    expect(filterWords(parseStatisticsQuery('year=..2005&risk_features=!take_or_pay'))).to.equal(
+    expect(filterWords(parseFeedQuery('year=..2005&risk_features=!take_or_pay'))).to.equal(
       'years ..2005, without risk features take_or_pay',
     );
   });
 
   it('names min_capacity when it exceeds max_capacity, judged on valid values only', () => {
-    expect(() => parseStatisticsQuery('min_capacity=5&max_capacity=4')).to.throw();
-    expect(parseStatisticsQuery('min_capacity=5&max_capacity=5')).to.deep.equal({
+    expect(() => parseFeedQuery('min_capacity=5&max_capacity=4')).to.throw();
+    expect(parseFeedQuery('min_capacity=5&max_capacity=5')).to.deep.equal({
       minCapacity: 5,
       maxCapacity: 5,
     });

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { presentStatistics, roundTo } from '../../../../src/present/statistics.js';
+import { roundTo } from '../../../../src/present/rounding.js';
+import { presentStatistics } from '../../../../src/present/statistics.js';
 import type { StatisticsAggregations } from '../../../../src/queries/statisticsSearch.js';
 
 function statsResponse(total: number, aggregations: StatisticsAggregations) {

@@ -1,0 +1,260 @@
+// A roll-up's walks → data.groups and data.groups_meta of the statistics body. Pure: the spellings of a name
+// merged by group key (the most common shown), the figures rounded as fiscal_exposure rounds them, the order,
+// the cut, `other` (the groups not shown, summed as shown so that shown and other add up), and a pivot's groups
+// of the second dimension under each group of the first.
+import { groupKey } from '../../indexContract/counterparties.js';
+import {
+  DIMENSION_NAMES,
+  GROUP_DIMENSIONS,
+  type DimensionName,
+  type GroupQuery,
+  type GroupSort,
+} from '../params/groupBy.js';
+import {
+  GROUPS_AGGREGATION,
+  PAIRS_AGGREGATION,
+  sourceName,
+  type GroupBucket,
+  type WalkName,
+} from '../queries/groupAggregations.js';
+import { roundMw, roundShare, roundUsd } from './rounding.js';
+import {
+  count,
+  fraction,
+  megawatts,
+  oneOf,
+  record,
+  Type,
+  type Static,
+} from '../wire/bodySchema.js';
+
+const figures = {
+  ppas: Type.Integer({ minimum: 1, description: 'PPAs in the group (never 0).' }),
+  capacity_mw: megawatts('Their capacity, MW rounded to 0.1.'),
+  share_of_capacity: fraction("Their capacity's share of the selection's, rounded to 0.0001."),
+  annual_payment_obligation_usd: count('Sum of their disclosed annual payment obligations, whole USD.'),
+  guaranteed_amount_usd: count('Sum of their disclosed guaranteed amounts, whole USD.'),
+  ppas_with_disclosed_amounts: count('Those with an annual payment obligation or a guaranteed amount.'),
+};
+const key = Type.Union([Type.String(), Type.Integer(), Type.Null()], {
+  description:
+    'The value (a name in its most common spelling; the year as a number); null: the PPAs without a value.',
+});
+
+const GroupsMetaSchema = record({
+  dimension: oneOf(DIMENSION_NAMES, { description: 'What the groups are groups of.' }),
+  total_groups: count('Groups in all, shown or not.'),
+  other: record(
+    {
+      groups: count('Groups not shown.'),
+      ppas: count('PPAs of the groups not shown, as summed group by group.'),
+      capacity_mw: megawatts('Their capacity: the sum of the groups not shown, as each is shown (0.1 MW).'),
+      share_of_capacity: Type.Number({
+        minimum: 0,
+        description:
+          "That capacity's share of the selection's (0.0001); over 1 where a PPA counts in several groups.",
+      }),
+      annual_payment_obligation_usd: count('Sum over the groups not shown, whole USD.'),
+      guaranteed_amount_usd: count('Sum over the groups not shown, whole USD.'),
+      ppas_with_disclosed_amounts: count('Sum over the groups not shown.'),
+    },
+    'The groups past group_limit, summed: what is shown and other add up.',
+  ),
+});
+export type GroupsMeta = Static<typeof GroupsMetaSchema>;
+
+const GroupSchema = record({ key, ...figures });
+export type Group = Static<typeof GroupSchema>;
+const PivotGroupSchema = record({
+  key,
+  ...figures,
+  groups: Type.Array(GroupSchema, { description: 'The groups of the second dimension within this one.' }),
+  groups_meta: GroupsMetaSchema,
+});
+export type PivotGroup = Static<typeof PivotGroupSchema>;
+
+/** data.groups and data.groups_meta, present with group_by only. */
+export const GROUPS_PROPERTIES = {
+  groups: Type.Optional(
+    Type.Array(Type.Union([GroupSchema, PivotGroupSchema]), {
+      description:
+        'With group_by: the first group_limit groups in group_sort order (a pivot: each with its own).',
+    }),
+  ),
+  groups_meta: Type.Optional(GroupsMetaSchema),
+};
+
+export interface GroupsPart {
+  groups: (Group | PivotGroup)[];
+  groups_meta: GroupsMeta;
+}
+
+type Key = string | number | null;
+
+/** One group's sums before rounding, and the spellings its PPAs carry (names only). */
+interface Tally {
+  /** What it is merged by: the group key of a name, the value otherwise. */
+  mergeKey: Key;
+  spellings: Map<string, number>;
+  ppas: number;
+  capacity: number;
+  annualPayment: number;
+  guaranteed: number;
+  disclosed: number;
+}
+
+function mergeKeyOf(value: Key, dimension: DimensionName): Key {
+  return GROUP_DIMENSIONS[dimension].names && typeof value === 'string' ? groupKey(value) : value;
+}
+
+function addBucket(
+  tallies: Map<Key, Tally>,
+  value: Key,
+  bucket: GroupBucket,
+  dimension: DimensionName,
+): void {
+  const mergeKey = mergeKeyOf(value, dimension);
+  let tally = tallies.get(mergeKey);
+  if (!tally) {
+    tally = {
+      mergeKey,
+      spellings: new Map(),
+      ppas: 0,
+      capacity: 0,
+      annualPayment: 0,
+      guaranteed: 0,
+      disclosed: 0,
+    };
+    tallies.set(mergeKey, tally);
+  }
+  if (typeof value === 'string')
+    tally.spellings.set(value, (tally.spellings.get(value) ?? 0) + bucket.doc_count);
+  tally.ppas += bucket.doc_count;
+  tally.capacity += bucket.capacity_mw.value ?? 0;
+  tally.annualPayment += bucket.annual_payment_obligation_usd.value ?? 0;
+  tally.guaranteed += bucket.guaranteed_amount_usd.value ?? 0;
+  tally.disclosed += bucket.with_disclosed_amounts.doc_count;
+}
+
+/** The spelling most PPAs of the group carry; ties by code point. */
+function shownKey(tally: Tally): Key {
+  if (tally.spellings.size === 0) return tally.mergeKey;
+  let best: [string, number] | undefined;
+  for (const entry of tally.spellings) {
+    if (!best || entry[1] > best[1] || (entry[1] === best[1] && entry[0] < best[0])) best = entry;
+  }
+  return best![0];
+}
+
+function present(tally: Tally, totalCapacity: number): Group {
+  return {
+    key: shownKey(tally),
+    ppas: tally.ppas,
+    capacity_mw: roundMw(tally.capacity),
+    share_of_capacity: totalCapacity > 0 ? roundShare(tally.capacity / totalCapacity) : 0,
+    annual_payment_obligation_usd: roundUsd(tally.annualPayment),
+    guaranteed_amount_usd: roundUsd(tally.guaranteed),
+    ppas_with_disclosed_amounts: tally.disclosed,
+  };
+}
+
+/** Keys in order: numbers as numbers, names by group key then spelling, null last. */
+function compareKeys(a: Key, b: Key): number {
+  if (a === b) return 0;
+  if (a === null) return 1;
+  if (b === null) return -1;
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  const [foldedA, foldedB] = [groupKey(String(a)), groupKey(String(b))];
+  if (foldedA !== foldedB) return foldedA < foldedB ? -1 : 1;
+  return String(a) < String(b) ? -1 : 1;
+}
+
+const SORTS: Record<GroupSort, (group: Group) => number> = {
+  capacity_desc: (group) => group.capacity_mw,
+  ppas_desc: (group) => group.ppas,
+  annual_payment_desc: (group) => group.annual_payment_obligation_usd,
+  guaranteed_desc: (group) => group.guaranteed_amount_usd,
+  key_asc: () => 0,
+};
+
+function sortGroups<G extends Group>(groups: G[], sort: GroupSort): G[] {
+  const measure = SORTS[sort];
+  return groups.sort((a, b) => measure(b) - measure(a) || compareKeys(a.key, b.key));
+}
+
+/** The groups not shown, summed as shown (tenths of a MW and whole dollars, so that the sums are exact). */
+function otherOf(
+  hidden: readonly { group: Group; capacity: number }[],
+  totalCapacity: number,
+): GroupsMeta['other'] {
+  const sum = (of: (group: Group) => number) => hidden.reduce((total, { group }) => total + of(group), 0);
+  const capacity = hidden.reduce((total, entry) => total + entry.capacity, 0);
+  return {
+    groups: hidden.length,
+    ppas: sum((group) => group.ppas),
+    capacity_mw: sum((group) => Math.round(group.capacity_mw * 10)) / 10,
+    share_of_capacity: totalCapacity > 0 ? roundShare(capacity / totalCapacity) : 0,
+    annual_payment_obligation_usd: sum((group) => group.annual_payment_obligation_usd),
+    guaranteed_amount_usd: sum((group) => group.guaranteed_amount_usd),
+    ppas_with_disclosed_amounts: sum((group) => group.ppas_with_disclosed_amounts),
+  };
+}
+
+/** One level of groups: presented, sorted, cut, with its meta. `extend` adds a pivot's inner groups to those shown. */
+function level<G extends Group>(
+  tallies: Map<Key, Tally>,
+  dimension: DimensionName,
+  query: GroupQuery,
+  totalCapacity: number,
+  extend: (group: Group, tally: Tally) => G,
+): { groups: G[]; groups_meta: GroupsMeta } {
+  const entries = [...tallies.values()].map((tally) => ({ group: present(tally, totalCapacity), tally }));
+  const byGroup = new Map(entries.map((entry) => [entry.group, entry]));
+  const sorted = sortGroups(
+    entries.map((entry) => entry.group),
+    query.sort,
+  );
+  const shown = sorted.slice(0, query.limit);
+  const hidden = sorted
+    .slice(query.limit)
+    .map((group) => ({ group, capacity: byGroup.get(group)!.tally.capacity }));
+  return {
+    groups: shown.map((group) => extend(group, byGroup.get(group)!.tally)),
+    groups_meta: {
+      dimension,
+      total_groups: sorted.length,
+      other: otherOf(hidden, totalCapacity),
+    },
+  };
+}
+
+/** data.groups and data.groups_meta from the walks' buckets; `totalCapacity` the selection's, for the shares. */
+export function presentGroups(
+  query: GroupQuery,
+  walks: ReadonlyMap<WalkName, readonly GroupBucket[]>,
+  totalCapacity: number,
+): GroupsPart {
+  const [first, second] = query.dimensions as [DimensionName, DimensionName | undefined];
+  const tallies = new Map<Key, Tally>();
+  for (const bucket of walks.get(GROUPS_AGGREGATION) ?? []) {
+    addBucket(tallies, bucket.key[sourceName(0)] ?? null, bucket, first);
+  }
+  if (second === undefined) return level(tallies, first, query, totalCapacity, (group) => group);
+  // A pivot: the pairs, by the first dimension's merged key, then the second's.
+  const inner = new Map<Key, Map<Key, Tally>>();
+  for (const bucket of walks.get(PAIRS_AGGREGATION) ?? []) {
+    const outerKey = mergeKeyOf(bucket.key[sourceName(0)] ?? null, first);
+    if (!inner.has(outerKey)) inner.set(outerKey, new Map());
+    addBucket(inner.get(outerKey)!, bucket.key[sourceName(1)] ?? null, bucket, second);
+  }
+  return level(tallies, first, query, totalCapacity, (group, tally): PivotGroup => ({
+    ...group,
+    ...level(
+      inner.get(tally.mergeKey) ?? new Map(),
+      second,
+      query,
+      totalCapacity,
+      (innerGroup) => innerGroup,
+    ),
+  }));
+}

@@ -1,0 +1,77 @@
+// A statistics request's plan: the one size-0 search of the topics and, with group_by, the first page of each
+// roll-up walk in it; then the walks' next pages, each a size-0 search of its own, until every walk has ended. The
+// walks are bounded (MAX_GROUP_PAGES), so a roll-up's cost is too.
+import type { estypes } from '@elastic/elasticsearch';
+import { BadRequestError } from '../http/problem.js';
+import type { SearchGateway } from '../gateway/gateway.js';
+import type { StatisticsQuery } from '../params/statistics.js';
+import {
+  GROUP_PAGE_SIZE,
+  groupAggregations,
+  nextPosition,
+  walksOf,
+  type CompositeKey,
+  type CompositePage,
+  type GroupBucket,
+  type WalkName,
+} from './groupAggregations.js';
+import { buildStatisticsSearch, type StatisticsAggregations } from './statisticsSearch.js';
+
+/** Pages a roll-up may walk in all: 300,000 groups and pairs, three for every PPA of a 100k-record index. */
+export const MAX_GROUP_PAGES = 30;
+
+export interface StatisticsResult {
+  response: estypes.SearchResponse<unknown, StatisticsAggregations>;
+  /** With group_by: every bucket of each walk. */
+  walks?: ReadonlyMap<WalkName, GroupBucket[]>;
+}
+
+export async function runStatistics(
+  query: StatisticsQuery,
+  gateway: SearchGateway,
+): Promise<StatisticsResult> {
+  const topics = buildStatisticsSearch(query);
+  if (!query.groups) return { response: await gateway.search<unknown, StatisticsAggregations>(topics) };
+  const groups = query.groups;
+  const walks = new Map<WalkName, GroupBucket[]>();
+  const positions = new Map<WalkName, CompositeKey | undefined>();
+  for (const name of walksOf(groups).keys()) {
+    walks.set(name, []);
+    positions.set(name, undefined);
+  }
+  const takePages = (aggregations: Record<string, unknown> | undefined) => {
+    for (const name of [...positions.keys()]) {
+      const page = aggregations?.[name] as CompositePage | undefined;
+      if (!page) throw new Error(`statistics: the roll-up walk ${name} gave no page`);
+      walks.get(name)!.push(...page.buckets);
+      const next = nextPosition(page);
+      if (next === undefined) positions.delete(name);
+      else positions.set(name, next);
+    }
+  };
+  const response = await gateway.search<unknown, StatisticsAggregations>({
+    ...topics,
+    aggs: { ...topics.aggs, ...groupAggregations(groups, positions) },
+  });
+  takePages(response.aggregations as Record<string, unknown> | undefined);
+  for (let pages = 1; positions.size > 0; pages++) {
+    if (pages >= MAX_GROUP_PAGES) throw tooManyGroups();
+    const next = await gateway.search({
+      query: topics.query,
+      size: 0,
+      track_total_hits: false,
+      aggs: groupAggregations(groups, positions),
+    });
+    takePages(next.aggregations as Record<string, unknown> | undefined);
+  }
+  return { response, walks };
+}
+
+function tooManyGroups(): BadRequestError {
+  return new BadRequestError([
+    {
+      name: 'group_by',
+      reason: `makes more than ${(MAX_GROUP_PAGES * GROUP_PAGE_SIZE).toLocaleString('en')} groups: narrow the selection with filters`,
+    },
+  ]);
+}
