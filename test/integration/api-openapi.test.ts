@@ -258,6 +258,9 @@ describe('api openapi: the document stays true', function () {
         let query = `${encodeURIComponent(name)}=${encodeURIComponent(value)}`;
         if (name === 'sort') query += '&q=solar'; // relevance, the first sort, needs q
         if (path.endsWith('/suggest') && name !== 'q') query += '&q=sol'; // q is required there
+        // What only a roll-up takes needs group_by (alone it is a 400 naming it).
+        if (path.endsWith('/statistics') && ['group_sort', 'group_limit', 'format'].includes(name))
+          query += '&group_by=technology';
         const answer = await get(`${path}?${query}`);
         expect(answer.status, `${path}?${query}`).to.equal(200);
       }
@@ -282,6 +285,8 @@ describe('api openapi: the document stays true', function () {
 
   it('describes real suggest answers and list answers with facets and fields', async () => {
     for (const path of [
+      '/api/v1/ppas/statistics?group_by=developer',
+      '/api/v1/ppas/statistics?group_by=country,year&group_limit=2',
       '/api/v1/ppas/suggest?q=sol',
       '/api/v1/ppas/suggest?q=zzzzzz',
       '/api/v1/ppas/suggest?q=sol&highlight=true',
