@@ -3,7 +3,7 @@
 // (docs/architecture.md): src/ and indexer/ never import each other; indexContract/ and settings/ import neither;
 // inside src/, http/ (the problem renderer and the middleware) imports neither the search gateway nor the limiter;
 // bench/ does not import test/, and tools/ (shared by both) imports neither; inside indexer/, imports point down
-// its layers only (indexerLayers).
+// its layers only (indexerLayers); no function of the programs is over 80 lines, nor over 120 in bench/ and tools/.
 import js from '@eslint/js';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import { importX } from 'eslint-plugin-import-x';
@@ -67,6 +67,15 @@ const srcLayers = (layers) =>
       ],
     },
   }));
+
+/**
+ * Functions stay short enough to read as their steps (docs/development.md, "Short functions"): blank lines and
+ * comments are not counted, so a why-comment never pushes a function over. Tests are exempt.
+ */
+const maxFunctionLines = (files, max) => ({
+  files,
+  rules: { 'max-lines-per-function': ['error', { max, skipBlankLines: true, skipComments: true }] },
+});
 
 /** One entry per layer of indexer/: its files may not import the folders above them (nor the API). */
 const indexerLayers = (layers) =>
@@ -167,6 +176,8 @@ export default tseslint.config(
     files: ['indexContract/**/*.ts', 'settings/**/*.ts'],
     rules: forbid(['src', 'indexer'], 'the shared folders depend on neither program'),
   },
+  maxFunctionLines(['src/**/*.ts', 'indexer/**/*.ts', 'indexContract/**/*.ts', 'settings/**/*.ts'], 80),
+  maxFunctionLines(['bench/**/*.ts', 'tools/**/*.ts'], 120),
   {
     files: ['bench/**/*.ts'],
     rules: forbid(['test'], 'the benchmarks do not import the tests: share through tools/'),

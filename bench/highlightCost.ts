@@ -20,9 +20,10 @@ import { positiveInteger } from '../indexer/optionParsers.js';
 import { pathToFileURL } from 'node:url';
 import type * as PresenterModule from '../src/matching/highlight/highlighter.js';
 import type { HighlightSource } from '../src/matching/highlight/itemHighlights.js';
-import { withFixture } from './fixture.js';
+import { withFixture, type BenchFixture } from './fixture.js';
 import { apiModeOf, defineSuite, type SharedOptions } from './suite.js';
-import { newestProfile, REPO_ROOT, startApi } from './perf/apiProcess.js';
+import { newestProfile, REPO_ROOT, startApi, type ApiBuild, type ApiProcess } from './perf/apiProcess.js';
+import type { GeneratedCorpus } from './perf/loadCorpus.js';
 import { localEsPid } from './perf/cpuSplit.js';
 import { localNodeInfo } from './perf/rawElasticsearch.js';
 import { apiTarget, median, runLoad } from './perf/load.js';
@@ -159,251 +160,354 @@ function presenterPath(apiRoot: string): string {
 }
 
 async function highlights(options: HighlightsOptions): Promise<void> {
-  const warmupSize = options.warmup ?? options.perRound;
+  const presenter = await loadPresenter(options);
+  await withFixture('highlights', async (fixture) => {
+    const bench = await setUpBench(fixture, options);
+    const sets = requestSets(options, bench.corpus.sample);
+    const presenterFigures = await measurePresenter(presenter, bench, sets);
+    const node = await localNodeInfo(fixture.es);
+    const esPid = await localEsPid(node.pid);
+    const { rows, loads } = options.presenterOnly
+      ? { rows: [], loads: [] }
+      : await measureApi(bench, sets, esPid);
+    const profiles = options.profile ? await profileSides(bench, sets) : [];
+    const report = [
+      ...headLines(options),
+      ...presenterLines(presenterFigures),
+      ...(rows.length > 0 ? apiLines(options, sets, rows, loads) : []),
+      ...profiles.flatMap(({ side, summary }) => [
+        `## Profile of the API, ${side} highlight=true (one round)`,
+        '',
+        ...profileLines(summary),
+        '',
+      ]),
+    ].join('\n');
+    process.stdout.write(`${report}\n`);
+    if (options.write) await writeReport(options, report);
+  });
+}
+
+/** The presenter measured: this checkout's, or that of --api-root (loaded from its sources, as tsx runs this bench). */
+async function loadPresenter(options: HighlightsOptions): Promise<Presenter> {
+  return (await import(
+    options.apiRoot
+      ? pathToFileURL(presenterPath(options.apiRoot)).href
+      : '../src/matching/highlight/highlighter.js'
+  )) as typeof PresenterModule;
+}
+
+/** What every step shares: the options, the index and its corpus, the API build and process, the client's headers. */
+interface HighlightsBench {
+  options: HighlightsOptions;
+  fixture: BenchFixture;
+  alias: string;
+  corpus: GeneratedCorpus;
+  build: ApiBuild;
+  api: ApiProcess;
   /**
    * The client's headers: Accept-Encoding: gzip by default, as browsers send it and as the other benchmarks' clients
    * do (the API then answers a page in about 2 KB rather than 8). Without it (identity) most of what a highlighted
    * answer adds is the bytes written to the socket: a page's highlights are about 7 % more JSON.
    */
-  const CLIENT_HEADERS = options.encoding === 'gzip' ? { 'Accept-Encoding': 'gzip' } : undefined;
-  // The presenter measured: this checkout's, or that of --api-root (loaded from its sources, as tsx runs this bench).
-  const presenter: Presenter = (await import(
-    options.apiRoot
-      ? pathToFileURL(presenterPath(options.apiRoot)).href
-      : '../src/matching/highlight/highlighter.js'
-  )) as typeof PresenterModule;
-  await withFixture('highlights', async (fixture) => {
-    const { alias, corpus } = await fixture.indexedCorpus({
-      count: options.count,
-      seed: options.seed,
-      sampleSize: Math.min(20_000, Math.max(500, Math.floor(options.count / 4))),
-    });
-    const build = await fixture.build(apiModeOf(options), options.apiRoot);
-    const api = await fixture.startApi({ build, alias, logLevel: 'info', env: { RESPONSE_CACHE_MB: '0' } });
-    const requests = buildTextSearchMix(corpus.sample, {
-      seed: options.seed,
-      size: warmupSize + options.perRound * options.rounds * LOAD_NAMES.length,
-    });
-    const warmup = requests.slice(0, warmupSize);
-    // Each regime's rounds, each round's requests fresh (none sent in another round or regime).
-    const rounds = Array.from({ length: LOAD_NAMES.length }, (_, load) =>
-      Array.from({ length: options.rounds }, (_, round) => {
-        const from = warmupSize + options.perRound * (load * options.rounds + round);
-        return requests.slice(from, from + options.perRound);
-      }),
-    );
+  headers: Record<string, string> | undefined;
+}
 
-    // 1. The presenter alone, over the API's answers to the measured requests.
-    const pages: Page[] = [];
-    // Up to 600 of the measured requests (however they are cut into rounds).
-    for (const request of requests.slice(warmupSize, warmupSize + 600)) {
-      const answer = await fetch(`${api.url}${request.apiPath}`);
-      if (!answer.ok) throw new Error(`${request.apiPath}: HTTP ${answer.status}`);
-      const body = (await answer.json()) as { data: HighlightSource[] };
-      pages.push({ q: new URL(request.apiPath, api.url).searchParams.get('q') ?? '', items: body.data });
-    }
-    const items = pages.reduce((sum, page) => sum + page.items.length, 0);
-    const cold = presenterMicros(presenter, pages, true);
-    const warm = presenterMicros(presenter, pages, false);
-    log(
-      `presenter: ${pages.length} pages, ${items} items; ${(cold / pages.length).toFixed(1)} µs a page at first sight, ${(warm / pages.length).toFixed(1)} warm`,
-    );
-
-    // 2. The API, without and with highlight=true, in two regimes (`loads`): light, at --rate; and loaded, at
-    // LOADED_SHARE of the capacity measured here first. A CPU figure per request differs between them: at a light rate
-    // each request finds the processor's caches refilled by Elasticsearch's work since the one before, and the whole
-    // API costs more per request than under load (docs/performance.md, "Highlights").
-    const node = await localNodeInfo(fixture.es);
-    const esPid = await localEsPid(node.pid);
-    const rows: Row[] = [];
-    const loads: Load[] = [];
-    if (!options.presenterOnly) {
-      for (const side of ['without', 'with'] as const) {
-        const set = side === 'with' ? warmup.map(withHighlight) : warmup;
-        await runEvenlyPaced(apiTarget(api.url, set, CLIENT_HEADERS), {
-          connections: options.connections,
-          ratePerSecond: options.rate,
-          durationSeconds: set.length / options.rate,
-        });
-      }
-      // Capacity: the warm-up's requests (without) in a closed loop, as many as the API answers.
-      const capacity = await runLoad(apiTarget(api.url, warmup, CLIENT_HEADERS), {
-        connections: LOADED_CONNECTIONS,
-        durationSeconds: 0,
-        amount: warmup.length,
-      });
-      log(
-        `capacity: ${capacity.requestsPerSecond.toFixed(0)} answers a second (${LOADED_CONNECTIONS} connections, closed loop)`,
-      );
-      loads.push(
-        { name: 'light', connections: options.connections, rate: options.rate },
-        {
-          name: 'loaded',
-          connections: LOADED_CONNECTIONS,
-          rate: Math.max(1, Math.round(capacity.requestsPerSecond * LOADED_SHARE)),
-          capacity: capacity.requestsPerSecond,
-        },
-      );
-      for (const [index, load] of loads.entries()) {
-        const pace = { connections: load.connections, ratePerSecond: load.rate };
-        for (const [round, set] of rounds[index]!.entries()) {
-          const order: Side[] = round % 2 === 0 ? ['without', 'with'] : ['with', 'without'];
-          for (const side of order) {
-            const sent = side === 'with' ? set.map(withHighlight) : set;
-            const apiBefore = await preciseCpuSeconds(api.pid);
-            const esBefore = await cpuSecondsIfLocal(esPid);
-            const result = await runEvenlyPaced(apiTarget(api.url, sent, CLIENT_HEADERS), {
-              ...pace,
-              durationSeconds: sent.length / load.rate,
-            });
-            const apiAfter = await preciseCpuSeconds(api.pid);
-            const apiMs = ((apiAfter.process - apiBefore.process) * 1000) / Math.max(1, result.ok);
-            const mainMs = ((apiAfter.mainThread - apiBefore.mainThread) * 1000) / Math.max(1, result.ok);
-            const esAfter = await cpuSecondsIfLocal(esPid);
-            const esMs =
-              esBefore === undefined || esAfter === undefined
-                ? undefined
-                : ((esAfter - esBefore) * 1000) / Math.max(1, result.ok);
-            if (result.errors > 0) throw new Error(`${load.name}, ${side}: ${result.errors} failed requests`);
-            rows.push({
-              load: load.name,
-              round,
-              side,
-              ok: result.ok,
-              apiMs,
-              mainMs,
-              ...(esMs === undefined ? {} : { esMs }),
-            });
-            log(
-              `${load.name} round ${round + 1} ${side}: ${result.ok} answers, API ${apiMs.toFixed(3)} ms CPU a request (main thread ${mainMs.toFixed(3)})` +
-                `${esMs === undefined ? '' : `, Elasticsearch ${esMs.toFixed(3)}`} (load ${loadavg()[0]!.toFixed(2)})`,
-            );
-          }
-        }
-      }
-    }
-
-    // 3. Where the API's time goes on each side: a profiled API over the first round's requests.
-    const profiles: { side: Side; summary: ProfileSummary }[] = [];
-    if (options.profile) {
-      for (const side of ['without', 'with'] as const) {
-        const profileDir = await mkdtemp(join(tmpdir(), 'highlights-profile-'));
-        const profiled = await startApi({
-          build,
-          alias,
-          esUrl: fixture.es.url,
-          logLevel: 'info',
-          cpuProfileDir: profileDir,
-          // A highlighted page costs a tenth of a millisecond or so: sampled finer than node's 1 ms.
-          cpuProfileIntervalMicros: 200,
-          env: { RESPONSE_CACHE_MB: '0' },
-        });
-        const sent = (set: MixRequest[]) => (side === 'with' ? set.map(withHighlight) : set);
-        const pace = { connections: options.connections, ratePerSecond: options.rate };
-        await runEvenlyPaced(apiTarget(profiled.url, sent(warmup), CLIENT_HEADERS), {
-          ...pace,
-          durationSeconds: warmup.length / options.rate,
-        });
-        const since = profileClockMicros();
-        await runEvenlyPaced(apiTarget(profiled.url, sent(rounds[0]![0]!), CLIENT_HEADERS), {
-          ...pace,
-          durationSeconds: rounds[0]![0]!.length / options.rate,
-        });
-        await profiled.stop();
-        const file = await newestProfile(profileDir);
-        if (file) profiles.push({ side, summary: await summariseProfileFile(file, 30, since) });
-        if (options.keepProfiles) log(`${side}: the profile is in ${file ?? profileDir}`);
-        else await rm(profileDir, { recursive: true, force: true });
-      }
-    }
-
-    const mean = (load: LoadName, side: Side, key: 'apiMs' | 'mainMs' | 'esMs') => {
-      const values = rows
-        .filter((row) => row.load === load && row.side === side)
-        .map((row) => row[key] ?? Number.NaN);
-      return values.reduce((sum, value) => sum + value, 0) / values.length;
-    };
-    const machine = machineInfo();
-    const lines = [
-      `# What highlight=true costs: ${options.count.toLocaleString('en')} records, distinct text searches`,
-      '',
-      `${new Date().toISOString()}; ${machine.cores} cores (${machine.cpuModel}), load average at the start ${machine.loadAverage}; Node ${process.version}.` +
-        `${options.apiRoot ? ` The API of ${options.apiRoot}.` : ''} Made by \`npm run bench -- highlights\`.`,
-      '',
-      '## The presenter alone',
-      '',
-      `highlighter() in this process over the API's answers to ${pages.length} distinct text searches of the list ` +
-        `(${items} items, ${(items / pages.length).toFixed(1)} a page), the median of the passes over 3 s or more.`,
-      '',
-      '| caches | µs a page | µs an item |',
-      '|---|---:|---:|',
-      `| emptied before each pass (first sight) | ${(cold / pages.length).toFixed(1)} | ${(cold / items).toFixed(2)} |`,
-      `| warm | ${(warm / pages.length).toFixed(1)} | ${(warm / items).toFixed(2)} |`,
-      '',
-    ];
-    if (rows.length > 0) {
-      lines.push(
-        '## The API, without and with highlight=true',
-        '',
-        `The compiled API, RESPONSE_CACHE_MB=0 (every request computed); ${options.perRound} distinct text searches a side and round, ${options.encoding === 'gzip' ? 'each with Accept-Encoding: gzip (as browsers send it)' : 'without Accept-Encoding (identity answers)'}, ` +
-          `evenly paced; ${options.rounds} rounds of fresh requests in each regime, ` +
-          `the sides alternating first, after a warm-up of ${warmup.length} each. CPU per answered request: the API's from the scheduler's count per thread (/proc/<pid>/task/*/schedstat, nanoseconds), Elasticsearch's from /proc/<pid>/stat (1/100 s ticks). ` +
-          'Two regimes: **light**, well under capacity, where each request finds the caches of the processor refilled by ' +
-          "Elasticsearch's work since the one before; **loaded**, at " +
-          `${LOADED_SHARE * 100} % of the capacity measured first (the warm-up's requests without highlight=true in a closed loop), where the CPU a request costs is what limits the answers a second.`,
-        '',
-        '| regime | connections | requests a second | API CPU ms, without | with − without (mean) | median of the rounds | of which main thread | Elasticsearch, with ÷ without |',
-        '|---|---:|---:|---:|---:|---:|---:|---:|',
-      );
-      const verdicts: string[] = [];
-      const spreads: string[] = [];
-      for (const load of loads) {
-        const apiDelta = mean(load.name, 'with', 'apiMs') - mean(load.name, 'without', 'apiMs');
-        const roundDeltas = deltasOf(rows, load.name);
-        const esRatio = mean(load.name, 'with', 'esMs') / mean(load.name, 'without', 'esMs');
-        lines.push(
-          `| ${load.name} | ${load.connections} | ${load.rate}${load.capacity ? ` (capacity ${load.capacity.toFixed(0)})` : ''} | ${mean(load.name, 'without', 'apiMs').toFixed(3)} | ${apiDelta.toFixed(3)} ms | ${median(roundDeltas).toFixed(3)} | ${(mean(load.name, 'with', 'mainMs') - mean(load.name, 'without', 'mainMs')).toFixed(3)} ms | ${esRatio.toFixed(2)}× |`,
-        );
-        verdicts.push(
-          `| ${load.name}: API CPU a request, with − without | ≤ 0.2 ms | ${apiDelta.toFixed(3)} ms | ${apiDelta <= 0.2 ? 'met' : 'MISSED'} |`,
-          `| ${load.name}: Elasticsearch CPU a request, with ÷ without | ≤ 1.15× | ${esRatio.toFixed(2)}× | ${esRatio <= 1.15 ? 'met' : 'MISSED'} |`,
-        );
-        spreads.push(
-          `The rounds' differences (${load.name}), API CPU ms a request: ${roundDeltas.map((delta) => delta.toFixed(2)).join(', ')}.`,
-          '',
-        );
-      }
-      lines.push('', '| target | goal | measured |  |', '|---|---|---:|---|', ...verdicts, '', ...spreads);
-      lines.push(
-        '### Every round',
-        '',
-        '| regime | round | side | answers | API CPU ms | its main thread | Elasticsearch CPU ms |',
-        '|---|---:|---|---:|---:|---:|---:|',
-        ...rows.map(
-          (row) =>
-            `| ${row.load} | ${row.round + 1} | ${row.side} | ${row.ok} | ${row.apiMs.toFixed(3)} | ${row.mainMs.toFixed(3)} | ${row.esMs?.toFixed(3) ?? ''} |`,
-        ),
-        '',
-      );
-    }
-    for (const { side, summary } of profiles) {
-      lines.push(
-        `## Profile of the API, ${side} highlight=true (one round)`,
-        '',
-        ...profileLines(summary),
-        '',
-      );
-    }
-    const report = lines.join('\n');
-    process.stdout.write(`${report}\n`);
-    if (options.write) {
-      const file =
-        options.out ??
-        join(REPO_ROOT, 'bench/results', `${new Date().toISOString().slice(0, 10)}-highlights.md`);
-      await writeFile(file, report);
-      log(`wrote ${file}`);
-    }
+/** The corpus indexed, the API built and started with its response cache off (every request computed). */
+async function setUpBench(fixture: BenchFixture, options: HighlightsOptions): Promise<HighlightsBench> {
+  const { alias, corpus } = await fixture.indexedCorpus({
+    count: options.count,
+    seed: options.seed,
+    sampleSize: Math.min(20_000, Math.max(500, Math.floor(options.count / 4))),
   });
+  const build = await fixture.build(apiModeOf(options), options.apiRoot);
+  const api = await fixture.startApi({ build, alias, logLevel: 'info', env: { RESPONSE_CACHE_MB: '0' } });
+  const headers = options.encoding === 'gzip' ? { 'Accept-Encoding': 'gzip' } : undefined;
+  return { options, fixture, alias, corpus, build, api, headers };
+}
+
+/** The text searches: the warm-up's, then each regime's rounds, each round's requests fresh. */
+interface RequestSets {
+  /** Every request, the warm-up's first. */
+  requests: MixRequest[];
+  warmup: MixRequest[];
+  /** Per regime (LOAD_NAMES' order), per round. */
+  rounds: MixRequest[][][];
+}
+
+function requestSets(options: HighlightsOptions, sample: GeneratedCorpus['sample']): RequestSets {
+  const warmupSize = options.warmup ?? options.perRound;
+  const requests = buildTextSearchMix(sample, {
+    seed: options.seed,
+    size: warmupSize + options.perRound * options.rounds * LOAD_NAMES.length,
+  });
+  const warmup = requests.slice(0, warmupSize);
+  // Each regime's rounds, each round's requests fresh (none sent in another round or regime).
+  const rounds = Array.from({ length: LOAD_NAMES.length }, (_, load) =>
+    Array.from({ length: options.rounds }, (_, round) => {
+      const from = warmupSize + options.perRound * (load * options.rounds + round);
+      return requests.slice(from, from + options.perRound);
+    }),
+  );
+  return { requests, warmup, rounds };
+}
+
+/** The presenter's figures: the pages it went over, their items, µs a pass at first sight and warm. */
+interface PresenterFigures {
+  pages: number;
+  items: number;
+  cold: number;
+  warm: number;
+}
+
+/** 1. The presenter alone, over the API's answers to the measured requests. */
+async function measurePresenter(
+  presenter: Presenter,
+  { api }: HighlightsBench,
+  { requests, warmup }: RequestSets,
+): Promise<PresenterFigures> {
+  const pages: Page[] = [];
+  // Up to 600 of the measured requests (however they are cut into rounds).
+  for (const request of requests.slice(warmup.length, warmup.length + 600)) {
+    const answer = await fetch(`${api.url}${request.apiPath}`);
+    if (!answer.ok) throw new Error(`${request.apiPath}: HTTP ${answer.status}`);
+    const body = (await answer.json()) as { data: HighlightSource[] };
+    pages.push({ q: new URL(request.apiPath, api.url).searchParams.get('q') ?? '', items: body.data });
+  }
+  const items = pages.reduce((sum, page) => sum + page.items.length, 0);
+  const cold = presenterMicros(presenter, pages, true);
+  const warm = presenterMicros(presenter, pages, false);
+  log(
+    `presenter: ${pages.length} pages, ${items} items; ${(cold / pages.length).toFixed(1)} µs a page at first sight, ${(warm / pages.length).toFixed(1)} warm`,
+  );
+  return { pages: pages.length, items, cold, warm };
+}
+
+/**
+ * 2. The API, without and with highlight=true, in two regimes (`loads`): light, at --rate; and loaded, at
+ * LOADED_SHARE of the capacity measured here first. A CPU figure per request differs between them: at a light rate
+ * each request finds the processor's caches refilled by Elasticsearch's work since the one before, and the whole
+ * API costs more per request than under load (docs/performance.md, "Highlights").
+ */
+async function measureApi(
+  bench: HighlightsBench,
+  sets: RequestSets,
+  esPid: number | undefined,
+): Promise<{ rows: Row[]; loads: Load[] }> {
+  await warmUpSides(bench, sets.warmup);
+  const loads = await regimes(bench, sets.warmup);
+  const rows: Row[] = [];
+  for (const [index, load] of loads.entries()) {
+    for (const [round, set] of sets.rounds[index]!.entries()) {
+      const order: Side[] = round % 2 === 0 ? ['without', 'with'] : ['with', 'without'];
+      for (const side of order) rows.push(await measureSide(bench, esPid, load, round, side, set));
+    }
+  }
+  return { rows, loads };
+}
+
+/** The warm-up's requests, evenly paced at --rate, without then with highlight=true. */
+async function warmUpSides({ api, headers, options }: HighlightsBench, warmup: MixRequest[]): Promise<void> {
+  for (const side of ['without', 'with'] as const) {
+    const set = side === 'with' ? warmup.map(withHighlight) : warmup;
+    await runEvenlyPaced(apiTarget(api.url, set, headers), {
+      connections: options.connections,
+      ratePerSecond: options.rate,
+      durationSeconds: set.length / options.rate,
+    });
+  }
+}
+
+/** The two regimes: light at --rate, loaded at LOADED_SHARE of the capacity measured now. */
+async function regimes({ api, headers, options }: HighlightsBench, warmup: MixRequest[]): Promise<Load[]> {
+  // Capacity: the warm-up's requests (without) in a closed loop, as many as the API answers.
+  const capacity = await runLoad(apiTarget(api.url, warmup, headers), {
+    connections: LOADED_CONNECTIONS,
+    durationSeconds: 0,
+    amount: warmup.length,
+  });
+  log(
+    `capacity: ${capacity.requestsPerSecond.toFixed(0)} answers a second (${LOADED_CONNECTIONS} connections, closed loop)`,
+  );
+  return [
+    { name: 'light', connections: options.connections, rate: options.rate },
+    {
+      name: 'loaded',
+      connections: LOADED_CONNECTIONS,
+      rate: Math.max(1, Math.round(capacity.requestsPerSecond * LOADED_SHARE)),
+      capacity: capacity.requestsPerSecond,
+    },
+  ];
+}
+
+/** One side of one round, evenly paced: the API's and Elasticsearch's CPU per answered request. */
+async function measureSide(
+  { api, headers }: HighlightsBench,
+  esPid: number | undefined,
+  load: Load,
+  round: number,
+  side: Side,
+  set: MixRequest[],
+): Promise<Row> {
+  const sent = side === 'with' ? set.map(withHighlight) : set;
+  const apiBefore = await preciseCpuSeconds(api.pid);
+  const esBefore = await cpuSecondsIfLocal(esPid);
+  const result = await runEvenlyPaced(apiTarget(api.url, sent, headers), {
+    connections: load.connections,
+    ratePerSecond: load.rate,
+    durationSeconds: sent.length / load.rate,
+  });
+  const apiAfter = await preciseCpuSeconds(api.pid);
+  const apiMs = ((apiAfter.process - apiBefore.process) * 1000) / Math.max(1, result.ok);
+  const mainMs = ((apiAfter.mainThread - apiBefore.mainThread) * 1000) / Math.max(1, result.ok);
+  const esAfter = await cpuSecondsIfLocal(esPid);
+  const esMs =
+    esBefore === undefined || esAfter === undefined
+      ? undefined
+      : ((esAfter - esBefore) * 1000) / Math.max(1, result.ok);
+  if (result.errors > 0) throw new Error(`${load.name}, ${side}: ${result.errors} failed requests`);
+  log(
+    `${load.name} round ${round + 1} ${side}: ${result.ok} answers, API ${apiMs.toFixed(3)} ms CPU a request (main thread ${mainMs.toFixed(3)})` +
+      `${esMs === undefined ? '' : `, Elasticsearch ${esMs.toFixed(3)}`} (load ${loadavg()[0]!.toFixed(2)})`,
+  );
+  return {
+    load: load.name,
+    round,
+    side,
+    ok: result.ok,
+    apiMs,
+    mainMs,
+    ...(esMs === undefined ? {} : { esMs }),
+  };
+}
+
+/** 3. Where the API's time goes on each side: a profiled API over the first round's requests. */
+async function profileSides(
+  { fixture, build, alias, headers, options }: HighlightsBench,
+  { warmup, rounds }: RequestSets,
+): Promise<{ side: Side; summary: ProfileSummary }[]> {
+  const profiles: { side: Side; summary: ProfileSummary }[] = [];
+  for (const side of ['without', 'with'] as const) {
+    const profileDir = await mkdtemp(join(tmpdir(), 'highlights-profile-'));
+    const profiled = await startApi({
+      build,
+      alias,
+      esUrl: fixture.es.url,
+      logLevel: 'info',
+      cpuProfileDir: profileDir,
+      // A highlighted page costs a tenth of a millisecond or so: sampled finer than node's 1 ms.
+      cpuProfileIntervalMicros: 200,
+      env: { RESPONSE_CACHE_MB: '0' },
+    });
+    const sent = (set: MixRequest[]) => (side === 'with' ? set.map(withHighlight) : set);
+    const pace = { connections: options.connections, ratePerSecond: options.rate };
+    await runEvenlyPaced(apiTarget(profiled.url, sent(warmup), headers), {
+      ...pace,
+      durationSeconds: warmup.length / options.rate,
+    });
+    const since = profileClockMicros();
+    await runEvenlyPaced(apiTarget(profiled.url, sent(rounds[0]![0]!), headers), {
+      ...pace,
+      durationSeconds: rounds[0]![0]!.length / options.rate,
+    });
+    await profiled.stop();
+    const file = await newestProfile(profileDir);
+    if (file) profiles.push({ side, summary: await summariseProfileFile(file, 30, since) });
+    if (options.keepProfiles) log(`${side}: the profile is in ${file ?? profileDir}`);
+    else await rm(profileDir, { recursive: true, force: true });
+  }
+  return profiles;
+}
+
+function headLines(options: HighlightsOptions): string[] {
+  const machine = machineInfo();
+  return [
+    `# What highlight=true costs: ${options.count.toLocaleString('en')} records, distinct text searches`,
+    '',
+    `${new Date().toISOString()}; ${machine.cores} cores (${machine.cpuModel}), load average at the start ${machine.loadAverage}; Node ${process.version}.` +
+      `${options.apiRoot ? ` The API of ${options.apiRoot}.` : ''} Made by \`npm run bench -- highlights\`.`,
+    '',
+  ];
+}
+
+function presenterLines({ pages, items, cold, warm }: PresenterFigures): string[] {
+  return [
+    '## The presenter alone',
+    '',
+    `highlighter() in this process over the API's answers to ${pages} distinct text searches of the list ` +
+      `(${items} items, ${(items / pages).toFixed(1)} a page), the median of the passes over 3 s or more.`,
+    '',
+    '| caches | µs a page | µs an item |',
+    '|---|---:|---:|',
+    `| emptied before each pass (first sight) | ${(cold / pages).toFixed(1)} | ${(cold / items).toFixed(2)} |`,
+    `| warm | ${(warm / pages).toFixed(1)} | ${(warm / items).toFixed(2)} |`,
+    '',
+  ];
+}
+
+/** The API's section: how it was measured, a row per regime, the targets, the rounds' spread, every round. */
+function apiLines(options: HighlightsOptions, sets: RequestSets, rows: Row[], loads: Load[]): string[] {
+  const mean = (load: LoadName, side: Side, key: 'apiMs' | 'mainMs' | 'esMs') => {
+    const values = rows
+      .filter((row) => row.load === load && row.side === side)
+      .map((row) => row[key] ?? Number.NaN);
+    return values.reduce((sum, value) => sum + value, 0) / values.length;
+  };
+  const regimeRows: string[] = [];
+  const verdicts: string[] = [];
+  const spreads: string[] = [];
+  for (const load of loads) {
+    const apiDelta = mean(load.name, 'with', 'apiMs') - mean(load.name, 'without', 'apiMs');
+    const roundDeltas = deltasOf(rows, load.name);
+    const esRatio = mean(load.name, 'with', 'esMs') / mean(load.name, 'without', 'esMs');
+    regimeRows.push(
+      `| ${load.name} | ${load.connections} | ${load.rate}${load.capacity ? ` (capacity ${load.capacity.toFixed(0)})` : ''} | ${mean(load.name, 'without', 'apiMs').toFixed(3)} | ${apiDelta.toFixed(3)} ms | ${median(roundDeltas).toFixed(3)} | ${(mean(load.name, 'with', 'mainMs') - mean(load.name, 'without', 'mainMs')).toFixed(3)} ms | ${esRatio.toFixed(2)}× |`,
+    );
+    verdicts.push(
+      `| ${load.name}: API CPU a request, with − without | ≤ 0.2 ms | ${apiDelta.toFixed(3)} ms | ${apiDelta <= 0.2 ? 'met' : 'MISSED'} |`,
+      `| ${load.name}: Elasticsearch CPU a request, with ÷ without | ≤ 1.15× | ${esRatio.toFixed(2)}× | ${esRatio <= 1.15 ? 'met' : 'MISSED'} |`,
+    );
+    spreads.push(
+      `The rounds' differences (${load.name}), API CPU ms a request: ${roundDeltas.map((delta) => delta.toFixed(2)).join(', ')}.`,
+      '',
+    );
+  }
+  return [
+    '## The API, without and with highlight=true',
+    '',
+    `The compiled API, RESPONSE_CACHE_MB=0 (every request computed); ${options.perRound} distinct text searches a side and round, ${options.encoding === 'gzip' ? 'each with Accept-Encoding: gzip (as browsers send it)' : 'without Accept-Encoding (identity answers)'}, ` +
+      `evenly paced; ${options.rounds} rounds of fresh requests in each regime, ` +
+      `the sides alternating first, after a warm-up of ${sets.warmup.length} each. CPU per answered request: the API's from the scheduler's count per thread (/proc/<pid>/task/*/schedstat, nanoseconds), Elasticsearch's from /proc/<pid>/stat (1/100 s ticks). ` +
+      'Two regimes: **light**, well under capacity, where each request finds the caches of the processor refilled by ' +
+      "Elasticsearch's work since the one before; **loaded**, at " +
+      `${LOADED_SHARE * 100} % of the capacity measured first (the warm-up's requests without highlight=true in a closed loop), where the CPU a request costs is what limits the answers a second.`,
+    '',
+    '| regime | connections | requests a second | API CPU ms, without | with − without (mean) | median of the rounds | of which main thread | Elasticsearch, with ÷ without |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    ...regimeRows,
+    '',
+    '| target | goal | measured |  |',
+    '|---|---|---:|---|',
+    ...verdicts,
+    '',
+    ...spreads,
+    '### Every round',
+    '',
+    '| regime | round | side | answers | API CPU ms | its main thread | Elasticsearch CPU ms |',
+    '|---|---:|---|---:|---:|---:|---:|',
+    ...rows.map(
+      (row) =>
+        `| ${row.load} | ${row.round + 1} | ${row.side} | ${row.ok} | ${row.apiMs.toFixed(3)} | ${row.mainMs.toFixed(3)} | ${row.esMs?.toFixed(3) ?? ''} |`,
+    ),
+    '',
+  ];
+}
+
+/** --out, else bench/results/<date>-highlights.md. */
+async function writeReport(options: HighlightsOptions, report: string): Promise<void> {
+  const file =
+    options.out ?? join(REPO_ROOT, 'bench/results', `${new Date().toISOString().slice(0, 10)}-highlights.md`);
+  await writeFile(file, report);
+  log(`wrote ${file}`);
 }
 
 /** Each round's difference (with − without, API CPU ms a request) in one regime, sorted: their spread. */

@@ -22,16 +22,16 @@ import { loadavg } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { join, resolve } from 'node:path';
 import { positiveInteger } from '../indexer/optionParsers.js';
-import { withFixture } from './fixture.js';
+import { withFixture, type BenchFixture } from './fixture.js';
 import { apiModeOf, defineSuite, type SharedOptions } from './suite.js';
-import { REPO_ROOT, type ApiProcess } from './perf/apiProcess.js';
+import { REPO_ROOT, type ApiBuild, type ApiProcess } from './perf/apiProcess.js';
 import { cpuSecondsIfLocal, machineInfo, preciseCpuSeconds } from './perf/machine.js';
 import { localNodeInfo } from './perf/rawElasticsearch.js';
 import { percentile, runClosedLoop, runOpenLoop, type Outcomes } from './perf/openLoad.js';
 import type { PpaRecord } from '../indexContract/record.js';
 import { Random } from '../tools/generate/random.js';
 import { freePort } from '../tools/services/net.js';
-import { startTcpProxy, targetOf } from '../tools/services/tcpProxy.js';
+import { startTcpProxy, targetOf, type TcpProxy } from '../tools/services/tcpProxy.js';
 
 interface OverloadOptions extends SharedOptions {
   seconds: number;
@@ -207,295 +207,405 @@ async function apisCpuSeconds(apis: ApiProcess[]): Promise<number> {
 const ms = (value: number) => (Number.isNaN(value) ? '–' : value < 10 ? value.toFixed(1) : value.toFixed(0));
 
 async function overload(options: OverloadOptions): Promise<void> {
-  const factors = options.factors.split(',').map(Number);
-  const closedLoops = options.closed.split(',').map(Number);
-  const instanceCounts = options.instances.split(',').map(Number);
-  const { quick, seconds, count } = options;
   await withFixture('overload', async (fixture) => {
-    log(`${count} records: generating and indexing (load ${load1()})…`);
-    const { alias, corpus } = await fixture.indexedCorpus({
-      count,
-      seed: options.seed,
-      sampleSize: Math.min(5_000, count),
-    });
-    const apis: ApiProcess[] = [];
-    const stopApis = async () => {
-      await Promise.all(apis.splice(0).map((api) => api.stop().catch(() => undefined)));
-    };
-    const source = options.apiRoot ? resolve(options.apiRoot) : REPO_ROOT;
-    if (source !== REPO_ROOT && !existsSync(join(source, 'node_modules'))) {
-      await symlink(join(REPO_ROOT, 'node_modules'), join(source, 'node_modules'), 'dir');
-    }
-    const build = await fixture.build(apiModeOf(options), source);
-    const esPid = (await localNodeInfo(fixture.es).catch(() => undefined))?.pid;
-    // Enough distinct searches that none repeats in a run (the response cache could answer a repeat).
-    const searches = distinctSearches(corpus.sample, quick ? 40_000 : 400_000, options.seed);
-    let cursor = 0;
-    const take = (n: number) => {
-      const taken = searches.slice(cursor, cursor + n);
-      cursor += n;
-      if (taken.length < n)
-        throw new Error(`only ${searches.length} distinct searches: lower --count or --seconds`);
-      return taken;
-    };
-    const closedSeconds = quick ? 2 : options.seconds;
+    const bench = await setUpBench(fixture, options);
     const runs: Run[] = [];
-
-    for (const instances of instanceCounts) {
-      await stopApis();
-      const metricsUrls: string[] = [];
-      for (let i = 0; i < instances; i++) {
-        const metricsPort = await freePort();
-        metricsUrls.push(`http://127.0.0.1:${metricsPort}/metrics`);
-        apis.push(
-          await fixture.startApi({
-            build,
-            alias,
-            logLevel: 'info',
-            // As users run it: the default deadline (startApi's 30 s is for measuring, not judging).
-            // METRICS_PORT: the refusals' server-side time (ppa_overload_refusal_duration_seconds), read per step.
-            env: { ES_REQUEST_TIMEOUT_MS: '2000', METRICS_PORT: String(metricsPort) },
-          }),
-        );
-      }
-      const bases = apis.map((api) => api.url);
-      cursor = 0; // each run on the same searches (a new API process: an empty response cache)
-      // Unloaded latency first, on a quiet instance (after 100 searches to warm it), then a warm-up under load.
-      log(`${instances} instance(s): unloaded latency, then warming up (load ${load1()})`);
-      await runClosedLoop({ bases, paths: take(100), connections: 1, seconds: 2, deadlineMs: DEADLINE_MS });
-      const single = await runClosedLoop({
-        bases,
-        paths: take(quick ? 600 : 3_000),
-        connections: 1,
-        seconds: quick ? 2 : 5,
-        deadlineMs: DEADLINE_MS,
-      });
-      await runClosedLoop({
-        bases,
-        paths: take(quick ? 300 : 2_000),
-        connections: 16,
-        seconds: quick ? 2 : 5,
-        deadlineMs: DEADLINE_MS,
-      });
-      const closed: ClosedLoop[] = [];
-      for (const connections of closedLoops) {
-        const cpuBefore = await apisCpuSeconds(apis);
-        const outcomes = await runClosedLoop({
-          bases,
-          paths: take(quick ? 3_000 : 60_000),
-          connections,
-          seconds: closedSeconds,
-          deadlineMs: DEADLINE_MS,
-        });
-        const cpuPerAnswerMs =
-          (((await apisCpuSeconds(apis)) - cpuBefore) * 1000) / Math.max(1, outcomes.answered);
-        closed.push({ connections, outcomes, cpuPerAnswerMs });
-        const s = summary(outcomes);
-        log(
-          `${instances} instance(s): closed loop of ${connections}: ${s.goodput.toFixed(0)} answers/s, refused ${s.refused} ` +
-            `of ${s.sent}, failed ${s.failed}, p50/p99 ${s.answer_p50.toFixed(0)}/${s.answer_p99.toFixed(0)} ms, ` +
-            `API CPU ${cpuPerAnswerMs.toFixed(2)} ms an answer (load ${load1()})`,
-        );
-        await sleep(quick ? 300 : 2_000);
-      }
-      const capacityLoop = closed.find((loop) => loop.connections === 16) ?? closed[0]!;
-      const capacityPerSecond = capacityLoop.outcomes.answered / capacityLoop.outcomes.seconds;
-      // A cached answer for the probes: asked twice, so it is kept once the cache knows the generation.
-      const cachedPath = '/api/v1/ppas?q=solar';
-      for (let i = 0; i < 3; i++)
-        for (const base of bases) await fetch(`${base}${cachedPath}`).then((r) => r.arrayBuffer());
-      const steps: Step[] = [];
-      for (const factor of factors) {
-        const rate = Math.round(capacityPerSecond * factor);
-        const paths = take(Math.ceil(rate * seconds));
-        log(`${instances} instance(s): ${factor}× = ${rate}/s for ${seconds} s (load ${load1()})`);
-        const probe = (path: string) =>
-          runOpenLoop({ bases, paths: [path], ratePerSecond: PROBE_RATE, seconds, deadlineMs: DEADLINE_MS });
-        const bucketsBefore = await refusalBuckets(metricsUrls);
-        const liveBefore = await liveBuckets(metricsUrls); // (the last read: prom-client's loop delay starts anew)
-        const cpuBefore = await apisCpuSeconds(apis);
-        const esBefore = await cpuSecondsIfLocal(esPid);
-        const generatorBefore = process.cpuUsage();
-        const generatorDelay = monitorEventLoopDelay({ resolution: 10 });
-        generatorDelay.enable();
-        const [outcomes, live, cached, ready] = await Promise.all([
-          runOpenLoop({ bases, paths, ratePerSecond: rate, seconds, deadlineMs: DEADLINE_MS }),
-          probe('/health/live'),
-          probe(cachedPath),
-          probe('/health/ready'),
-        ]);
-        generatorDelay.disable();
-        const apiDelay = await apiLoopDelay(metricsUrls[0]!); // (first: every read of /metrics resets it)
-        const generatorCpu = process.cpuUsage(generatorBefore);
-        const esAfter = await cpuSecondsIfLocal(esPid);
-        const cpuMs = ((await apisCpuSeconds(apis)) - cpuBefore) * 1000;
-        const readiness = (await fetch(`${bases[0]}/health/ready`).then((r) => r.json())) as {
-          load?: { limit?: number };
-        };
-        const step: Step = {
-          factor,
-          rate,
-          outcomes,
-          probes: { live, cached, ready },
-          load: load1(),
-          limit: readiness.load?.limit ?? null,
-          serverRefusal: bucketQuantiles(bucketsBefore, await refusalBuckets(metricsUrls)),
-          serverLive: bucketQuantiles(liveBefore, await liveBuckets(metricsUrls)),
-          apiDelay,
-          cores: {
-            api: cpuMs / 1000 / outcomes.seconds,
-            es:
-              esBefore === undefined || esAfter === undefined
-                ? null
-                : (esAfter - esBefore) / outcomes.seconds,
-            generator: (generatorCpu.user + generatorCpu.system) / 1e6 / outcomes.seconds,
-          },
-          // (The histogram holds the times between ticks of 10 ms: the delay is what is past the tick.)
-          generatorDelayP99: Math.max(0, generatorDelay.percentile(99) / 1e6 - 10),
-        };
-        steps.push(step);
-        const s = summary(outcomes);
-        log(
-          `  goodput ${s.goodput.toFixed(0)}/s (${(s.goodput / capacityPerSecond).toFixed(2)} of capacity), ` +
-            `refused ${s.refused}, failed ${s.failed}, unanswered ${s.unanswered}, answers p99 ${s.answer_p99.toFixed(0)} ms, ` +
-            `refusals p99 ${s.refusal_p99.toFixed(1)} ms; live p99 ${percentile(live.answerMs, 0.99).toFixed(1)} ms, ` +
-            `cached p99 ${percentile(cached.answerMs, 0.99).toFixed(1)} ms, ready ${ready.answered}/${ready.sent}, limit ${step.limit}, ` +
-            `refusals server side p50/p99 ≤ ${step.serverRefusal?.p50 ?? '–'}/${step.serverRefusal?.p99 ?? '–'} ms, ` +
-            `cores: API ${step.cores.api.toFixed(2)}, Elasticsearch ${step.cores.es?.toFixed(2) ?? '–'}, generator ${step.cores.generator.toFixed(2)}; loop delay: API p99 ${step.apiDelay?.p99.toFixed(0) ?? '–'} ms, max ${step.apiDelay?.max.toFixed(0) ?? '–'} ms, generator ${step.generatorDelayP99.toFixed(0)} ms`,
-        );
-        // Let what is still queued drain before the next step.
-        await sleep(quick ? 500 : 3_000);
-      }
-      runs.push({
-        instances,
-        closed,
-        capacityPerSecond,
-        unloaded: {
-          p50: percentile(single.answerMs, 0.5),
-          p99: percentile(single.answerMs, 0.99),
-          failed: single.failed + single.refused,
-        },
-        steps,
-      });
-    }
-    await stopApis();
-
-    // A refusal's CPU alone: one slot, held by a search the proxy slows to a minute; every other search refused.
-    log(`a refusal's CPU: one slot held, a closed loop of 16 refused (load ${load1()})`);
-    const proxy = await startTcpProxy(targetOf(fixture.es.url.split(',')[0]!));
-    const shedding = await fixture.startApi({
-      build,
-      alias,
-      logLevel: 'info',
-      env: {
-        ES_URL: proxy.url,
-        ES_REQUEST_TIMEOUT_MS: '120000',
-        ADMISSION_MAX_IN_FLIGHT: '1',
-        ADMISSION_TARGET_MS: '500',
-        // (The API before issue 57 read these instead.)
-        ADMISSION_MAX_WAIT_MS: '0',
-      },
-    });
-    let refusalCost: RefusalCost;
-    try {
-      proxy.searchDelayMs = 1_000;
-      await fetch(`${shedding.url}${take(1)[0]}`).then((r) => r.arrayBuffer());
-      proxy.searchDelayMs = 60_000;
-      let held = true;
-      const holding = fetch(`${shedding.url}${take(1)[0]}`)
-        .then((r) => r.arrayBuffer())
-        .finally(() => (held = false));
-      holding.catch(() => undefined); // awaited below, or left behind by a failure
-      // Refused at the door instead (Elasticsearch's recent latency past the target), it never reaches the proxy:
-      // a failed run then, not a wait without end.
-      while (proxy.searchesInFlight === 0) {
-        if (!held) throw new Error("a refusal's CPU: the held search was answered or refused, never held");
-        await sleep(10);
-      }
-      const cpuBefore = (await preciseCpuSeconds(shedding.pid)).process;
-      const refusals = await runClosedLoop({
-        bases: [shedding.url],
-        paths: take(quick ? 2_000 : 20_000),
-        connections: 16,
-        seconds: quick ? 2 : 5,
-        deadlineMs: DEADLINE_MS,
-      });
-      const cpuMs = ((await preciseCpuSeconds(shedding.pid)).process - cpuBefore) * 1000;
-      refusalCost = {
-        refused: refusals.refused,
-        others: refusals.answered + refusals.failed + refusals.unanswered,
-        cpuPerRefusalMs: cpuMs / Math.max(1, refusals.refused),
-        p50: percentile(refusals.refusalMs, 0.5),
-        p99: percentile(refusals.refusalMs, 0.99),
-      };
-      log(
-        `  ${refusalCost.refused} refused (${refusalCost.others} other outcomes): ` +
-          `${refusalCost.cpuPerRefusalMs.toFixed(4)} ms CPU a refusal, p50/p99 ${refusalCost.p50.toFixed(2)}/${refusalCost.p99.toFixed(2)} ms`,
-      );
-      // The held search ends when the proxy cuts its connection (an outage 503 for it), and the instance stops.
-      await proxy.close();
-      await holding.catch(() => undefined);
-    } finally {
-      await proxy.close().catch(() => undefined);
-      await shedding.stop();
-    }
-
+    for (const instances of options.instances.split(',').map(Number))
+      runs.push(await runInstances(bench, instances));
+    const refusalCost = await measureRefusalCost(bench);
     const report = render(
       runs,
       refusalCost,
       machineInfo(),
-      source === REPO_ROOT ? 'this checkout' : source,
+      bench.source === REPO_ROOT ? 'this checkout' : bench.source,
       options,
     );
     process.stdout.write(report);
-    if (options.write) {
-      const date = new Date().toISOString().slice(0, 10);
-      const base = options.out ?? join(REPO_ROOT, 'bench/results', `${date}-overload`);
-      await writeFile(`${base}.md`, report);
-      await writeFile(
-        `${base}.json`,
-        JSON.stringify(
-          {
-            refusal_cost: refusalCost,
-            runs: runs.map((run) => ({
-              instances: run.instances,
-              capacity_per_second: run.capacityPerSecond,
-              closed: run.closed.map((loop) => ({
-                connections: loop.connections,
-                cpu_per_answer_ms: loop.cpuPerAnswerMs,
-                ...summary(loop.outcomes),
-              })),
-              unloaded: run.unloaded,
-              steps: run.steps.map((step) => ({
-                factor: step.factor,
-                rate: step.rate,
-                load: step.load,
-                ...summary(step.outcomes),
-                goodput_ratio: summary(step.outcomes).goodput / run.capacityPerSecond,
-                live_p99: percentile(step.probes.live.answerMs, 0.99),
-                cached_p99: percentile(step.probes.cached.answerMs, 0.99),
-                ready_ok: step.probes.ready.answered,
-                ready_sent: step.probes.ready.sent,
-                limit: step.limit,
-                server_refusal_ms: step.serverRefusal,
-                server_live_ms: step.serverLive,
-                cores: step.cores,
-                generator_delay_p99_ms: step.generatorDelayP99,
-                api_delay_ms: step.apiDelay,
-              })),
-            })),
-          },
-          null,
-          2,
-        ),
-      );
-      log(`wrote ${base}.md and .json`);
-    }
+    if (options.write) await writeResults(options, report, runs, refusalCost);
     // A smoke run (npm test) must show the suite works end to end: refusals measured, answers under load.
-    if (quick && (refusalCost.refused === 0 || runs.some((run) => run.capacityPerSecond <= 0))) {
+    if (options.quick && (refusalCost.refused === 0 || runs.some((run) => run.capacityPerSecond <= 0))) {
       throw new Error('overload --quick: no refusal measured, or no answer under load');
     }
   });
+}
+
+/** What every step of a run shares: the options, the fixture, the index, the API build and the searches. */
+interface OverloadBench {
+  options: OverloadOptions;
+  fixture: BenchFixture;
+  alias: string;
+  /** The checkout whose API runs (--api-root, else this one). */
+  source: string;
+  build: ApiBuild;
+  /** Elasticsearch's process when it runs on this machine. */
+  esPid: number | undefined;
+  searches: SearchSupply;
+}
+
+/** Distinct searches handed out in order, none twice in a run (the response cache could answer a repeat). */
+class SearchSupply {
+  private cursor = 0;
+
+  constructor(private readonly searches: string[]) {}
+
+  /** Each run on the same searches (a new API process: an empty response cache). */
+  rewind(): void {
+    this.cursor = 0;
+  }
+
+  take(n: number): string[] {
+    const taken = this.searches.slice(this.cursor, this.cursor + n);
+    this.cursor += n;
+    if (taken.length < n)
+      throw new Error(`only ${this.searches.length} distinct searches: lower --count or --seconds`);
+    return taken;
+  }
+}
+
+/** The corpus indexed, the API of the checkout built, the searches drawn. */
+async function setUpBench(fixture: BenchFixture, options: OverloadOptions): Promise<OverloadBench> {
+  const { count, quick } = options;
+  log(`${count} records: generating and indexing (load ${load1()})…`);
+  const { alias, corpus } = await fixture.indexedCorpus({
+    count,
+    seed: options.seed,
+    sampleSize: Math.min(5_000, count),
+  });
+  const source = options.apiRoot ? resolve(options.apiRoot) : REPO_ROOT;
+  if (source !== REPO_ROOT && !existsSync(join(source, 'node_modules'))) {
+    await symlink(join(REPO_ROOT, 'node_modules'), join(source, 'node_modules'), 'dir');
+  }
+  const build = await fixture.build(apiModeOf(options), source);
+  const esPid = (await localNodeInfo(fixture.es).catch(() => undefined))?.pid;
+  // Enough distinct searches that none repeats in a run (the response cache could answer a repeat).
+  const searches = new SearchSupply(distinctSearches(corpus.sample, quick ? 40_000 : 400_000, options.seed));
+  return { options, fixture, alias, source, build, esPid, searches };
+}
+
+/** The API instances of one run, each with its own metrics port. */
+interface Instances {
+  apis: ApiProcess[];
+  bases: string[];
+  metricsUrls: string[];
+}
+
+/** One run: its instances started, their unloaded latency, the closed loops, then the open-loop steps. */
+async function runInstances(bench: OverloadBench, instances: number): Promise<Run> {
+  const { options, searches } = bench;
+  const running = await startInstances(bench, instances);
+  try {
+    searches.rewind();
+    // Unloaded latency first, on a quiet instance (after 100 searches to warm it), then a warm-up under load.
+    log(`${instances} instance(s): unloaded latency, then warming up (load ${load1()})`);
+    const single = await unloadedThenWarm(bench, running.bases);
+    const closed: ClosedLoop[] = [];
+    for (const connections of options.closed.split(',').map(Number)) {
+      closed.push(await closedLoop(bench, running, instances, connections));
+    }
+    const capacityLoop = closed.find((loop) => loop.connections === 16) ?? closed[0]!;
+    const capacityPerSecond = capacityLoop.outcomes.answered / capacityLoop.outcomes.seconds;
+    await primeCachedAnswer(running.bases);
+    const steps: Step[] = [];
+    for (const factor of options.factors.split(',').map(Number)) {
+      steps.push(await openLoopStep(bench, running, instances, factor, capacityPerSecond));
+    }
+    const unloaded = {
+      p50: percentile(single.answerMs, 0.5),
+      p99: percentile(single.answerMs, 0.99),
+      failed: single.failed + single.refused,
+    };
+    return { instances, closed, capacityPerSecond, unloaded, steps };
+  } finally {
+    await Promise.all(running.apis.map((api) => api.stop().catch(() => undefined)));
+  }
+}
+
+async function startInstances(
+  { fixture, build, alias }: OverloadBench,
+  instances: number,
+): Promise<Instances> {
+  const apis: ApiProcess[] = [];
+  const metricsUrls: string[] = [];
+  for (let i = 0; i < instances; i++) {
+    const metricsPort = await freePort();
+    metricsUrls.push(`http://127.0.0.1:${metricsPort}/metrics`);
+    apis.push(
+      await fixture.startApi({
+        build,
+        alias,
+        logLevel: 'info',
+        // As users run it: the default deadline (startApi's 30 s is for measuring, not judging).
+        // METRICS_PORT: the refusals' server-side time (ppa_overload_refusal_duration_seconds), read per step.
+        env: { ES_REQUEST_TIMEOUT_MS: '2000', METRICS_PORT: String(metricsPort) },
+      }),
+    );
+  }
+  return { apis, bases: apis.map((api) => api.url), metricsUrls };
+}
+
+/** 100 searches to warm a quiet instance, the unloaded latency at 1 connection (returned), a warm-up at 16. */
+async function unloadedThenWarm(
+  { options: { quick }, searches }: OverloadBench,
+  bases: string[],
+): Promise<Outcomes> {
+  await runClosedLoop({
+    bases,
+    paths: searches.take(100),
+    connections: 1,
+    seconds: 2,
+    deadlineMs: DEADLINE_MS,
+  });
+  const single = await runClosedLoop({
+    bases,
+    paths: searches.take(quick ? 600 : 3_000),
+    connections: 1,
+    seconds: quick ? 2 : 5,
+    deadlineMs: DEADLINE_MS,
+  });
+  await runClosedLoop({
+    bases,
+    paths: searches.take(quick ? 300 : 2_000),
+    connections: 16,
+    seconds: quick ? 2 : 5,
+    deadlineMs: DEADLINE_MS,
+  });
+  return single;
+}
+
+/** A closed loop of `connections`, each waiting for its answer before it asks again; the APIs' CPU an answer. */
+async function closedLoop(
+  { options, searches }: OverloadBench,
+  { apis, bases }: Instances,
+  instances: number,
+  connections: number,
+): Promise<ClosedLoop> {
+  const { quick } = options;
+  const cpuBefore = await apisCpuSeconds(apis);
+  const outcomes = await runClosedLoop({
+    bases,
+    paths: searches.take(quick ? 3_000 : 60_000),
+    connections,
+    seconds: quick ? 2 : options.seconds,
+    deadlineMs: DEADLINE_MS,
+  });
+  const cpuPerAnswerMs = (((await apisCpuSeconds(apis)) - cpuBefore) * 1000) / Math.max(1, outcomes.answered);
+  const s = summary(outcomes);
+  log(
+    `${instances} instance(s): closed loop of ${connections}: ${s.goodput.toFixed(0)} answers/s, refused ${s.refused} ` +
+      `of ${s.sent}, failed ${s.failed}, p50/p99 ${s.answer_p50.toFixed(0)}/${s.answer_p99.toFixed(0)} ms, ` +
+      `API CPU ${cpuPerAnswerMs.toFixed(2)} ms an answer (load ${load1()})`,
+  );
+  await sleep(quick ? 300 : 2_000);
+  return { connections, outcomes, cpuPerAnswerMs };
+}
+
+/** The cached answer the probes ask for. */
+const CACHED_PATH = '/api/v1/ppas?q=solar';
+
+/** A cached answer for the probes: asked twice, so it is kept once the cache knows the generation. */
+async function primeCachedAnswer(bases: string[]): Promise<void> {
+  for (let i = 0; i < 3; i++)
+    for (const base of bases) await fetch(`${base}${CACHED_PATH}`).then((r) => r.arrayBuffer());
+}
+
+/** One open-loop step at `factor` × capacity, with the probes beside it and the instances' own readings. */
+async function openLoopStep(
+  { options: { quick, seconds }, searches, esPid }: OverloadBench,
+  { apis, bases, metricsUrls }: Instances,
+  instances: number,
+  factor: number,
+  capacityPerSecond: number,
+): Promise<Step> {
+  const rate = Math.round(capacityPerSecond * factor);
+  const paths = searches.take(Math.ceil(rate * seconds));
+  log(`${instances} instance(s): ${factor}× = ${rate}/s for ${seconds} s (load ${load1()})`);
+  const probe = (path: string) =>
+    runOpenLoop({ bases, paths: [path], ratePerSecond: PROBE_RATE, seconds, deadlineMs: DEADLINE_MS });
+  const bucketsBefore = await refusalBuckets(metricsUrls);
+  const liveBefore = await liveBuckets(metricsUrls); // (the last read: prom-client's loop delay starts anew)
+  const cpuBefore = await apisCpuSeconds(apis);
+  const esBefore = await cpuSecondsIfLocal(esPid);
+  const generatorBefore = process.cpuUsage();
+  const generatorDelay = monitorEventLoopDelay({ resolution: 10 });
+  generatorDelay.enable();
+  const [outcomes, live, cached, ready] = await Promise.all([
+    runOpenLoop({ bases, paths, ratePerSecond: rate, seconds, deadlineMs: DEADLINE_MS }),
+    probe('/health/live'),
+    probe(CACHED_PATH),
+    probe('/health/ready'),
+  ]);
+  generatorDelay.disable();
+  const apiDelay = await apiLoopDelay(metricsUrls[0]!); // (first: every read of /metrics resets it)
+  const generatorCpu = process.cpuUsage(generatorBefore);
+  const esAfter = await cpuSecondsIfLocal(esPid);
+  const cpuMs = ((await apisCpuSeconds(apis)) - cpuBefore) * 1000;
+  const readiness = (await fetch(`${bases[0]}/health/ready`).then((r) => r.json())) as {
+    load?: { limit?: number };
+  };
+  const step: Step = {
+    factor,
+    rate,
+    outcomes,
+    probes: { live, cached, ready },
+    load: load1(),
+    limit: readiness.load?.limit ?? null,
+    serverRefusal: bucketQuantiles(bucketsBefore, await refusalBuckets(metricsUrls)),
+    serverLive: bucketQuantiles(liveBefore, await liveBuckets(metricsUrls)),
+    apiDelay,
+    cores: {
+      api: cpuMs / 1000 / outcomes.seconds,
+      es: esBefore === undefined || esAfter === undefined ? null : (esAfter - esBefore) / outcomes.seconds,
+      generator: (generatorCpu.user + generatorCpu.system) / 1e6 / outcomes.seconds,
+    },
+    // (The histogram holds the times between ticks of 10 ms: the delay is what is past the tick.)
+    generatorDelayP99: Math.max(0, generatorDelay.percentile(99) / 1e6 - 10),
+  };
+  logStep(step, capacityPerSecond);
+  // Let what is still queued drain before the next step.
+  await sleep(quick ? 500 : 3_000);
+  return step;
+}
+
+function logStep(step: Step, capacityPerSecond: number): void {
+  const s = summary(step.outcomes);
+  const { live, cached, ready } = step.probes;
+  log(
+    `  goodput ${s.goodput.toFixed(0)}/s (${(s.goodput / capacityPerSecond).toFixed(2)} of capacity), ` +
+      `refused ${s.refused}, failed ${s.failed}, unanswered ${s.unanswered}, answers p99 ${s.answer_p99.toFixed(0)} ms, ` +
+      `refusals p99 ${s.refusal_p99.toFixed(1)} ms; live p99 ${percentile(live.answerMs, 0.99).toFixed(1)} ms, ` +
+      `cached p99 ${percentile(cached.answerMs, 0.99).toFixed(1)} ms, ready ${ready.answered}/${ready.sent}, limit ${step.limit}, ` +
+      `refusals server side p50/p99 ≤ ${step.serverRefusal?.p50 ?? '–'}/${step.serverRefusal?.p99 ?? '–'} ms, ` +
+      `cores: API ${step.cores.api.toFixed(2)}, Elasticsearch ${step.cores.es?.toFixed(2) ?? '–'}, generator ${step.cores.generator.toFixed(2)}; loop delay: API p99 ${step.apiDelay?.p99.toFixed(0) ?? '–'} ms, max ${step.apiDelay?.max.toFixed(0) ?? '–'} ms, generator ${step.generatorDelayP99.toFixed(0)} ms`,
+  );
+}
+
+/** A refusal's CPU alone: one slot, held by a search the proxy slows to a minute; every other search refused. */
+async function measureRefusalCost({
+  fixture,
+  build,
+  alias,
+  searches,
+  options,
+}: OverloadBench): Promise<RefusalCost> {
+  log(`a refusal's CPU: one slot held, a closed loop of 16 refused (load ${load1()})`);
+  const proxy = await startTcpProxy(targetOf(fixture.es.url.split(',')[0]!));
+  const shedding = await fixture.startApi({
+    build,
+    alias,
+    logLevel: 'info',
+    env: {
+      ES_URL: proxy.url,
+      ES_REQUEST_TIMEOUT_MS: '120000',
+      ADMISSION_MAX_IN_FLIGHT: '1',
+      ADMISSION_TARGET_MS: '500',
+      // (The API before issue 57 read these instead.)
+      ADMISSION_MAX_WAIT_MS: '0',
+    },
+  });
+  try {
+    const { holding } = await holdTheOneSlot(proxy, shedding.url, searches);
+    const cpuBefore = (await preciseCpuSeconds(shedding.pid)).process;
+    const refusals = await runClosedLoop({
+      bases: [shedding.url],
+      paths: searches.take(options.quick ? 2_000 : 20_000),
+      connections: 16,
+      seconds: options.quick ? 2 : 5,
+      deadlineMs: DEADLINE_MS,
+    });
+    const cpuMs = ((await preciseCpuSeconds(shedding.pid)).process - cpuBefore) * 1000;
+    const refusalCost = {
+      refused: refusals.refused,
+      others: refusals.answered + refusals.failed + refusals.unanswered,
+      cpuPerRefusalMs: cpuMs / Math.max(1, refusals.refused),
+      p50: percentile(refusals.refusalMs, 0.5),
+      p99: percentile(refusals.refusalMs, 0.99),
+    };
+    log(
+      `  ${refusalCost.refused} refused (${refusalCost.others} other outcomes): ` +
+        `${refusalCost.cpuPerRefusalMs.toFixed(4)} ms CPU a refusal, p50/p99 ${refusalCost.p50.toFixed(2)}/${refusalCost.p99.toFixed(2)} ms`,
+    );
+    // The held search ends when the proxy cuts its connection (an outage 503 for it), and the instance stops.
+    await proxy.close();
+    await holding.catch(() => undefined);
+    return refusalCost;
+  } finally {
+    await proxy.close().catch(() => undefined);
+    await shedding.stop();
+  }
+}
+
+/**
+ * The instance's one slot taken by a search the proxy holds for a minute (after one slowed to a second, so that
+ * admission knows Elasticsearch's latency); resolves once the search is in the proxy, with the held search's answer
+ * to come (in an object: a promise resolved to a promise would wait for it).
+ */
+async function holdTheOneSlot(
+  proxy: TcpProxy,
+  apiUrl: string,
+  searches: SearchSupply,
+): Promise<{ holding: Promise<ArrayBuffer> }> {
+  proxy.searchDelayMs = 1_000;
+  await fetch(`${apiUrl}${searches.take(1)[0]}`).then((r) => r.arrayBuffer());
+  proxy.searchDelayMs = 60_000;
+  let held = true;
+  const holding = fetch(`${apiUrl}${searches.take(1)[0]}`)
+    .then((r) => r.arrayBuffer())
+    .finally(() => (held = false));
+  holding.catch(() => undefined); // awaited by the caller, or left behind by a failure
+  // Refused at the door instead (Elasticsearch's recent latency past the target), it never reaches the proxy:
+  // a failed run then, not a wait without end.
+  while (proxy.searchesInFlight === 0) {
+    if (!held) throw new Error("a refusal's CPU: the held search was answered or refused, never held");
+    await sleep(10);
+  }
+  return { holding };
+}
+
+/** bench/results/<date>-overload.md (the report) and .json (every figure). */
+async function writeResults(
+  options: OverloadOptions,
+  report: string,
+  runs: Run[],
+  refusalCost: RefusalCost,
+): Promise<void> {
+  const date = new Date().toISOString().slice(0, 10);
+  const base = options.out ?? join(REPO_ROOT, 'bench/results', `${date}-overload`);
+  await writeFile(`${base}.md`, report);
+  await writeFile(`${base}.json`, JSON.stringify(resultsJson(runs, refusalCost), null, 2));
+  log(`wrote ${base}.md and .json`);
+}
+
+function resultsJson(runs: Run[], refusalCost: RefusalCost) {
+  return {
+    refusal_cost: refusalCost,
+    runs: runs.map((run) => ({
+      instances: run.instances,
+      capacity_per_second: run.capacityPerSecond,
+      closed: run.closed.map((loop) => ({
+        connections: loop.connections,
+        cpu_per_answer_ms: loop.cpuPerAnswerMs,
+        ...summary(loop.outcomes),
+      })),
+      unloaded: run.unloaded,
+      steps: run.steps.map((step) => ({
+        factor: step.factor,
+        rate: step.rate,
+        load: step.load,
+        ...summary(step.outcomes),
+        goodput_ratio: summary(step.outcomes).goodput / run.capacityPerSecond,
+        live_p99: percentile(step.probes.live.answerMs, 0.99),
+        cached_p99: percentile(step.probes.cached.answerMs, 0.99),
+        ready_ok: step.probes.ready.answered,
+        ready_sent: step.probes.ready.sent,
+        limit: step.limit,
+        server_refusal_ms: step.serverRefusal,
+        server_live_ms: step.serverLive,
+        cores: step.cores,
+        generator_delay_p99_ms: step.generatorDelayP99,
+        api_delay_ms: step.apiDelay,
+      })),
+    })),
+  };
 }
 
 /** Issue 57's goals on one instance: each met or short, with the figure. */

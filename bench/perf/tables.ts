@@ -53,10 +53,27 @@ function table(header: string[], align: string[], rows: string[][]): string[] {
 }
 
 export function resultTables(all: CountFigures[], settings: RunSettings): string[] {
-  const lines: string[] = [];
   const split = settings.cpuSplit;
-  if (split) lines.push(`**${cpuSplitLine(split)}**`, '');
-  lines.push(
+  const largest = all[all.length - 1];
+  return [
+    ...(split ? [`**${cpuSplitLine(split)}**`, ''] : []),
+    ...loadSection(all, settings),
+    ...unloadedSection(all, settings),
+    ...facetsAndSuggestionsSection(all),
+    ...exportSection(all),
+    ...indexingSection(all),
+    ...indexingPhasesSection(all),
+    ...esLoadWorkLines(all),
+    '### CPU per answered request in the load rounds (ms, user + system)',
+    '',
+    ...(split ? splitCpuLines(all, split) : sharedCpuLines(all)),
+    ...(largest ? [...byKindSection(largest), ...targetsSection(largest)] : []),
+  ];
+}
+
+/** The mix under load: req/s and latency of each side, a row per record count. */
+function loadSection(all: CountFigures[], settings: RunSettings): string[] {
+  return [
     `### Load: the mix, ${settings.connections} connections, ${settings.rounds} × ${settings.durationSeconds} s per side, A/B interleaved`,
     '',
     ...table(
@@ -89,6 +106,12 @@ export function resultTables(all: CountFigures[], settings: RunSettings): string
     '',
     'Latencies in ms. req/s: median of the rounds; API/raw: median of the per-round ratios; p50/p99 pooled over the rounds.',
     '',
+  ];
+}
+
+/** One connection, and the statistics within the mix and uncached. */
+function unloadedSection(all: CountFigures[], settings: RunSettings): string[] {
+  return [
     `### Unloaded (1 connection, ${settings.probeSeconds} s per side) and statistics`,
     '',
     ...table(
@@ -122,6 +145,12 @@ export function resultTables(all: CountFigures[], settings: RunSettings): string
     '"(mix)": statistics answers inside the loaded mix, where Elasticsearch\'s shard request cache serves repeated ' +
       'size-0 searches. "uncached": statistics requests only, 1 connection, with `index.requests.cache.enable: false`.',
     '',
+  ];
+}
+
+/** The list with and without facets, and suggestions, at one connection. */
+function facetsAndSuggestionsSection(all: CountFigures[]): string[] {
+  return [
     '### Facets and suggestions (1 connection, same bodies on both sides)',
     '',
     ...table(
@@ -159,6 +188,12 @@ export function resultTables(all: CountFigures[], settings: RunSettings): string
       '"facets cost" is p50 with facets ÷ p50 without. Suggest: what people type, keystroke by keystroke (the ' +
       'start of a name, a third with one typo), `limit=10`.',
     '',
+  ];
+}
+
+/** Every live record exported, against the raw walk of the same batches. */
+function exportSection(all: CountFigures[]): string[] {
+  return [
     '### Export (every live record, one client)',
     '',
     ...table(
@@ -186,6 +221,12 @@ export function resultTables(all: CountFigures[], settings: RunSettings): string
     `Raw: the same batch bodies (${EXPORT_BATCH_SIZE} records, search_after on the sort keys) straight from Elasticsearch, the ` +
       'JSON read but not rewritten. The API reads the same batches and writes them as NDJSON or CSV to the socket.',
     '',
+  ];
+}
+
+/** The indexer's wall time against its floors, and the API's peak memory. */
+function indexingSection(all: CountFigures[]): string[] {
+  return [
     '### Indexing and the API process',
     '',
     ...table(
@@ -223,6 +264,12 @@ export function resultTables(all: CountFigures[], settings: RunSettings): string
       "Elasticsearch's dynamic mapping (each string a text field with a keyword sub-field), same loading settings. " +
       'indexer/x is a speed ratio (x s ÷ indexer s); own/plain mapping is a time ratio (own s ÷ plain s).',
     '',
+  ];
+}
+
+/** Where the indexer's wall time went. */
+function indexingPhasesSection(all: CountFigures[]): string[] {
+  return [
     ...table(
       [
         'records',
@@ -251,46 +298,47 @@ export function resultTables(all: CountFigures[], settings: RunSettings): string
       "replaces a live generation, as an operator's reindex does; untimed, a first one is built before), alias " +
       'swap, retention and lock release.',
     '',
-    ...esLoadWorkLines(all),
-    '### CPU per answered request in the load rounds (ms, user + system)',
-    '',
-    ...(split ? splitCpuLines(all, split) : sharedCpuLines(all)),
-  );
+  ];
+}
 
-  const largest = all[all.length - 1];
-  if (largest) {
-    lines.push(
-      `### p50 by kind of request under load, ${records(largest.count)} records (ms)`,
-      '',
-      ...table(
-        ['kind', 'share', 'API p50', 'raw p50', 'Δ'],
-        ['---', '---:', '---:', '---:', '---:'],
-        REQUEST_KINDS.filter((kind) => MIX_WEIGHTS[kind] > 0).map((kind) => {
-          const api = largest.load.api.p50ByKind[kind] ?? Number.NaN;
-          const raw = largest.load.raw.p50ByKind[kind] ?? Number.NaN;
-          return [kind, `${MIX_WEIGHTS[kind]} %`, ms2(api), ms2(raw), ms2(api - raw)];
-        }),
-      ),
-      '',
-      `Rounds (req/s), API: ${largest.load.api.rounds.map(int).join(', ')}; raw: ${largest.load.raw.rounds.map(int).join(', ')}.`,
-      ...(largest.byKind ? byKindLines(largest) : []),
-      '',
-      `### Targets at ${records(largest.count)} records (goals, not assertions)`,
-      '',
-      ...table(
-        ['target', 'goal', 'measured', ''],
-        ['---', '---', '---:', '---'],
-        targetChecks(largest).map((check) => [
-          check.name,
-          check.goal,
-          check.actual,
-          check.met ? 'met' : 'MISSED',
-        ]),
-      ),
-      '',
-    );
-  }
-  return lines;
+/** p50 of each kind of request under load, at the largest record count. */
+function byKindSection(largest: CountFigures): string[] {
+  return [
+    `### p50 by kind of request under load, ${records(largest.count)} records (ms)`,
+    '',
+    ...table(
+      ['kind', 'share', 'API p50', 'raw p50', 'Δ'],
+      ['---', '---:', '---:', '---:', '---:'],
+      REQUEST_KINDS.filter((kind) => MIX_WEIGHTS[kind] > 0).map((kind) => {
+        const api = largest.load.api.p50ByKind[kind] ?? Number.NaN;
+        const raw = largest.load.raw.p50ByKind[kind] ?? Number.NaN;
+        return [kind, `${MIX_WEIGHTS[kind]} %`, ms2(api), ms2(raw), ms2(api - raw)];
+      }),
+    ),
+    '',
+    `Rounds (req/s), API: ${largest.load.api.rounds.map(int).join(', ')}; raw: ${largest.load.raw.rounds.map(int).join(', ')}.`,
+    ...(largest.byKind ? byKindLines(largest) : []),
+    '',
+  ];
+}
+
+/** The targets at the largest record count, each met or missed. */
+function targetsSection(largest: CountFigures): string[] {
+  return [
+    `### Targets at ${records(largest.count)} records (goals, not assertions)`,
+    '',
+    ...table(
+      ['target', 'goal', 'measured', ''],
+      ['---', '---', '---:', '---'],
+      targetChecks(largest).map((check) => [
+        check.name,
+        check.goal,
+        check.actual,
+        check.met ? 'met' : 'MISSED',
+      ]),
+    ),
+    '',
+  ];
 }
 
 /** The CPU table's cells common to shared-core and core-split runs: one side of one record count. */

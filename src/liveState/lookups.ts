@@ -48,6 +48,13 @@ export interface LiveLookups {
 
 const missing = (error: unknown) => error instanceof errors.ResponseError && error.statusCode === 404;
 
+/** Where every lookup goes and how: the alias, with a lookup's own timeout and no retry. */
+interface LookupTarget {
+  client: Client;
+  alias: string;
+  requestOptions: { requestTimeout: number; maxRetries: number };
+}
+
 export function createLiveLookups({
   client,
   alias,
@@ -57,113 +64,121 @@ export function createLiveLookups({
   alias: string;
   requestTimeoutMs: number;
 }): LiveLookups {
-  const requestOptions = { requestTimeout: requestTimeoutMs, maxRetries: 0 };
-  const changeLog = changeLogIndexName(alias);
-  const liveIndex = async (): Promise<string | null> => {
-    try {
-      const aliases = await client.indices.getAlias({ name: alias }, requestOptions);
-      return Object.keys(aliases)[0] ?? null;
-    } catch (error) {
-      if (missing(error)) return null;
-      throw error;
-    }
+  const target: LookupTarget = {
+    client,
+    alias,
+    requestOptions: { requestTimeout: requestTimeoutMs, maxRetries: 0 },
   };
   return {
-    liveIndex,
-
-    async servedState(): Promise<ServedState> {
-      const [head, meta] = await Promise.all([
-        client
-          .get<{ log: ChangeLogHead }>({ index: changeLog, id: HEAD_ID }, requestOptions)
-          .then((found) => found._source?.log ?? null)
-          .catch((error: unknown) => {
-            if (missing(error)) return null;
-            throw error;
-          }),
-        client.indices
-          .getMapping(
-            {
-              index: alias,
-              filter_path: [`*.mappings._meta.${SYNC_GUARD_FIELD}`, '*.mappings._meta.high_water_mark'],
-            },
-            requestOptions,
-          )
-          .catch((error: unknown) => {
-            if (missing(error)) return {};
-            throw error;
-          }),
-      ]);
-      const state = Object.values(meta as estypes.IndicesGetMappingResponse)[0]?.mappings._meta ?? {};
-      return {
-        head,
-        syncGuard: (state[SYNC_GUARD_FIELD] as SyncGuardState | undefined) ?? null,
-        highWaterMark: typeof state.high_water_mark === 'string' ? state.high_water_mark : null,
-      };
-    },
-
-    async liveGeneration(): Promise<string | null> {
-      let mappings: estypes.IndicesGetMappingResponse;
-      try {
-        // `dynamic` is in every mapping of the contract: it keeps the index's name in the filtered answer when the
-        // index has no data version yet.
-        mappings = await client.indices.getMapping(
-          { index: alias, filter_path: ['*.mappings.dynamic', `*.mappings._meta.${DATA_VERSION_FIELD}`] },
-          requestOptions,
-        );
-      } catch (error) {
-        if (missing(error)) return null;
-        throw error;
-      }
-      const [index, state] = Object.entries(mappings)[0] ?? [];
-      if (index === undefined) {
-        // An index of another mapping (no `dynamic`): its name alone.
-        const named = await liveIndex();
-        return named === null ? null : generationName(named, 0);
-      }
-      const version = state?.mappings._meta?.[DATA_VERSION_FIELD];
-      return generationName(index, typeof version === 'number' ? version : 0);
-    },
-
-    async indexContract(): Promise<ContractReading | null> {
-      let mappings: estypes.IndicesGetMappingResponse;
-      try {
-        mappings = await client.indices.getMapping(
-          {
-            index: alias,
-            filter_path: [
-              '*.mappings._meta.contract_version',
-              '*.mappings._meta.contract_compatible_from',
-              '*.mappings._meta.release',
-              '*.mappings.properties.*.type',
-            ],
-          },
-          requestOptions,
-        );
-      } catch (error) {
-        if (missing(error)) return null;
-        throw error;
-      }
-      const mapping = Object.values(mappings)[0]?.mappings;
-      if (!mapping) return null;
-      return judgeContract(
-        (mapping._meta ?? {}) as Partial<ContractMeta>,
-        Object.keys(mapping.properties ?? {}),
-      );
-    },
-
-    async ready(): Promise<SearchReadiness> {
-      try {
-        const exists = await client.indices.exists({ index: alias }, requestOptions);
-        return exists
-          ? { cluster: true, alias: true }
-          : { cluster: true, alias: false, detail: 'alias missing' };
-      } catch (error) {
-        const reason = searchOutageReason(error);
-        if (error instanceof errors.ResponseError && !reason) {
-          return { cluster: false, alias: false, detail: `answered HTTP ${error.statusCode ?? 'error'}` };
-        }
-        return { cluster: false, alias: false, detail: reason ?? 'failed' };
-      }
-    },
+    liveIndex: () => liveIndexOf(target),
+    servedState: () => servedStateOf(target),
+    liveGeneration: () => liveGenerationOf(target),
+    indexContract: () => indexContractOf(target),
+    ready: () => readinessOf(target),
   };
+}
+
+async function liveIndexOf({ client, alias, requestOptions }: LookupTarget): Promise<string | null> {
+  try {
+    const aliases = await client.indices.getAlias({ name: alias }, requestOptions);
+    return Object.keys(aliases)[0] ?? null;
+  } catch (error) {
+    if (missing(error)) return null;
+    throw error;
+  }
+}
+
+async function servedStateOf({ client, alias, requestOptions }: LookupTarget): Promise<ServedState> {
+  const [head, meta] = await Promise.all([
+    client
+      .get<{ log: ChangeLogHead }>({ index: changeLogIndexName(alias), id: HEAD_ID }, requestOptions)
+      .then((found) => found._source?.log ?? null)
+      .catch((error: unknown) => {
+        if (missing(error)) return null;
+        throw error;
+      }),
+    client.indices
+      .getMapping(
+        {
+          index: alias,
+          filter_path: [`*.mappings._meta.${SYNC_GUARD_FIELD}`, '*.mappings._meta.high_water_mark'],
+        },
+        requestOptions,
+      )
+      .catch((error: unknown) => {
+        if (missing(error)) return {};
+        throw error;
+      }),
+  ]);
+  const state = Object.values(meta as estypes.IndicesGetMappingResponse)[0]?.mappings._meta ?? {};
+  return {
+    head,
+    syncGuard: (state[SYNC_GUARD_FIELD] as SyncGuardState | undefined) ?? null,
+    highWaterMark: typeof state.high_water_mark === 'string' ? state.high_water_mark : null,
+  };
+}
+
+async function liveGenerationOf(target: LookupTarget): Promise<string | null> {
+  const { client, alias, requestOptions } = target;
+  let mappings: estypes.IndicesGetMappingResponse;
+  try {
+    // `dynamic` is in every mapping of the contract: it keeps the index's name in the filtered answer when the
+    // index has no data version yet.
+    mappings = await client.indices.getMapping(
+      { index: alias, filter_path: ['*.mappings.dynamic', `*.mappings._meta.${DATA_VERSION_FIELD}`] },
+      requestOptions,
+    );
+  } catch (error) {
+    if (missing(error)) return null;
+    throw error;
+  }
+  const [index, state] = Object.entries(mappings)[0] ?? [];
+  if (index === undefined) {
+    // An index of another mapping (no `dynamic`): its name alone.
+    const named = await liveIndexOf(target);
+    return named === null ? null : generationName(named, 0);
+  }
+  const version = state?.mappings._meta?.[DATA_VERSION_FIELD];
+  return generationName(index, typeof version === 'number' ? version : 0);
+}
+
+async function indexContractOf({
+  client,
+  alias,
+  requestOptions,
+}: LookupTarget): Promise<ContractReading | null> {
+  let mappings: estypes.IndicesGetMappingResponse;
+  try {
+    mappings = await client.indices.getMapping(
+      {
+        index: alias,
+        filter_path: [
+          '*.mappings._meta.contract_version',
+          '*.mappings._meta.contract_compatible_from',
+          '*.mappings._meta.release',
+          '*.mappings.properties.*.type',
+        ],
+      },
+      requestOptions,
+    );
+  } catch (error) {
+    if (missing(error)) return null;
+    throw error;
+  }
+  const mapping = Object.values(mappings)[0]?.mappings;
+  if (!mapping) return null;
+  return judgeContract((mapping._meta ?? {}) as Partial<ContractMeta>, Object.keys(mapping.properties ?? {}));
+}
+
+async function readinessOf({ client, alias, requestOptions }: LookupTarget): Promise<SearchReadiness> {
+  try {
+    const exists = await client.indices.exists({ index: alias }, requestOptions);
+    return exists ? { cluster: true, alias: true } : { cluster: true, alias: false, detail: 'alias missing' };
+  } catch (error) {
+    const reason = searchOutageReason(error);
+    if (error instanceof errors.ResponseError && !reason) {
+      return { cluster: false, alias: false, detail: `answered HTTP ${error.statusCode ?? 'error'}` };
+    }
+    return { cluster: false, alias: false, detail: reason ?? 'failed' };
+  }
 }

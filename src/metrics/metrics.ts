@@ -64,9 +64,27 @@ class ReadingGauge extends Gauge {
   }
 }
 
-export function createMetrics(options: MetricsSources): Metrics {
+/** The API's metrics in one registry: Node's own (`ppa_` prefixed), then one part per concern below. */
+export function createMetrics(sources: MetricsSources): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'ppa_' });
+  registerServedIndexGauges(registry, sources);
+  return {
+    registry,
+    ...answerMetrics(registry),
+    ...searchMetrics(registry),
+    ...rateLimitMetrics(registry),
+    ...admissionMetrics(registry),
+    ...servedStateMetrics(registry),
+    ...cacheMetrics(registry),
+  };
+}
+
+/**
+ * Answers by route template, method and status, their time, and the refusals for overload among them: those the
+ * app made (httpMiddleware) and those the front door made before Koa (countRefusal), counted alike.
+ */
+function answerMetrics(registry: Registry): Pick<Metrics, 'httpMiddleware' | 'countRefusal'> {
   const requests = new Counter({
     name: 'ppa_http_requests_total',
     help: 'Answers by route template, method and status',
@@ -78,18 +96,6 @@ export function createMetrics(options: MetricsSources): Metrics {
     help: 'Time to answer, by route template',
     labelNames: ['route'] as const,
     buckets: LATENCY_BUCKETS,
-    registers: [registry],
-  });
-  const searches = new Histogram({
-    name: 'ppa_search_duration_seconds',
-    help: 'Elasticsearch searches, by outcome (ok or error)',
-    labelNames: ['outcome'] as const,
-    buckets: LATENCY_BUCKETS,
-    registers: [registry],
-  });
-  const refusals = new Counter({
-    name: 'ppa_rate_limit_refusals_total',
-    help: 'Requests refused by the rate limit (429)',
     registers: [registry],
   });
   const overloadRefusals = new Counter({
@@ -104,18 +110,116 @@ export function createMetrics(options: MetricsSources): Metrics {
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [registry],
   });
+  return {
+    countRefusal(route, method, seconds) {
+      requests.inc({ route, method, status: '503' });
+      overloadRefusals.inc({ route });
+      refusalDuration.observe(seconds);
+      duration.observe({ route }, seconds);
+    },
+    httpMiddleware() {
+      return async (ctx, next) => {
+        const started = process.hrtime.bigint();
+        try {
+          await next();
+        } finally {
+          // The matched route template (e.g. /api/v1/ppas/:slug), never the raw path.
+          const route = routeOf(ctx);
+          const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+          requests.inc({ route, method: ctx.method, status: String(ctx.status) });
+          if (wasOverloaded(ctx)) {
+            overloadRefusals.inc({ route });
+            refusalDuration.observe(seconds);
+          }
+          duration.observe({ route }, seconds);
+        }
+      };
+    },
+  };
+}
+
+/** Elasticsearch's round trips for client requests, timed by outcome (the change log's searches are not). */
+function searchMetrics(registry: Registry): Pick<Metrics, 'instrumentSearch'> {
+  const searches = new Histogram({
+    name: 'ppa_search_duration_seconds',
+    help: 'Elasticsearch searches, by outcome (ok or error)',
+    labelNames: ['outcome'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+  /** One round trip to Elasticsearch, timed by outcome. */
+  const timed = async <T>(call: () => Promise<T>): Promise<T> => {
+    const stop = searches.startTimer();
+    try {
+      const answer = await call();
+      stop({ outcome: 'ok' });
+      return answer;
+    } catch (error) {
+      stop({ outcome: 'error' });
+      throw error;
+    }
+  };
+  return {
+    instrumentSearch: (search) =>
+      ({
+        ...search,
+        search: (request, options) => timed(() => search.search(request, options)),
+        msearch: (requests) => timed(() => search.msearch(requests)),
+        getDocument: (lookup) => timed(() => search.getDocument(lookup)),
+      }) as SearchGateway,
+  };
+}
+
+/** The rate limiter: its refusals, and whether it counts in memory while Redis is away. */
+function rateLimitMetrics(registry: Registry): Pick<Metrics, 'instrumentLimiter'> {
+  const refusals = new Counter({
+    name: 'ppa_rate_limit_refusals_total',
+    help: 'Requests refused by the rate limit (429)',
+    registers: [registry],
+  });
+  let limiterHealth: (() => { status: string }) | undefined;
+  new Gauge({
+    name: 'ppa_rate_limit_degraded',
+    help: '1 while Redis is away and the in-memory insurance limiter counts, else 0',
+    registers: [registry],
+    collect() {
+      this.set(limiterHealth?.().status === 'degraded' ? 1 : 0);
+    },
+  });
+  return {
+    instrumentLimiter(limiter) {
+      limiterHealth = () => limiter.health();
+      return {
+        get points() {
+          return limiter.points;
+        },
+        get windowSeconds() {
+          return limiter.windowSeconds;
+        },
+        async consume(key) {
+          const decision = await limiter.consume(key);
+          if (!decision.allowed) refusals.inc();
+          return decision;
+        },
+        health: () => limiter.health(),
+        close: () => limiter.close(),
+      };
+    },
+  };
+}
+
+type AdmissionState = ReturnType<Admission['state']>;
+
+/** Admission control: the wait for a slot, and the limit, in flight, queued and shedding read at each scrape. */
+function admissionMetrics(registry: Registry): Pick<Metrics, 'observeAdmission'> {
   const queueWait = new Histogram({
     name: 'ppa_admission_queue_wait_seconds',
     help: 'Time an admitted search waited for a slot (0 when one was free)',
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1],
     registers: [registry],
   });
-  let admissionState: (() => ReturnType<Admission['state']>) | undefined;
-  const admissionGauge = (
-    name: string,
-    help: string,
-    read: (state: ReturnType<Admission['state']>) => number,
-  ) =>
+  let admissionState: (() => AdmissionState) | undefined;
+  const admissionGauge = (name: string, help: string, read: (state: AdmissionState) => number) =>
     new Gauge({
       name,
       help,
@@ -141,22 +245,23 @@ export function createMetrics(options: MetricsSources): Metrics {
     '1 while the instance refuses searches for overload (a refusal in the last 10 s), else 0',
     (s) => (s.shedding ? 1 : 0),
   );
-  let limiterHealth: (() => { status: string }) | undefined;
-  new Gauge({
-    name: 'ppa_rate_limit_degraded',
-    help: '1 while Redis is away and the in-memory insurance limiter counts, else 0',
-    registers: [registry],
-    collect() {
-      this.set(limiterHealth?.().status === 'degraded' ? 1 : 0);
+  return {
+    observeAdmission(admission) {
+      admissionState = () => admission.state();
+      admission.onAdmitted((seconds) => queueWait.observe(seconds));
     },
-  });
+  };
+}
+
+/** Whether Elasticsearch answers, and the live index's age and contract: each looked up at every scrape. */
+function registerServedIndexGauges(registry: Registry, sources: MetricsSources): void {
   // Its own lookup at each scrape: with no traffic there is no failed search to tell that the cluster is gone.
   new Gauge({
     name: 'ppa_elasticsearch_up',
     help: '1 while Elasticsearch answers this instance (a lookup at each scrape), else 0',
     registers: [registry],
     async collect() {
-      this.set((await options.clusterAnswers().catch(() => false)) ? 1 : 0);
+      this.set((await sources.clusterAnswers().catch(() => false)) ? 1 : 0);
     },
   });
   new ReadingGauge(
@@ -166,15 +271,14 @@ export function createMetrics(options: MetricsSources): Metrics {
       registry,
     },
     async () => {
-      const index = await options.liveIndex().catch(() => null);
+      const index = await sources.liveIndex().catch(() => null);
       const builtAt = index ? parseIndexBuiltAt(index) : null;
       return builtAt ? (Date.now() - builtAt.getTime()) / 1000 : null;
     },
   );
-
   const contractGauge = (name: string, help: string, read: (reading: ContractReading) => number) =>
     new ReadingGauge({ name, help, registry }, async () => {
-      const reading = await options.indexContract?.().catch(() => null);
+      const reading = await sources.indexContract?.().catch(() => null);
       return reading ? read(reading) : null;
     });
   contractGauge(
@@ -187,15 +291,20 @@ export function createMetrics(options: MetricsSources): Metrics {
     '1 while the live index was built by an older release and lacks what this one serves (a reindex gives it), else 0',
     (reading) => (reading.status === 'reindex_recommended' ? 1 : 0),
   );
+}
 
+/** Seconds from a time to now (never below 0); null when there is no time. */
+const secondsSince = (time: string | null | undefined): number | null =>
+  time ? Math.max(0, (Date.now() - Date.parse(time)) / 1000) : null;
+
+/** Sync's removal guard, sync's lag and the change log's lag, read from the served state at each scrape. */
+function servedStateMetrics(registry: Registry): Pick<Metrics, 'observeServedState'> {
   let servedState: (() => Promise<ServedState>) | undefined;
   const servedGauge = (name: string, help: string, read: (state: ServedState) => number | null) =>
     new ReadingGauge({ name, help, registry }, async () => {
       const state = await servedState?.().catch(() => undefined);
       return state ? read(state) : null;
     });
-  const secondsSince = (time: string | null | undefined): number | null =>
-    time ? Math.max(0, (Date.now() - Date.parse(time)) / 1000) : null;
   servedGauge(
     'ppa_sync_guard_holding',
     '1 while sync holds back a run that would remove more than --max-removed of the live PPAs, else 0',
@@ -216,127 +325,54 @@ export function createMetrics(options: MetricsSources): Metrics {
     'Now minus when the last logged change reached the index; 0 before the first change',
     (state) => secondsSince(state.head?.last_at) ?? 0,
   );
-
-  let cacheStats: (() => ReturnType<ResponseCache['stats']>) | undefined;
-  const cacheMetric = (
-    kind: 'counter' | 'gauge',
-    name: string,
-    help: string,
-    read: (stats: ReturnType<ResponseCache['stats']>) => number,
-  ) => {
-    const options = { name, help, registers: [registry] };
-    if (kind === 'counter') {
-      new Counter({
-        ...options,
-        collect() {
-          // The cache counts; the counter repeats its total (a counter only ever rises, as the cache's does).
-          this.reset();
-          if (cacheStats) this.inc(read(cacheStats()));
-        },
-      });
-    } else {
-      new Gauge({
-        ...options,
-        collect() {
-          this.set(cacheStats ? read(cacheStats()) : 0);
-        },
-      });
-    }
+  return {
+    observeServedState(state) {
+      servedState = () => state.fresh();
+    },
   };
-  cacheMetric(
-    'counter',
-    'ppa_response_cache_hits_total',
-    'Answers sent from the response cache',
-    (s) => s.hits,
-  );
-  cacheMetric(
-    'counter',
+}
+
+type CacheStats = ReturnType<ResponseCache['stats']>;
+
+/** The response cache's hits and misses (counters) and what it holds (gauges), read from its stats at each scrape. */
+function cacheMetrics(registry: Registry): Pick<Metrics, 'observeCache'> {
+  let cacheStats: (() => CacheStats) | undefined;
+  const cacheCounter = (name: string, help: string, read: (stats: CacheStats) => number) =>
+    new Counter({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        // The cache counts; the counter repeats its total (a counter only ever rises, as the cache's does).
+        this.reset();
+        if (cacheStats) this.inc(read(cacheStats()));
+      },
+    });
+  const cacheGauge = (name: string, help: string, read: (stats: CacheStats) => number) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.set(cacheStats ? read(cacheStats()) : 0);
+      },
+    });
+  cacheCounter('ppa_response_cache_hits_total', 'Answers sent from the response cache', (s) => s.hits);
+  cacheCounter(
     'ppa_response_cache_misses_total',
     'Cacheable requests the response cache did not hold (answered by a search)',
     (s) => s.misses,
   );
-  cacheMetric('gauge', 'ppa_response_cache_bytes', 'Bytes the response cache holds', (s) => s.bytes);
-  cacheMetric(
-    'gauge',
+  cacheGauge('ppa_response_cache_bytes', 'Bytes the response cache holds', (s) => s.bytes);
+  cacheGauge(
     'ppa_response_cache_max_bytes',
     'The response cache bound (RESPONSE_CACHE_MB)',
     (s) => s.maxBytes,
   );
-  cacheMetric('gauge', 'ppa_response_cache_entries', 'Answers the response cache holds', (s) => s.entries);
-
+  cacheGauge('ppa_response_cache_entries', 'Answers the response cache holds', (s) => s.entries);
   return {
-    registry,
     observeCache(cache) {
       cacheStats = () => cache.stats();
-    },
-    observeServedState(state) {
-      servedState = () => state.fresh();
-    },
-    observeAdmission(admission) {
-      admissionState = () => admission.state();
-      admission.onAdmitted((seconds) => queueWait.observe(seconds));
-    },
-    countRefusal(route, method, seconds) {
-      requests.inc({ route, method, status: '503' });
-      overloadRefusals.inc({ route });
-      refusalDuration.observe(seconds);
-      duration.observe({ route }, seconds);
-    },
-    httpMiddleware() {
-      return async (ctx, next) => {
-        const started = process.hrtime.bigint();
-        try {
-          await next();
-        } finally {
-          // The matched route template (e.g. /api/v1/ppas/:slug), never the raw path.
-          const route = routeOf(ctx);
-          const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-          requests.inc({ route, method: ctx.method, status: String(ctx.status) });
-          if (wasOverloaded(ctx)) {
-            overloadRefusals.inc({ route });
-            refusalDuration.observe(seconds);
-          }
-          duration.observe({ route }, seconds);
-        }
-      };
-    },
-    instrumentSearch(search) {
-      /** One round trip to Elasticsearch, timed by outcome. */
-      const timed = async <T>(call: () => Promise<T>): Promise<T> => {
-        const stop = searches.startTimer();
-        try {
-          const answer = await call();
-          stop({ outcome: 'ok' });
-          return answer;
-        } catch (error) {
-          stop({ outcome: 'error' });
-          throw error;
-        }
-      };
-      return {
-        ...search,
-        search: (request, options) => timed(() => search.search(request, options)),
-        msearch: (requests) => timed(() => search.msearch(requests)),
-        getDocument: (lookup) => timed(() => search.getDocument(lookup)),
-      } as SearchGateway;
-    },
-    instrumentLimiter(limiter) {
-      limiterHealth = () => limiter.health();
-      return {
-        get points() {
-          return limiter.points;
-        },
-        get windowSeconds() {
-          return limiter.windowSeconds;
-        },
-        async consume(key) {
-          const decision = await limiter.consume(key);
-          if (!decision.allowed) refusals.inc();
-          return decision;
-        },
-        health: () => limiter.health(),
-        close: () => limiter.close(),
-      };
     },
   };
 }

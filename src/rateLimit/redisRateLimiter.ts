@@ -3,7 +3,7 @@ import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { failOpen, toDecision } from './decision.js';
 import { InsuranceMemoryLimiter } from './insuranceLimiter.js';
 import type { RateLimitLogger } from './limiterLog.js';
-import { createRateLimitRedisClient } from './redisClient.js';
+import { createRateLimitRedisClient, type RateLimitRedisConnection } from './redisClient.js';
 import { RedisStallBreaker } from './stallBreaker.js';
 import { RedisStoreHealth, WHOLE_STORE } from './storeHealth.js';
 import type { ClientRateLimiter, RateLimitDecision } from './types.js';
@@ -31,16 +31,7 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): Client
   const connection = createRateLimitRedisClient(options.redisUrl, { commandTimeoutMs });
   const { client } = connection;
   const storeHealth = new RedisStoreHealth(logger);
-  // One breaker per server: in a Cluster a stalled master must not send the other masters' keys to memory.
-  const stallBreakers = new Map<string, RedisStallBreaker>();
-  const stallBreakerOf = (server: string): RedisStallBreaker => {
-    let breaker = stallBreakers.get(server);
-    if (!breaker) {
-      breaker = new RedisStallBreaker(STALLED_REDIS_PROBE_INTERVAL_MS);
-      stallBreakers.set(server, breaker);
-    }
-    return breaker;
-  };
+  const stallBreakerOf = stallBreakerPerServer();
   const insurance = new InsuranceMemoryLimiter({ points, duration: windowSeconds, keyPrefix });
   // One EVALSHA per request: the library's Lua script increments and reads the TTL of one key atomically, so
   // in a Cluster each call touches one slot (no hash tag needed; without one, clients spread over the masters).
@@ -54,29 +45,8 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): Client
     rejectIfRedisNotReady: true,
   });
   let closing = false;
-
-  client.on('ready', () => {
-    stallBreakerOf(WHOLE_STORE).redisAnswered();
-    storeHealth.redisAnswered(storeHealth.ticket());
-  });
-  client.on('close', () => {
-    if (!closing) storeHealth.redisFailed(storeHealth.ticket(), 'connection to Redis lost; reconnecting');
-  });
-  // Without a listener ioredis prints every failed reconnect attempt; the health change is logged once above.
-  client.on('error', (error: Error) => logger.debug({ err: error }, 'rate limit: Redis client error'));
-  // A Cluster reports a master it cannot reach as a node error, each reconnect attempt again.
-  client.on('node error', (error: Error, server: string) =>
-    logger.debug({ err: error, redisServer: server }, 'rate limit: Redis Cluster node error'),
-  );
-
-  const failureReason = (server: string, stalled: boolean): string => {
-    const redis = server === WHOLE_STORE ? 'Redis' : `Redis ${server}`;
-    if (stalled) return `${redis} did not answer within ${commandTimeoutMs} ms`;
-    if (client.status !== 'ready') return `Redis connection is ${client.status}`;
-    return connection.kind === 'cluster'
-      ? `${redis} is unreachable or does not serve its slots`
-      : `${redis} refused the command`;
-  };
+  watchConnection({ connection, storeHealth, stallBreakerOf, logger, closing: () => closing });
+  const failureReason = failureReasonOf(connection, commandTimeoutMs);
 
   return {
     points,
@@ -124,5 +94,65 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): Client
       if (client.status === 'ready') await client.quit().catch(() => undefined);
       client.disconnect();
     },
+  };
+}
+
+/**
+ * A stall breaker per server, made at its first request: in a Cluster a stalled master must not send the other
+ * masters' keys to memory.
+ */
+function stallBreakerPerServer(): (server: string) => RedisStallBreaker {
+  const stallBreakers = new Map<string, RedisStallBreaker>();
+  return (server) => {
+    let breaker = stallBreakers.get(server);
+    if (!breaker) {
+      breaker = new RedisStallBreaker(STALLED_REDIS_PROBE_INTERVAL_MS);
+      stallBreakers.set(server, breaker);
+    }
+    return breaker;
+  };
+}
+
+/** What the connection itself tells: Redis ready again, the connection lost (unless closing), the client's errors. */
+function watchConnection({
+  connection: { client },
+  storeHealth,
+  stallBreakerOf,
+  logger,
+  closing,
+}: {
+  connection: RateLimitRedisConnection;
+  storeHealth: RedisStoreHealth;
+  stallBreakerOf: (server: string) => RedisStallBreaker;
+  logger: RateLimitLogger;
+  closing: () => boolean;
+}): void {
+  client.on('ready', () => {
+    stallBreakerOf(WHOLE_STORE).redisAnswered();
+    storeHealth.redisAnswered(storeHealth.ticket());
+  });
+  client.on('close', () => {
+    if (!closing()) storeHealth.redisFailed(storeHealth.ticket(), 'connection to Redis lost; reconnecting');
+  });
+  // Without a listener ioredis prints every failed reconnect attempt; the health change is logged once above.
+  client.on('error', (error: Error) => logger.debug({ err: error }, 'rate limit: Redis client error'));
+  // A Cluster reports a master it cannot reach as a node error, each reconnect attempt again.
+  client.on('node error', (error: Error, server: string) =>
+    logger.debug({ err: error, redisServer: server }, 'rate limit: Redis Cluster node error'),
+  );
+}
+
+/** Why a command to `server` went to the in-memory fallback, in the words the health report shows. */
+function failureReasonOf(
+  connection: RateLimitRedisConnection,
+  commandTimeoutMs: number,
+): (server: string, stalled: boolean) => string {
+  return (server, stalled) => {
+    const redis = server === WHOLE_STORE ? 'Redis' : `Redis ${server}`;
+    if (stalled) return `${redis} did not answer within ${commandTimeoutMs} ms`;
+    if (connection.client.status !== 'ready') return `Redis connection is ${connection.client.status}`;
+    return connection.kind === 'cluster'
+      ? `${redis} is unreachable or does not serve its slots`
+      : `${redis} refused the command`;
   };
 }

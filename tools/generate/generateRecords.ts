@@ -85,192 +85,285 @@ interface RecentName {
   technology: TechnologyProfile;
 }
 
+/** What the generator remembers from one record to the next. */
+interface GeneratorMemory {
+  /** The last sequence number of each reference code's prefix. */
+  referenceSequences: Map<string, number>;
+  /** A short memory of names, to make a few near-twins that differ only by case or accents. */
+  recentNames: RecentName[];
+}
+
 export function* generateRecords({ seed, count }: GenerateOptions): Generator<PpaRecord> {
   const random = new Random(seed);
-  const referenceSequences = new Map<string, number>();
-  // A short memory of names, to make a few near-twins that differ only by case or accents.
-  const recentNames: RecentName[] = [];
+  const memory: GeneratorMemory = { referenceSequences: new Map(), recentNames: [] };
+  for (let index = 0; index < count; index++) yield generateRecord(random, index, memory);
+}
 
-  for (let index = 0; index < count; index++) {
-    const inPrelude = index < COVERAGE_PRELUDE;
-    const country: Country | null = random.chance(0.04) && !inPrelude ? null : random.pick(COUNTRIES);
-    const place = random.pick(country ? (placesByCountry.get(country.code) ?? []) : sharedPlaceNames);
-
-    let technology: TechnologyProfile = inPrelude
-      ? (TECHNOLOGIES[index % TECHNOLOGIES.length] as TechnologyProfile)
-      : random.pickWeighted(TECHNOLOGIES, technologyWeights);
-    let projectName: string;
-    if (!inPrelude && recentNames.length > 0 && random.chance(0.03)) {
-      const twin = random.pick(recentNames);
-      technology = twin.technology;
-      const withoutAccents = stripMarksKeepCase(twin.name);
-      projectName =
-        withoutAccents !== twin.name && random.chance(0.6)
-          ? withoutAccents
-          : random.chance(0.5)
-            ? twin.name.toUpperCase()
-            : twin.name.toLowerCase();
-    } else {
-      projectName = `${place} ${random.pick(technology.suffixes)}`;
-      if (random.chance(0.15)) projectName = `${projectName} ${random.pick(NAME_MODIFIERS)}`;
-      if (recentNames.length >= 256) recentNames.splice(random.int(0, 255), 1);
-      recentNames.push({ name: projectName, technology });
-    }
-
-    const year: number | null = inPrelude
-      ? FIRST_YEAR + index
-      : random.chance(0.08)
-        ? null
-        : Math.min(
-            LAST_YEAR,
-            FIRST_YEAR + Math.floor((LAST_YEAR - FIRST_YEAR + 1) * Math.pow(random.next(), 0.8)),
-          );
-
-    const referenceKey = `${country?.code ?? 'XX'}-${technology.code}-${year ?? '0000'}`;
-    const sequence = (referenceSequences.get(referenceKey) ?? 0) + 1;
-    referenceSequences.set(referenceKey, sequence);
-    // The record number keeps slugs unique without remembering earlier ones.
-    const slug = `${slugify(projectName).slice(0, 100).replace(/-+$/, '')}-${index + 1}`;
-
-    const developer = random.chance(0.1)
-      ? `${random.pickWeighted(DEVELOPERS, developerWeights)} / ${random.pick(DEVELOPERS)}`
-      : random.pickWeighted(DEVELOPERS, developerWeights);
-
-    const region = country ? random.pick(country.regions) : null;
-    const location = country
-      ? random.chance(0.6)
-        ? `${place}, ${region}, ${country.name}`
-        : random.chance(0.5)
-          ? `${place}, ${country.name}`
-          : `${region}, ${country.name}`
-      : random.chance(0.5)
-        ? place
-        : `${place} (country not disclosed)`;
-
-    const capacity = round(
-      Math.max(
-        0.1,
-        Math.min(
-          technology.capacity.max,
-          random.logNormal(technology.capacity.p10, technology.capacity.median, technology.capacity.p90),
-        ),
-      ),
-      1,
-    );
-
-    const tariff = inPrelude ? TARIFFS[index % TARIFFS.length]! : pickTariff(random, technology);
-    const riskFeatures = pickRiskFeatures(random, technology);
-    if (inPrelude) {
-      const forced = RISK_FEATURES[index % RISK_FEATURES.length]!;
-      if (!riskFeatures.includes(forced)) riskFeatures.push(forced);
-    }
-
-    const published = inPrelude ? index % 10 !== 3 : random.chance(0.9);
-    const active = published ? (inPrelude ? index % 10 !== 5 : random.chance(0.9)) : random.chance(0.8);
-
-    const earliestPublication = yearStart(Math.max(year ?? 2008, 2008));
-    const publishedAtS =
-      earliestPublication +
-      random.int(0, Math.max(DAY_S, LATEST_TIMESTAMP_S - 400 * DAY_S - earliestPublication));
-    const updatedAtS = Math.min(LATEST_TIMESTAMP_S, publishedAtS + random.int(0, 400 * DAY_S));
-    const writeTimestamp = (epochSeconds: number): string =>
-      random.chance(0.03) ? offsetTimestamp(epochSeconds, random.int(1, 9)) : isoTimestamp(epochSeconds);
-    const publishedAt = published || random.chance(0.1) ? writeTimestamp(publishedAtS) : null;
-
-    const signedS = year === null || random.chance(0.1) ? null : yearStart(year) + random.int(0, 360) * DAY_S;
-    const currencyDraw = random.next();
-    const energyRate =
-      technology.token === 'battery_storage' || random.chance(0.1)
-        ? null
-        : round(0.03 + random.next() * 0.22, 4);
-    const hasCapacityCharge = tariff === 'capacity_and_energy' || tariff === 'availability_based';
-
-    const riskIncludes = (feature: string): boolean => riskFeatures.includes(feature);
-    const annualPayment =
-      random.chance(0.4) || energyRate === null
-        ? null
-        : Math.round(capacity * 8760 * (0.2 + random.next() * 0.6) * energyRate * 1000);
-    const guaranteed =
-      (riskIncludes('government_guarantee') || riskIncludes('partial_risk_guarantee')) && random.chance(0.5)
-        ? Math.round(capacity * random.int(50_000, 400_000))
-        : null;
-    const termination =
-      riskIncludes('termination_payment') && random.chance(0.3)
-        ? Math.round(capacity * random.int(200_000, 1_500_000))
-        : null;
-
-    const method = inPrelude
-      ? PROCUREMENT_METHODS[index % PROCUREMENT_METHODS.length]!
-      : random.chance(0.05)
-        ? null
-        : random.pick(PROCUREMENT_METHODS);
-    const tendered = method === 'competitive_tender';
-    const awardS = signedS === null ? null : signedS - random.int(20, 120) * DAY_S;
-    const tenderEndS = awardS === null || !tendered ? null : awardS - random.int(15, 90) * DAY_S;
-    const tenderStartS = tenderEndS === null ? null : tenderEndS - random.int(60, 300) * DAY_S;
-
-    const record: PpaRecord = {
-      slug,
-      reference_code: `${referenceKey}-${String(sequence).padStart(3, '0')}`,
-      project_name: projectName,
-      developer,
-      location,
-      country_code: country?.code ?? null,
-      technology: technology.token,
-      tariff,
-      capacity_mw: capacity,
-      financial_close_year: year,
-      risk_features: riskFeatures,
-      published,
-      active,
-      published_at: publishedAt,
-      updated_at: writeTimestamp(updatedAtS),
-      offtaker: {
-        name: random.chance(0.05) ? null : (country?.utility ?? 'Regional Power Authority'),
-        type: random.chance(0.05) ? null : random.pick(OFFTAKER_TYPES),
-      },
-      contract: {
-        signed_date: signedS === null ? null : isoDate(signedS),
-        term_years: random.chance(0.05) ? null : random.int(10, 25),
-        cod_date:
-          signedS === null || random.chance(0.5) ? null : isoDate(signedS + random.int(365, 1100) * DAY_S),
-        currency:
-          currencyDraw < 0.03
-            ? null
-            : currencyDraw < 0.6
-              ? 'USD'
-              : currencyDraw < 0.85
-                ? (country?.currency ?? 'USD')
-                : 'EUR',
-        energy_rate_per_kwh: energyRate,
-        capacity_rate_per_kw_month:
-          hasCapacityCharge && random.chance(0.8) ? round(5 + random.next() * 20, 2) : null,
-      },
-      fiscal: {
-        annual_payment_obligation_usd: annualPayment,
-        guaranteed_amount_usd: guaranteed,
-        termination_payment_usd: termination,
-      },
-      procurement: {
-        method,
-        method_details: random.pick(PROCUREMENT_PROGRAMMES),
-        number_of_bidders: tendered
-          ? random.chance(0.1)
-            ? null
-            : random.int(2, 15)
-          : method === null
-            ? null
-            : 1,
-        tender_start: tenderStartS === null ? null : isoDate(tenderStartS),
-        tender_end: tenderEndS === null ? null : isoDate(tenderEndS),
-        award_date: awardS === null ? null : isoDate(awardS),
-        procuring_entity: random.chance(0.1) ? null : (country?.utility ?? null),
-      },
-      versions: makeVersions(random, publishedAtS),
-      documents: makeDocuments(random, slug, publishedAtS, country?.language ?? 'en'),
-    };
-    yield record;
+// Every part below draws from `random` in the order it is called: the order of the calls is the records' identity
+// for a seed (data/sample-ppas.ndjson), so a new draw goes after the others.
+function generateRecord(random: Random, index: number, memory: GeneratorMemory): PpaRecord {
+  const inPrelude = index < COVERAGE_PRELUDE;
+  const { country, place } = pickPlace(random, inPrelude);
+  const { technology, projectName } = pickProjectName(random, index, inPrelude, place, memory.recentNames);
+  const year = pickYear(random, index, inPrelude);
+  const referenceKey = `${country?.code ?? 'XX'}-${technology.code}-${year ?? '0000'}`;
+  const sequence = (memory.referenceSequences.get(referenceKey) ?? 0) + 1;
+  memory.referenceSequences.set(referenceKey, sequence);
+  // The record number keeps slugs unique without remembering earlier ones.
+  const slug = `${slugify(projectName).slice(0, 100).replace(/-+$/, '')}-${index + 1}`;
+  const developer = random.chance(0.1)
+    ? `${random.pickWeighted(DEVELOPERS, developerWeights)} / ${random.pick(DEVELOPERS)}`
+    : random.pickWeighted(DEVELOPERS, developerWeights);
+  const location = describeLocation(random, country, place);
+  const capacity = pickCapacity(random, technology);
+  const tariff = inPrelude ? TARIFFS[index % TARIFFS.length]! : pickTariff(random, technology);
+  const riskFeatures = pickRiskFeatures(random, technology);
+  if (inPrelude) {
+    const forced = RISK_FEATURES[index % RISK_FEATURES.length]!;
+    if (!riskFeatures.includes(forced)) riskFeatures.push(forced);
   }
+  const published = inPrelude ? index % 10 !== 3 : random.chance(0.9);
+  const active = published ? (inPrelude ? index % 10 !== 5 : random.chance(0.9)) : random.chance(0.8);
+  const times = pickPublicationTimes(random, year, published);
+  const terms = pickContractTerms(random, technology, tariff, year);
+  const fiscal = pickFiscal(random, capacity, terms.energyRate, riskFeatures);
+  const tender = pickProcurementDates(random, index, inPrelude, terms.signedS);
+  return {
+    slug,
+    reference_code: `${referenceKey}-${String(sequence).padStart(3, '0')}`,
+    project_name: projectName,
+    developer,
+    location,
+    country_code: country?.code ?? null,
+    technology: technology.token,
+    tariff,
+    capacity_mw: capacity,
+    financial_close_year: year,
+    risk_features: riskFeatures,
+    published,
+    active,
+    published_at: times.publishedAt,
+    updated_at: times.writeTimestamp(times.updatedAtS),
+    offtaker: {
+      name: random.chance(0.05) ? null : (country?.utility ?? 'Regional Power Authority'),
+      type: random.chance(0.05) ? null : random.pick(OFFTAKER_TYPES),
+    },
+    contract: contractOf(random, terms, country),
+    fiscal,
+    procurement: procurementOf(random, tender, country),
+    versions: makeVersions(random, times.publishedAtS),
+    documents: makeDocuments(random, slug, times.publishedAtS, country?.language ?? 'en'),
+  };
+}
+
+/** A country (none for some records, never in the prelude) and a place in it, or a place several countries share. */
+function pickPlace(random: Random, inPrelude: boolean): { country: Country | null; place: string } {
+  const country: Country | null = random.chance(0.04) && !inPrelude ? null : random.pick(COUNTRIES);
+  const place = random.pick(country ? (placesByCountry.get(country.code) ?? []) : sharedPlaceNames);
+  return { country, place };
+}
+
+/** The technology and the project's name: a place and a suffix, or now and then a recent name's near-twin. */
+function pickProjectName(
+  random: Random,
+  index: number,
+  inPrelude: boolean,
+  place: string,
+  recentNames: RecentName[],
+): { technology: TechnologyProfile; projectName: string } {
+  let technology: TechnologyProfile = inPrelude
+    ? (TECHNOLOGIES[index % TECHNOLOGIES.length] as TechnologyProfile)
+    : random.pickWeighted(TECHNOLOGIES, technologyWeights);
+  let projectName: string;
+  if (!inPrelude && recentNames.length > 0 && random.chance(0.03)) {
+    const twin = random.pick(recentNames);
+    technology = twin.technology;
+    const withoutAccents = stripMarksKeepCase(twin.name);
+    projectName =
+      withoutAccents !== twin.name && random.chance(0.6)
+        ? withoutAccents
+        : random.chance(0.5)
+          ? twin.name.toUpperCase()
+          : twin.name.toLowerCase();
+  } else {
+    projectName = `${place} ${random.pick(technology.suffixes)}`;
+    if (random.chance(0.15)) projectName = `${projectName} ${random.pick(NAME_MODIFIERS)}`;
+    if (recentNames.length >= 256) recentNames.splice(random.int(0, 255), 1);
+    recentNames.push({ name: projectName, technology });
+  }
+  return { technology, projectName };
+}
+
+/** The financial close year: each year in turn in the prelude, else skewed to recent years, sometimes unknown. */
+function pickYear(random: Random, index: number, inPrelude: boolean): number | null {
+  return inPrelude
+    ? FIRST_YEAR + index
+    : random.chance(0.08)
+      ? null
+      : Math.min(
+          LAST_YEAR,
+          FIRST_YEAR + Math.floor((LAST_YEAR - FIRST_YEAR + 1) * Math.pow(random.next(), 0.8)),
+        );
+}
+
+function describeLocation(random: Random, country: Country | null, place: string): string {
+  const region = country ? random.pick(country.regions) : null;
+  return country
+    ? random.chance(0.6)
+      ? `${place}, ${region}, ${country.name}`
+      : random.chance(0.5)
+        ? `${place}, ${country.name}`
+        : `${region}, ${country.name}`
+    : random.chance(0.5)
+      ? place
+      : `${place} (country not disclosed)`;
+}
+
+/** MW, log-normal around the technology's median, within its bounds. */
+function pickCapacity(random: Random, technology: TechnologyProfile): number {
+  return round(
+    Math.max(
+      0.1,
+      Math.min(
+        technology.capacity.max,
+        random.logNormal(technology.capacity.p10, technology.capacity.median, technology.capacity.p90),
+      ),
+    ),
+    1,
+  );
+}
+
+/** When the record was published and updated (epoch s), and the timestamps as a source writes them. */
+function pickPublicationTimes(random: Random, year: number | null, published: boolean) {
+  const earliestPublication = yearStart(Math.max(year ?? 2008, 2008));
+  const publishedAtS =
+    earliestPublication +
+    random.int(0, Math.max(DAY_S, LATEST_TIMESTAMP_S - 400 * DAY_S - earliestPublication));
+  const updatedAtS = Math.min(LATEST_TIMESTAMP_S, publishedAtS + random.int(0, 400 * DAY_S));
+  const writeTimestamp = (epochSeconds: number): string =>
+    random.chance(0.03) ? offsetTimestamp(epochSeconds, random.int(1, 9)) : isoTimestamp(epochSeconds);
+  const publishedAt = published || random.chance(0.1) ? writeTimestamp(publishedAtS) : null;
+  return { publishedAtS, updatedAtS, publishedAt, writeTimestamp };
+}
+
+/** The contract's signature (epoch s), the draw its currency is read from, its energy rate and capacity charge. */
+interface ContractTerms {
+  signedS: number | null;
+  currencyDraw: number;
+  energyRate: number | null;
+  hasCapacityCharge: boolean;
+}
+
+function pickContractTerms(
+  random: Random,
+  technology: TechnologyProfile,
+  tariff: string,
+  year: number | null,
+): ContractTerms {
+  const signedS = year === null || random.chance(0.1) ? null : yearStart(year) + random.int(0, 360) * DAY_S;
+  const currencyDraw = random.next();
+  const energyRate =
+    technology.token === 'battery_storage' || random.chance(0.1)
+      ? null
+      : round(0.03 + random.next() * 0.22, 4);
+  const hasCapacityCharge = tariff === 'capacity_and_energy' || tariff === 'availability_based';
+  return { signedS, currencyDraw, energyRate, hasCapacityCharge };
+}
+
+function pickFiscal(
+  random: Random,
+  capacity: number,
+  energyRate: number | null,
+  riskFeatures: string[],
+): PpaRecord['fiscal'] {
+  const riskIncludes = (feature: string): boolean => riskFeatures.includes(feature);
+  const annualPayment =
+    random.chance(0.4) || energyRate === null
+      ? null
+      : Math.round(capacity * 8760 * (0.2 + random.next() * 0.6) * energyRate * 1000);
+  const guaranteed =
+    (riskIncludes('government_guarantee') || riskIncludes('partial_risk_guarantee')) && random.chance(0.5)
+      ? Math.round(capacity * random.int(50_000, 400_000))
+      : null;
+  const termination =
+    riskIncludes('termination_payment') && random.chance(0.3)
+      ? Math.round(capacity * random.int(200_000, 1_500_000))
+      : null;
+  return {
+    annual_payment_obligation_usd: annualPayment,
+    guaranteed_amount_usd: guaranteed,
+    termination_payment_usd: termination,
+  };
+}
+
+/** The procurement method and, for a tender, its dates before the award (epoch s). */
+interface ProcurementDates {
+  method: string | null;
+  tendered: boolean;
+  awardS: number | null;
+  tenderEndS: number | null;
+  tenderStartS: number | null;
+}
+
+function pickProcurementDates(
+  random: Random,
+  index: number,
+  inPrelude: boolean,
+  signedS: number | null,
+): ProcurementDates {
+  const method = inPrelude
+    ? PROCUREMENT_METHODS[index % PROCUREMENT_METHODS.length]!
+    : random.chance(0.05)
+      ? null
+      : random.pick(PROCUREMENT_METHODS);
+  const tendered = method === 'competitive_tender';
+  const awardS = signedS === null ? null : signedS - random.int(20, 120) * DAY_S;
+  const tenderEndS = awardS === null || !tendered ? null : awardS - random.int(15, 90) * DAY_S;
+  const tenderStartS = tenderEndS === null ? null : tenderEndS - random.int(60, 300) * DAY_S;
+  return { method, tendered, awardS, tenderEndS, tenderStartS };
+}
+
+function contractOf(random: Random, terms: ContractTerms, country: Country | null): PpaRecord['contract'] {
+  const { signedS, currencyDraw } = terms;
+  return {
+    signed_date: signedS === null ? null : isoDate(signedS),
+    term_years: random.chance(0.05) ? null : random.int(10, 25),
+    cod_date:
+      signedS === null || random.chance(0.5) ? null : isoDate(signedS + random.int(365, 1100) * DAY_S),
+    currency:
+      currencyDraw < 0.03
+        ? null
+        : currencyDraw < 0.6
+          ? 'USD'
+          : currencyDraw < 0.85
+            ? (country?.currency ?? 'USD')
+            : 'EUR',
+    energy_rate_per_kwh: terms.energyRate,
+    capacity_rate_per_kw_month:
+      terms.hasCapacityCharge && random.chance(0.8) ? round(5 + random.next() * 20, 2) : null,
+  };
+}
+
+function procurementOf(
+  random: Random,
+  { method, tendered, awardS, tenderEndS, tenderStartS }: ProcurementDates,
+  country: Country | null,
+): PpaRecord['procurement'] {
+  return {
+    method,
+    method_details: random.pick(PROCUREMENT_PROGRAMMES),
+    number_of_bidders: tendered
+      ? random.chance(0.1)
+        ? null
+        : random.int(2, 15)
+      : method === null
+        ? null
+        : 1,
+    tender_start: tenderStartS === null ? null : isoDate(tenderStartS),
+    tender_end: tenderEndS === null ? null : isoDate(tenderEndS),
+    award_date: awardS === null ? null : isoDate(awardS),
+    procuring_entity: random.chance(0.1) ? null : (country?.utility ?? null),
+  };
 }
 
 function pickTariff(random: Random, technology: TechnologyProfile): string {
