@@ -6,7 +6,7 @@ import {
   esSettingsFrom,
   type EsSettings,
 } from '../settings/elasticsearch.js';
-import { redisUrlProblem } from './rateLimit/redisUrl.js';
+import { redisUrlProblem } from '../settings/redisUrl.js';
 import { ConfigError, createVariablesReader, type VariableSpec } from '../settings/variables.js';
 import Type, { type Static, type TSchema } from 'typebox';
 

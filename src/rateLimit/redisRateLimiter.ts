@@ -3,9 +3,10 @@ import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { failOpen, toDecision } from './decision.js';
 import { InsuranceMemoryLimiter } from './insuranceLimiter.js';
 import type { RateLimitLogger } from './limiterLog.js';
-import { createRateLimitRedisClient, type RateLimitRedisConnection } from './redisClient.js';
+import { createRedisConnection, type RedisConnection } from '../../settings/redisClient.js';
 import { RedisStallBreaker } from './stallBreaker.js';
-import { RedisStoreHealth, WHOLE_STORE } from './storeHealth.js';
+import { WHOLE_STORE } from '../../settings/redisClient.js';
+import { RedisStoreHealth } from './storeHealth.js';
 import type { ClientRateLimiter, RateLimitDecision } from './types.js';
 
 export interface RedisRateLimiterOptions {
@@ -28,7 +29,7 @@ const TIMER_SLACK_MS = 5;
 export function createRedisRateLimiter(options: RedisRateLimiterOptions): ClientRateLimiter {
   const { points, windowSeconds, keyPrefix, logger } = options;
   const commandTimeoutMs = options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
-  const connection = createRateLimitRedisClient(options.redisUrl, { commandTimeoutMs });
+  const connection = createRedisConnection(options.redisUrl, { commandTimeoutMs });
   const { client } = connection;
   const storeHealth = new RedisStoreHealth(logger);
   const stallBreakerOf = stallBreakerPerServer();
@@ -121,7 +122,7 @@ function watchConnection({
   logger,
   closing,
 }: {
-  connection: RateLimitRedisConnection;
+  connection: RedisConnection;
   storeHealth: RedisStoreHealth;
   stallBreakerOf: (server: string) => RedisStallBreaker;
   logger: RateLimitLogger;
@@ -144,7 +145,7 @@ function watchConnection({
 
 /** Why a command to `server` went to the in-memory fallback, in the words the health report shows. */
 function failureReasonOf(
-  connection: RateLimitRedisConnection,
+  connection: RedisConnection,
   commandTimeoutMs: number,
 ): (server: string, stalled: boolean) => string {
   return (server, stalled) => {

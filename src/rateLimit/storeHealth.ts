@@ -2,13 +2,11 @@
 // The connection as a whole (one Redis, a Sentinel group's master, or a Cluster) has a state; in a Cluster each
 // master can fail on its own too (its keys fall back while the other masters still share), so a failing master
 // gets a state of its own until it answers again.
+import { WHOLE_STORE } from '../../settings/redisClient.js';
 import type { RateLimitLogger } from './limiterLog.js';
 import type { LimiterHealth } from './types.js';
 
 type StoreState = 'connecting' | 'redis' | 'fallback';
-
-/** The connection as a whole; any other name is one Cluster master (host:port). */
-export const WHOLE_STORE = '';
 
 export class RedisStoreHealth {
   #state: StoreState = 'connecting';

@@ -1,16 +1,19 @@
-// An ioredis client for the rate limiter, for one Redis, a Sentinel group or a Cluster (REDIS_URL): it fails
-// fast instead of queueing or hanging when Redis, or the Cluster master holding a key, is away.
+// An ioredis client for one Redis, a Sentinel group or a Cluster (REDIS_URL): it fails fast instead of queueing or
+// hanging when Redis, or the Cluster master holding a key, is away. The API's rate limiter and its log of searches
+// that found nothing write through one; the indexer's `searches` command reads through another.
 import calculateSlot from 'cluster-key-slot';
 import { Cluster, Redis, type RedisOptions } from 'ioredis';
 import { parseRedisUrl } from './redisUrl.js';
-import { WHOLE_STORE } from './storeHealth.js';
 
-export interface RateLimitRedisClientOptions {
-  /** Past this a command counts as failed and the in-memory fallback answers. */
+/** What serverOf names for one Redis or a Sentinel group: the whole store is one server. */
+export const WHOLE_STORE = '';
+
+export interface RedisConnectionOptions {
+  /** Past this a command counts as failed (the rate limiter then answers from memory). */
   commandTimeoutMs: number;
 }
 
-export interface RateLimitRedisConnection {
+export interface RedisConnection {
   client: Redis | Cluster;
   kind: 'standalone' | 'sentinel' | 'cluster';
   /** The Cluster master (host:port) that holds `key`; WHOLE_STORE for one Redis or a Sentinel group. */
@@ -31,10 +34,7 @@ function commandOptions(commandTimeoutMs: number): RedisOptions {
   };
 }
 
-export function createRateLimitRedisClient(
-  redisUrl: string,
-  options: RateLimitRedisClientOptions,
-): RateLimitRedisConnection {
+export function createRedisConnection(redisUrl: string, options: RedisConnectionOptions): RedisConnection {
   const target = parseRedisUrl(redisUrl);
   const whole = { serverOf: () => WHOLE_STORE, holdsKeys: () => true };
   if (target.kind === 'standalone') {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { parseRedisUrl, RedisUrlError, redisUrlProblem } from '../../../../src/rateLimit/redisUrl.js';
+import { parseRedisUrl, RedisUrlError, redisUrlProblem } from '../../../settings/redisUrl.js';
 
 describe('settings: REDIS_URL syntax', () => {
   it('leaves one server (redis://, rediss://) to ioredis as written', () => {
