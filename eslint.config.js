@@ -60,7 +60,7 @@ const srcLayers = (layers) =>
                   (name) => `../${name}.js`,
                 ),
               ],
-              message: `src/ imports point down only (matching/, wire/ < http/ < params/, rateLimit/ < gateway/ < queries/ < liveState/ < present/ < export/, openapi/, metrics/ < operations/, pages/ < the top-level modules): ${files.join(', ')} may not import ${above.join('/, ')}/, a top-level module or the indexer`,
+              message: `src/ imports point down only (matching/, wire/ < http/ < params/, rateLimit/, zeroResults/ < gateway/ < queries/ < liveState/ < present/ < export/, openapi/, metrics/ < operations/, pages/ < the top-level modules): ${files.join(', ')} may not import ${above.join('/, ')}/, a top-level module or the indexer`,
             },
           ],
         },
@@ -138,13 +138,13 @@ export default tseslint.config(
       'the API does not import the indexer: share through indexContract/ or settings/',
     ),
   },
-  // Inside src/, imports point down only (docs/architecture.md): matching/, wire/ < http/ < params/, rateLimit/ < gateway/ <
+  // Inside src/, imports point down only (docs/architecture.md): matching/, wire/ < http/ < params/, rateLimit/, zeroResults/ < gateway/ <
   // queries/ < liveState/ < present/ < export/, openapi/, metrics/ < operations/, pages/ < the top-level modules.
   ...srcLayers([
-    [['src/matching/**/*.ts'], ['wire', 'http', 'params', 'rateLimit', ...GATEWAY_AND_ABOVE]],
-    [['src/wire/**/*.ts'], ['matching', 'http', 'params', 'rateLimit', ...GATEWAY_AND_ABOVE]],
-    [['src/http/**/*.ts'], ['params', 'rateLimit', ...GATEWAY_AND_ABOVE]],
-    [['src/params/**/*.ts', 'src/rateLimit/**/*.ts'], GATEWAY_AND_ABOVE],
+    [['src/matching/**/*.ts'], ['wire', 'http', 'params', 'rateLimit', 'zeroResults', ...GATEWAY_AND_ABOVE]],
+    [['src/wire/**/*.ts'], ['matching', 'http', 'params', 'rateLimit', 'zeroResults', ...GATEWAY_AND_ABOVE]],
+    [['src/http/**/*.ts'], ['params', 'rateLimit', 'zeroResults', ...GATEWAY_AND_ABOVE]],
+    [['src/params/**/*.ts', 'src/rateLimit/**/*.ts', 'src/zeroResults/**/*.ts'], GATEWAY_AND_ABOVE],
     [['src/gateway/**/*.ts'], GATEWAY_AND_ABOVE.slice(1)],
     [['src/queries/**/*.ts'], GATEWAY_AND_ABOVE.slice(2)],
     [['src/liveState/**/*.ts'], GATEWAY_AND_ABOVE.slice(3)],
@@ -166,7 +166,7 @@ export default tseslint.config(
     ],
     [['indexer/elasticsearch/**/*.ts'], ['sources', 'changes', 'sync', 'reindex', 'commands']],
     [
-      ['indexer/sources/**/*.ts', 'indexer/changes/**/*.ts'],
+      ['indexer/sources/**/*.ts', 'indexer/changes/**/*.ts', 'indexer/searchLog/**/*.ts'],
       ['sync', 'reindex', 'commands'],
     ],
     [['indexer/sync/**/*.ts'], ['reindex', 'commands']],

@@ -1,10 +1,11 @@
-// ppa-indexer: reindex | sync | validate | status | rollback, one file each in indexer/commands/. This file builds
+// ppa-indexer: reindex | sync | validate | status | rollback | searches, one file each in indexer/commands/. This file builds
 // the program, runs it, and turns a failure into its exit code (the table: indexer/exitCodes.ts, also in --help and
 // docs/operations.md) and one closing sentence on stderr (indexer/commands/failure.ts).
 import { Command, CommanderError, Option } from 'commander';
 import { INDEX_CONTRACT_VERSION, RELEASE } from '../indexContract/contract.js';
 import { addReindexCommand } from './commands/reindex.js';
 import { addRollbackCommand } from './commands/rollback.js';
+import { addSearchesCommand } from './commands/searches.js';
 import { addStatusCommand } from './commands/status.js';
 import { addSyncCommand } from './commands/sync.js';
 import { addValidateCommand } from './commands/validate.js';
@@ -48,6 +49,7 @@ export function buildProgram(run: CliRun): Command {
   addValidateCommand(program, run);
   addStatusCommand(program, run);
   addRollbackCommand(program, run);
+  addSearchesCommand(program);
   return program;
 }
 

@@ -30,6 +30,11 @@ const EXIT_CODE_ROWS = [
     meaning:
       'the --max-removed guard (default 5% of the live PPAs): a reindex stopped before its swap, or a sync run applied nothing, because it would have removed more; the live alias and documents were not changed',
   },
+  {
+    codes: { storeUnreachable: 6 },
+    meaning:
+      'searches: the Redis of REDIS_URL (where the API counts the searches that found nothing) did not answer; nothing was read',
+  },
   // 128 + the signal's number.
   {
     codes: { interrupted: 130, terminated: 143 },

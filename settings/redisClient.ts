@@ -91,3 +91,22 @@ export function createRedisConnection(redisUrl: string, options: RedisConnection
     holdsKeys: (server) => client.slots.some((owners) => owners?.[0] === server),
   };
 }
+
+/**
+ * Resolves once the connection is ready to take commands, or rejects after `timeoutMs` (commands fail at once while
+ * it is not: the offline queue is off).
+ */
+export async function whenReady(client: Redis | Cluster, timeoutMs: number): Promise<void> {
+  if (client.status === 'ready') return;
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      client.off('ready', ready);
+      reject(new Error(`no connection within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const ready = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    client.once('ready', ready);
+  });
+}

@@ -48,6 +48,7 @@ import { abandonedSearchesCancelled } from './http/abandon.js';
 import { RefusalLog } from './http/refusalLog.js';
 import { answers } from './wire/answers.js';
 import { jsonRepresentation } from './wire/representation.js';
+import { createZeroResultsLog, type ZeroResultsLog } from './zeroResults/zeroResultsLog.js';
 import type { ResponseCache } from './wire/responseCache.js';
 
 export interface AppDeps {
@@ -65,6 +66,8 @@ export interface AppDeps {
   responseCache?: ResponseCache;
   /** Traces on (src/tracing.ts): a server span per request. Absent: no span, no middleware. */
   tracer?: Tracer;
+  /** Where the searches that found nothing are counted; absent: in this process (createZeroResultsLog). */
+  zeroResults?: ZeroResultsLog;
 }
 
 /**
@@ -99,6 +102,8 @@ export function createApp(deps: AppDeps): Koa {
   app.on('error', (error: unknown) => logger.error({ err: error }, 'response failed'));
 
   const liveState = deps.liveState;
+  const zeroResults =
+    deps.zeroResults ?? createZeroResultsLog({ retentionDays: config.zeroResultsRetentionDays });
   if (metrics) metrics.observeServedState(liveState.served);
   const operationDeps: OperationDeps = {
     search,
@@ -112,6 +117,7 @@ export function createApp(deps: AppDeps): Koa {
     exports: { slots: new ExportSlots(config.exportConcurrency), logger },
     // Serialized and hashed once, not on every request: it depends only on configuration.
     openApiDocument: jsonRepresentation(buildOpenApiSpec({ publicBaseUrl: config.publicBaseUrl })),
+    zeroResults: metrics ? metrics.instrumentZeroResults(zeroResults) : zeroResults,
   };
   // /health/* answers before the rate limit (never counted); /api/v1/* after it.
   const health = operationsRouter(

@@ -7,6 +7,10 @@ import {
   type EsSettings,
 } from '../settings/elasticsearch.js';
 import { redisUrlProblem } from '../settings/redisUrl.js';
+import {
+  DEFAULT_ZERO_RESULTS_RETENTION_DAYS,
+  MAX_ZERO_RESULTS_RETENTION_DAYS,
+} from '../settings/zeroResults.js';
 import { ConfigError, createVariablesReader, type VariableSpec } from '../settings/variables.js';
 import Type, { type Static, type TSchema } from 'typebox';
 
@@ -66,6 +70,14 @@ const SPEC = {
       'limits (one instance)',
     schema: Type.String({ format: 'redis-url' }),
     explain: redisUrlProblem,
+  }),
+  ZERO_RESULTS_RETENTION_DAYS: variable({
+    field: 'zeroResultsRetentionDays',
+    unit: 'days',
+    default: String(DEFAULT_ZERO_RESULTS_RETENTION_DAYS),
+    meaning:
+      "how long the searches that found nothing are kept, a day at a time, in the rate limiter's Redis (in memory without REDIS_URL); `ppa-indexer searches --zero-results` reports them",
+    schema: Type.Integer({ minimum: 1, maximum: MAX_ZERO_RESULTS_RETENTION_DAYS }),
   }),
   RATE_LIMIT_POINTS: variable({
     field: 'rateLimitPoints',

@@ -54,21 +54,13 @@ async function main(): Promise<void> {
   });
 
   const tracing = startTracing(config, logger);
-  const { search, admission, limiter, liveState, metrics, responseCache } = createServices(
-    config,
-    logger,
-    tracing,
-  );
+  const services = createServices(config, logger, tracing);
+  const { search, limiter, liveState, metrics, responseCache, zeroResults } = services;
   const app = createApp({
     config,
-    search,
-    admission,
-    limiter,
-    liveState,
     logger,
+    ...services,
     ...(tracing ? { tracer: tracing.tracer } : {}),
-    ...(metrics ? { metrics } : {}),
-    ...(responseCache ? { responseCache } : {}),
   });
   const server = createServer(app.callback());
   // Longer than the idle timeout of the proxies usually in front (nginx, cloud balancers: 60 s), so they never
@@ -90,7 +82,7 @@ async function main(): Promise<void> {
     liveState.close();
     responseCache?.close();
     void stop(server, logger).then(async (forced) => {
-      await Promise.allSettled([search.close(), limiter.close(), tracing?.shutdown()]);
+      await Promise.allSettled([search.close(), limiter.close(), zeroResults.close(), tracing?.shutdown()]);
       logger.info({ forced }, 'stopped');
       process.exit(forced ? 1 : 0);
     });

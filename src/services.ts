@@ -14,6 +14,7 @@ import { processLoopMonitor, type LoopLoad } from './gateway/loopMonitor.js';
 import { createLiveLookups } from './liveState/lookups.js';
 import { createEsClient } from '../settings/esClient.js';
 import type { Tracing } from './tracing.js';
+import { createZeroResultsLog, type ZeroResultsLog } from './zeroResults/zeroResultsLog.js';
 
 export interface Services {
   search: SearchGateway;
@@ -24,6 +25,8 @@ export interface Services {
   liveState: LiveState;
   metrics?: Metrics;
   responseCache?: ResponseCache;
+  /** Where the list's searches that found nothing are counted: the rate limiter's Redis, else this process. */
+  zeroResults: ZeroResultsLog;
 }
 
 /** `tracing`: traces on (src/tracing.ts); absent, neither the gateway nor the Elasticsearch client makes a span. */
@@ -57,11 +60,17 @@ export function createServices(config: Config, logger: Logger, tracing?: Tracing
     maxBytes: config.responseCacheBytes,
     generation: () => liveState.generation(),
   });
+  const zeroResults = createZeroResultsLog({
+    ...(config.redisUrl !== undefined ? { redisUrl: config.redisUrl } : {}),
+    retentionDays: config.zeroResultsRetentionDays,
+    onFailure: (error) => logger.warn({ err: error }, 'zero-result search counted in memory: Redis failed'),
+  });
   return {
     search,
     admission,
     limiter,
     liveState,
+    zeroResults,
     ...(metrics ? { metrics } : {}),
     ...(responseCache ? { responseCache } : {}),
   };

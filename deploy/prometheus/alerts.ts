@@ -13,6 +13,13 @@ export interface PlainAlert {
   runbook: string;
 }
 
+/** The share of the list's searches with q that found nothing, over `range` (ending `offset` ago). */
+const zeroResultShare = (range: string, offset = '') => {
+  const rate = (selector: string) =>
+    `sum by (job) (rate(ppa_text_searches_total${selector}[${range}]${offset}))`;
+  return `(${rate('{outcome="nothing"}')} / ${rate('')})`;
+};
+
 export const ALERTS: readonly PlainAlert[] = [
   {
     name: 'PpaElasticsearchUnreachable',
@@ -60,5 +67,20 @@ export const ALERTS: readonly PlainAlert[] = [
     summary: '{{ $labels.instance }} has refused searches for overload for 10 minutes',
     runbook:
       'Elasticsearch is too small for the traffic, or this instance is starved of CPU: compare the instances’ admission limits and Elasticsearch latency on the dashboard (docs/operations.md, "Overload").',
+  },
+  {
+    name: 'PpaZeroResultSearchesHigh',
+    severity: 'ticket',
+    // Far above its usual level: over twice the share of the day before, and above a fifth of the searches,
+    // with enough searches in the hour for the share to mean something.
+    expr:
+      `${zeroResultShare('1h')} > 2 * ${zeroResultShare('1d', ' offset 1h')}` +
+      ` and ${zeroResultShare('1h')} > 0.2` +
+      ` and sum by (job) (increase(ppa_text_searches_total[1h])) > 100`,
+    for: '30m',
+    summary:
+      'An unusual share of searches finds nothing: {{ $value | humanizePercentage }} of the last hour’s searches with q',
+    runbook:
+      '`ppa-indexer searches --zero-results --since 1d` lists what people fail to find: a reindex that lost records (`ppa-indexer status`, `reindex --plan`), a spelling or a country the data lacks, or a broken client sending odd q.',
   },
 ];

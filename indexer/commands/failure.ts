@@ -48,7 +48,7 @@ export function describeFailure(error: unknown, context: RunContext): Failure {
       return failure(
         EXIT_CODES.usage,
         'no command given',
-        'name one: reindex, sync, validate, status or rollback',
+        'name one: reindex, sync, validate, status, rollback or searches',
       );
     return failure(EXIT_CODES.usage, what, helpHint(context));
   }

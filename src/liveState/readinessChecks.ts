@@ -18,6 +18,7 @@ import {
 import type { LiveState } from './liveState.js';
 import type { LiveLookups } from './lookups.js';
 import type { ServedStateWatcher } from './servedStateWatcher.js';
+import type { ZeroResultsLog } from '../zeroResults/zeroResultsLog.js';
 
 const ElasticsearchCheckSchema = record({
   status: oneOf(['ok', 'down'], { description: 'down: unreachable, timing out or alias missing.' }),
@@ -29,6 +30,18 @@ const ElasticsearchCheckSchema = record({
 const RateLimitCheckSchema = record({
   status: oneOf(['ok', 'degraded'], { description: 'degraded: Redis is away, limits are per instance.' }),
   store: oneOf(['redis', 'memory']),
+  detail: optionalString(),
+});
+
+const ZeroResultsCheckSchema = record({
+  status: oneOf(['ok', 'degraded'], {
+    description:
+      'degraded: Redis is away, the searches that found nothing are counted by this instance alone.',
+  }),
+  store: oneOf(['redis', 'memory'], {
+    description:
+      'Where the searches that found nothing are counted: shared (redis) or this instance (memory).',
+  }),
   detail: optionalString(),
 });
 
@@ -105,6 +118,7 @@ type IndexCheck = Static<typeof IndexCheckSchema>;
 const checks = {
   elasticsearch: ref('ElasticsearchCheck', ElasticsearchCheckSchema),
   rate_limit: ref('RateLimitCheck', RateLimitCheckSchema),
+  zero_results: ref('ZeroResultsCheck', ZeroResultsCheckSchema),
   sync: ref('SyncCheck', SyncCheckSchema),
   load: ref('LoadCheck', LoadCheckSchema),
   index: ref('IndexCheck', IndexCheckSchema),
@@ -196,10 +210,17 @@ function loadCheck(admission: Admission | undefined): LoadCheck {
   };
 }
 
+/** Where the searches that found nothing are counted: degraded while a configured Redis fails. */
+function zeroResultsCheck(log: ZeroResultsLog | undefined): Static<typeof ZeroResultsCheckSchema> {
+  const { store, detail, shared } = log?.store() ?? { store: 'memory', detail: null, shared: false };
+  return { status: shared && store === 'memory' ? 'degraded' : 'ok', store, detail };
+}
+
 /** Every check's body schema, by the name the OpenAPI document gives it. */
 export const READINESS_SCHEMAS = {
   ElasticsearchCheck: ElasticsearchCheckSchema,
   RateLimitCheck: RateLimitCheckSchema,
+  ZeroResultsCheck: ZeroResultsCheckSchema,
   SyncCheck: SyncCheckSchema,
   LoadCheck: LoadCheckSchema,
   IndexCheck: IndexCheckSchema,
@@ -211,6 +232,7 @@ export const READINESS_SCHEMAS = {
 export async function readinessChecks(
   liveState: LiveState,
   admission: Admission | undefined,
+  zeroResults?: ZeroResultsLog,
 ): Promise<Checks> {
   const [state, sync, index] = await Promise.all([
     liveState.lookups.ready(),
@@ -229,6 +251,7 @@ export async function readinessChecks(
     },
     // Degraded (Redis away, in-memory limits) still serves: it is reported, not a reason to be unready.
     rate_limit: { status: health.status, store: health.store, detail: health.detail ?? null },
+    zero_results: zeroResultsCheck(zeroResults),
     // Held back (a mass removal refused) still serves: reported, not a reason to be unready, since an unready
     // fleet would take down the very index the guard keeps whole.
     sync,

@@ -13,6 +13,7 @@ import type { ContractReading } from '../../indexContract/contract.js';
 import type { ServedStateWatcher } from '../liveState/servedStateWatcher.js';
 import type { Admission } from '../gateway/admission.js';
 import { routeOf, wasOverloaded } from '../http/refusalLog.js';
+import type { ZeroResultsLog } from '../zeroResults/zeroResultsLog.js';
 
 const LATENCY_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
@@ -32,6 +33,8 @@ export interface Metrics {
   countRefusal(route: string, method: string, seconds: number): void;
   /** Reports admission control: the limit, searches in flight and queued, the wait for a slot. */
   observeAdmission(admission: Admission): void;
+  /** The log of searches that found nothing, each list search with q counted by whether it found anything. */
+  instrumentZeroResults(log: ZeroResultsLog): ZeroResultsLog;
 }
 
 export interface MetricsSources {
@@ -77,6 +80,7 @@ export function createMetrics(sources: MetricsSources): Metrics {
     ...admissionMetrics(registry),
     ...servedStateMetrics(registry),
     ...cacheMetrics(registry),
+    ...textSearchMetrics(registry),
   };
 }
 
@@ -374,5 +378,26 @@ function cacheMetrics(registry: Registry): Pick<Metrics, 'observeCache'> {
     observeCache(cache) {
       cacheStats = () => cache.stats();
     },
+  };
+}
+
+/** List searches with q by outcome: those that found nothing per minute, and their share (the zero-result alert). */
+function textSearchMetrics(registry: Registry): Pick<Metrics, 'instrumentZeroResults'> {
+  const searches = new Counter({
+    name: 'ppa_text_searches_total',
+    help: 'List searches with q answered (from the response cache too), by outcome: found or nothing',
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
+  // Both series from the start, so that their rates exist before the first search of each kind.
+  for (const outcome of ['found', 'nothing']) searches.inc({ outcome }, 0);
+  return {
+    instrumentZeroResults: (log) => ({
+      ...log,
+      note(search) {
+        searches.inc({ outcome: search.found ? 'found' : 'nothing' });
+        log.note(search);
+      },
+    }),
   };
 }

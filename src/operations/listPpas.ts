@@ -7,6 +7,7 @@ import { PpaListItemSchema } from '../present/ppa.js';
 import { planList } from '../queries/listPlan.js';
 import { operation } from './operation.js';
 import { changesSince } from './shared.js';
+import { clientKey } from '../rateLimit/clientKey.js';
 
 export const listPpas = operation({
   path: API_PATHS.ppas,
@@ -28,9 +29,9 @@ export const listPpas = operation({
   schemas: { PpaListItem: PpaListItemSchema, PpaList: PpaListSchema },
   handler:
     (deps) =>
-    async ({ query, answer, base, canonicalQuery }) => {
+    async ({ ctx, query, answer, base, canonicalQuery }) => {
       const querystring = canonicalQuery();
-      await answer(`${base} ${querystring}`, async () => {
+      const sent = await answer(`${base} ${querystring}`, async () => {
         const since = await changesSince(deps);
         const plan = planList(query);
         // Highlights only when asked and with a q: without them nothing is computed.
@@ -43,7 +44,16 @@ export const listPpas = operation({
           changesSince: since,
           highlight,
         });
-        return { body, ...(linkHeader ? { link: linkHeader } : {}) };
+        return { body, found: body.meta.total, ...(linkHeader ? { link: linkHeader } : {}) };
       });
+      // A search with q is counted, cached answers too: an empty one is still a person who found nothing.
+      if (query.q !== undefined && sent.found !== undefined) {
+        deps.zeroResults.note({
+          q: query.q,
+          found: sent.found > 0,
+          clientKey: clientKey(ctx.ip),
+          optedOut: ctx.get('sec-gpc') === '1',
+        });
+      }
     },
 });

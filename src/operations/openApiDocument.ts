@@ -30,6 +30,7 @@ export const openApiDocument = operation({
   withoutSearch: true,
   handler:
     (deps) =>
-    ({ answer }) =>
-      answer('', () => deps.openApiDocument),
+    async ({ answer }) => {
+      await answer('', () => deps.openApiDocument);
+    },
 });

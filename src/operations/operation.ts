@@ -15,6 +15,7 @@ import type { SearchGateway } from '../gateway/gateway.js';
 import type { LiveState } from '../liveState/liveState.js';
 import type { AnswerFn, Compute } from '../wire/answers.js';
 import type { Representation } from '../wire/representation.js';
+import type { ZeroResultsLog } from '../zeroResults/zeroResultsLog.js';
 
 /** What handlers use: built once per app (src/app.ts). */
 export interface OperationDeps {
@@ -31,6 +32,8 @@ export interface OperationDeps {
   admission?: Admission;
   /** The OpenAPI document, serialized once. */
   openApiDocument: Representation;
+  /** Where the list's searches that found nothing are counted (src/zeroResults/). */
+  zeroResults: ZeroResultsLog;
 }
 
 /** What one request of an operation has: its context, its parsed query, and its answer keyed by the operation. */
@@ -44,8 +47,8 @@ export interface OperationRequest<Q> {
    * cache entry, and links built from it.
    */
   canonicalQuery(): string;
-  /** Answers from the response cache under this operation and `normalized` (its parameters), or computes. */
-  answer(normalized: string, compute: Compute): Promise<void>;
+  /** Answers from the response cache under this operation and `normalized` (its parameters), or computes: what was sent. */
+  answer(normalized: string, compute: Compute): Promise<Representation>;
 }
 
 export type Handler<Q> = (request: OperationRequest<Q>) => Promise<void> | void;

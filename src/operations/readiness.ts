@@ -33,10 +33,10 @@ export const readiness = operation({
   },
   schemas: READINESS_SCHEMAS,
   handler:
-    ({ liveState, admission }) =>
+    ({ liveState, admission, zeroResults }) =>
     async ({ ctx }) => {
       ctx.set('Cache-Control', 'no-store');
-      const checks = await readinessChecks(liveState, admission);
+      const checks = await readinessChecks(liveState, admission, zeroResults);
       ctx.body = { status: 'ready', ...checks } satisfies Static<typeof ReadinessSchema>;
     },
 });

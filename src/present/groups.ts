@@ -18,15 +18,7 @@ import {
   type WalkName,
 } from '../queries/groupAggregations.js';
 import { roundMw, roundShare, roundUsd } from './rounding.js';
-import {
-  count,
-  fraction,
-  megawatts,
-  oneOf,
-  record,
-  Type,
-  type Static,
-} from '../wire/bodySchema.js';
+import { count, fraction, megawatts, oneOf, record, Type, type Static } from '../wire/bodySchema.js';
 
 const figures = {
   ppas: Type.Integer({ minimum: 1, description: 'PPAs in the group (never 0).' }),

@@ -10,6 +10,8 @@ import type { ResponseCache } from './responseCache.js';
 export interface Answer {
   body: object;
   link?: string;
+  /** How many results the answer found (a search's total): the representation carries it, cached or not. */
+  found?: number;
 }
 
 /** Where a request's answer is kept: its route, and its parameters in a normalized form. */
@@ -21,7 +23,8 @@ export interface AnswerKey {
 /** A body computed per request, or a representation made once (the OpenAPI document). */
 export type Compute = () => Promise<Answer | Representation> | Answer | Representation;
 
-export type AnswerFn = (ctx: Context, key: AnswerKey, compute: Compute) => Promise<void>;
+/** Sends the answer and gives back the representation sent (from the cache or computed). */
+export type AnswerFn = (ctx: Context, key: AnswerKey, compute: Compute) => Promise<Representation>;
 
 export function answers({
   cache,
@@ -37,17 +40,23 @@ export function answers({
     if (hit) {
       send(ctx, hit, { cacheControl, onGrow: () => cache!.set(key!, hit) });
       cache!.rememberUrl(ctx.url, key!);
-      return;
+      return hit;
     }
     const computed = await compute();
-    const representation = 'etag' in computed ? computed : jsonRepresentation(computed.body, computed.link);
+    const representation = 'etag' in computed ? computed : answerRepresentation(computed);
     if (key === undefined) {
       send(ctx, representation, { cacheControl });
-      return;
+      return representation;
     }
     const kept = keptAs(representation, acceptedEncoding(ctx, representation.size, representation.type));
     cache!.set(key, kept);
     cache!.rememberUrl(ctx.url, key);
     send(ctx, kept, { cacheControl, onGrow: () => cache!.set(key, kept) });
+    return kept;
   };
+}
+
+function answerRepresentation({ body, link, found }: Answer): Representation {
+  const representation = jsonRepresentation(body, link);
+  return found === undefined ? representation : { ...representation, found };
 }

@@ -31,6 +31,8 @@ export interface Representation {
   link?: string;
   /** When what it shows last changed (ISO 8601): Last-Modified, and If-Modified-Since answered with 304. */
   lastModified?: string;
+  /** How many results a search's answer found: what the log of searches that found nothing reads. */
+  found?: number;
 }
 
 /** A JSON body serialized once: the bytes sent are the bytes hashed. */

@@ -18,6 +18,7 @@ import { createAdmission } from '../../src/services.js';
 import { createResponseCache, type ResponseCache } from '../../src/wire/responseCache.js';
 import { createMetrics, type Metrics } from '../../src/metrics/metrics.js';
 import { createEsClient } from '../../settings/esClient.js';
+import type { ZeroResultsLog } from '../../src/zeroResults/zeroResultsLog.js';
 import { ES_URL } from './services.js';
 
 /** The front door's loop bound in test apps (see configOverrides). */
@@ -51,6 +52,8 @@ export interface TestAppOptions {
    * and the app); absent: off, as by default.
    */
   tracer?: Tracer;
+  /** Where the searches that found nothing are counted (closed by close()); absent: the app's own, in memory. */
+  zeroResults?: ZeroResultsLog;
 }
 
 export interface LogLine {
@@ -138,6 +141,7 @@ export async function buildTestApp(options: TestAppOptions): Promise<TestApp> {
     liveState,
     ...(responseCache ? { responseCache } : {}),
     ...(metrics ? { metrics } : {}),
+    ...(options.zeroResults ? { zeroResults: options.zeroResults } : {}),
     ...tracer,
   });
   const server = app.listen(0, '127.0.0.1');
@@ -162,6 +166,7 @@ export async function buildTestApp(options: TestAppOptions): Promise<TestApp> {
       await gateway.close();
       loop.close();
       if (!options.limiter) await limiter.close();
+      await options.zeroResults?.close();
     },
   };
 }

@@ -9,6 +9,7 @@ import type { ClientRateLimiter } from '../../src/rateLimit/index.js';
 import { answers, type AnswerFn } from '../../src/wire/answers.js';
 import { jsonRepresentation } from '../../src/wire/representation.js';
 import { ResponseCache } from '../../src/wire/responseCache.js';
+import { createZeroResultsLog } from '../../src/zeroResults/zeroResultsLog.js';
 
 export function operationDeps(given: Partial<OperationDeps> & Pick<OperationDeps, 'search'>): OperationDeps {
   return {
@@ -16,6 +17,7 @@ export function operationDeps(given: Partial<OperationDeps> & Pick<OperationDeps
     exports: { slots: new ExportSlots(4), logger: pino({ level: 'silent' }) },
     liveState: new LiveState({ lookups: {} as LiveLookups, limiter: {} as ClientRateLimiter }),
     openApiDocument: jsonRepresentation({}),
+    zeroResults: createZeroResultsLog({ retentionDays: 30 }),
     ...given,
   };
 }

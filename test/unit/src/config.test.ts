@@ -54,6 +54,7 @@ describe('app config: loadConfig', () => {
         'OTEL_EXPORTER_OTLP_ENDPOINT',
         'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
         'OTEL_SERVICE_NAME',
+        'ZERO_RESULTS_RETENTION_DAYS',
       ].sort(),
     );
     for (const name of CONFIG_VARIABLES) expect(CONFIG_VARIABLES_SPEC[name].meaning, name).to.be.a('string');
@@ -64,6 +65,7 @@ describe('app config: loadConfig', () => {
       port: 3000,
       host: '0.0.0.0',
       es: { nodes: ['http://127.0.0.1:9200'], alias: 'ppas', requestTimeoutMs: 2000 },
+      zeroResultsRetentionDays: 30,
       rateLimitPoints: 60,
       rateLimitWindowSeconds: 60,
       responseCacheBytes: 32 * 1024 * 1024,

@@ -62,6 +62,11 @@ describe('operations/readiness: GET /health/ready', () => {
       status: 'ready',
       elasticsearch: { status: 'ok', cluster: true, alias: true, detail: null },
       rate_limit: { status: 'ok', store: 'memory', detail: null },
+      zero_results: {
+        status: 'ok',
+        store: 'memory',
+        detail: 'REDIS_URL is not set: this instance counts its own',
+      },
       sync: { status: 'ok', high_water_mark: null, changes_head: 42, detail: null },
       load: { status: 'unknown', detail: null },
       index: {
