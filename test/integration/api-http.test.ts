@@ -453,6 +453,11 @@ describe('api http: the app shell on a real Elasticsearch', function () {
         status: 'ready',
         elasticsearch: { status: 'ok', cluster: true, alias: true, detail: null },
         rate_limit: { status: 'ok', store: 'memory', detail: null },
+        zero_results: {
+          status: 'ok',
+          store: 'memory',
+          detail: 'REDIS_URL is not set: this instance counts its own',
+        },
         // Built from a file: no sync mark; the reindex started an empty change log.
         sync: { status: 'ok', high_water_mark: null, changes_head: 0, detail: null },
         // Nothing refused: not shedding; the limit as admission control has it now.
