@@ -16,6 +16,7 @@ export function operationDeps(given: Partial<OperationDeps> & Pick<OperationDeps
     exports: { slots: new ExportSlots(4), logger: pino({ level: 'silent' }) },
     liveState: new LiveState({ lookups: {} as LiveLookups, limiter: {} as ClientRateLimiter }),
     openApiDocument: jsonRepresentation({}),
+    ocds: { ocidPrefix: 'ocds-unregistered', publisherName: 'PPA search API' },
     ...given,
   };
 }
