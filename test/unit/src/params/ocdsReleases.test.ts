@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { BadRequestError } from '../../../../src/http/problem.js';
+import type { BadRequestError } from '../../../../src/http/problem.js';
 import { encodeCursor } from '../../../../src/params/cursor.js';
 import { parseListQuery } from '../../../../src/params/list.js';
 import { ocdsReleasesQuery } from '../../../../src/params/ocdsReleases.js';
