@@ -2,7 +2,7 @@
 // release package and the export's JSON Lines all map through here. Pure. The schema below (what it builds,
 // shown in the OpenAPI document) types it: core fields as OCDS names them, and what core has no field for in the
 // extension's `ppa` object (./ocdsExtension.ts). OCDS leaves a field out rather than writing null, so every absent
-// value is left out. docs/ocds.md has the table, source field → OCDS path.
+// value is left out of the JSON. docs/ocds.md has the table, source field → OCDS path.
 import { hash } from 'node:crypto';
 import { consortiumMembers, groupKey } from '../../indexContract/counterparties.js';
 import { oneOf, record, Type, type Static } from '../wire/bodySchema.js';
@@ -121,55 +121,48 @@ export const ocidOf = (ocidPrefix: string, slug: string): string => `${ocidPrefi
 
 /** The release of the PPA as served now: its stages as tags, an id new whenever what it says changes. */
 export function ppaRelease(ppa: PpaDetail, ocidPrefix: string): OcdsRelease {
-  const content = releaseContent(ppa, ocidPrefix);
-  const tag = RELEASE_TAGS.filter((stage) => stageReached(content, stage, ppa));
-  const digest = hash('sha256', JSON.stringify(content), 'base64url').slice(0, 16);
-  return withIdAndTag(content, `${content.ocid}-${digest}`, tag);
+  const release = releaseOf(ppa, ocidPrefix);
+  release.tag = RELEASE_TAGS.filter((stage) => stageReached(release, stage, ppa));
+  // The hash of what the release says, its id and tag aside (they are still blank here).
+  const digest = hash('sha256', JSON.stringify({ ...release, tag: [] }), 'base64url').slice(0, 16);
+  release.id = `${release.ocid}-${digest}`;
+  return release;
 }
 
 /** The compiled release: what the PPA's releases add up to, which is its one release under another id and tag. */
 export function ppaCompiledRelease(ppa: PpaDetail, ocidPrefix: string): OcdsRelease {
-  const content = releaseContent(ppa, ocidPrefix);
-  return withIdAndTag(content, `${content.ocid}-${content.date}`, ['compiled']);
+  const release = releaseOf(ppa, ocidPrefix);
+  release.id = `${release.ocid}-${release.date}`;
+  release.tag = ['compiled'];
+  return release;
 }
 
-type ReleaseContent = Omit<OcdsRelease, 'id' | 'tag'>;
-
-function withIdAndTag(content: ReleaseContent, id: string, tag: OcdsRelease['tag']): OcdsRelease {
-  const { ocid, date, ...rest } = content;
-  return { ocid, id, date, tag, ...rest };
-}
-
-function stageReached(
-  content: ReleaseContent,
-  stage: (typeof RELEASE_TAGS)[number],
-  ppa: PpaDetail,
-): boolean {
-  if (stage === 'tender') return content.tender !== undefined;
-  if (stage === 'contractAmendment') return content.contracts[0]?.amendments !== undefined;
+function stageReached(release: OcdsRelease, stage: (typeof RELEASE_TAGS)[number], ppa: PpaDetail): boolean {
+  if (stage === 'tender') return release.tender !== undefined;
+  if (stage === 'contractAmendment') return release.contracts[0]?.amendments !== undefined;
   if (stage === 'contractTermination') return !ppa.active;
   return true; // every PPA is awarded to its developer and is a contract
 }
 
-function releaseContent(ppa: PpaDetail, ocidPrefix: string): ReleaseContent {
+// The objects below carry an absent value as `undefined`, which JSON leaves out: every body is JSON, and building
+// each object once, in its order, is most of what a release package costs the API (docs/performance.md).
+
+/** The release, its id and tag blank (each kind of release sets its own). */
+function releaseOf(ppa: PpaDetail, ocidPrefix: string): OcdsRelease {
   const ocid = ocidOf(ocidPrefix, ppa.slug);
   const { parties, buyer, procuringEntity, suppliers } = partiesOf(ppa);
-  const tender = tenderOf(ppa, ocid, procuringEntity);
-  const award = {
-    id: `${ocid}-award`,
-    ...given({ date: dateTimeOf(ppa.procurement.award_date) }),
-    status: 'active' as const,
-    suppliers,
-  };
+  const awardID = `${ocid}-award`;
   return {
     ocid,
+    id: '',
     date: ppa.updated_at,
+    tag: [],
     initiationType: 'tender',
     parties,
-    ...(buyer ? { buyer } : {}),
-    ...(tender ? { tender } : {}),
-    awards: [award],
-    contracts: [contractOf(ppa, ocid, award.id)],
+    buyer,
+    tender: tenderOf(ppa, ocid, procuringEntity),
+    awards: [{ id: awardID, date: dateTimeOf(ppa.procurement.award_date), status: 'active', suppliers }],
+    contracts: [contractOf(ppa, ocid, awardID)],
     ppa: ppaExtension(ppa),
   };
 }
@@ -202,44 +195,55 @@ export function partyId(name: string): string {
   return identifierOf(key) || key;
 }
 
+const ASCII = /^[\x00-\x7f]*$/;
+
 /** Letters and digits, each run of anything else one "-": "Rede Elétrica (SA)" → "rede-eletrica-sa" once folded. */
-const identifierOf = (folded: string): string =>
-  folded.replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-+|-+$/g, '');
+function identifierOf(folded: string): string {
+  const separated = ASCII.test(folded)
+    ? folded.replace(/[^a-z0-9]+/g, '-')
+    : folded.replace(/[^\p{L}\p{N}]+/gu, '-');
+  const start = separated.startsWith('-') ? 1 : 0;
+  const end = separated.length - (separated.length > start && separated.endsWith('-') ? 1 : 0);
+  return separated.slice(start, end);
+}
 
 function tenderOf(ppa: PpaDetail, ocid: string, procuringEntity: Reference | undefined) {
   const { method, method_details, number_of_bidders, tender_start, tender_end } = ppa.procurement;
-  const tenderPeriod = given({ startDate: dateTimeOf(tender_start), endDate: dateTimeOf(tender_end) });
-  const known = given({
+  const known =
+    method !== null ||
+    method_details !== null ||
+    number_of_bidders !== null ||
+    tender_start !== null ||
+    tender_end !== null ||
+    procuringEntity !== undefined;
+  if (!known) return undefined;
+  const period = tender_start !== null || tender_end !== null;
+  return {
+    id: `${ocid}-tender`,
     procurementMethod: method === null ? undefined : PROCUREMENT_METHODS[method],
     procurementMethodDetails: method_details ?? undefined,
     numberOfTenderers: number_of_bidders ?? undefined,
-  });
-  const hasPeriod = Object.keys(tenderPeriod).length > 0;
-  if (method === null && Object.keys(known).length === 0 && !hasPeriod && !procuringEntity) return undefined;
-  return {
-    id: `${ocid}-tender`,
-    ...known,
-    ...(hasPeriod ? { tenderPeriod } : {}),
-    ...(procuringEntity ? { procuringEntity } : {}),
+    tenderPeriod: period
+      ? { startDate: dateTimeOf(tender_start), endDate: dateTimeOf(tender_end) }
+      : undefined,
+    procuringEntity,
   };
 }
 
 function contractOf(ppa: PpaDetail, ocid: string, awardID: string): OcdsRelease['contracts'][number] {
   const { signed_date, cod_date, term_years } = ppa.contract;
   const start = dateTimeOf(cod_date ?? signed_date);
-  const period = start
-    ? { startDate: start, ...(term_years !== null ? { endDate: yearsAfter(start, term_years) } : {}) }
-    : undefined;
-  const documents = documentsOf(ppa.documents);
-  const amendments = amendmentsOf(ppa.versions);
+  const end = start !== undefined && term_years !== null ? yearsAfter(start, term_years) : undefined;
+  const documents = ppa.documents.length > 0 ? documentsOf(ppa.documents) : undefined;
   return {
     id: `${ocid}-contract`,
     awardID,
     title: ppa.project_name,
     status: ppa.active ? 'active' : 'terminated',
-    ...given({ dateSigned: dateTimeOf(signed_date), period }),
-    ...(documents.length > 0 ? { documents } : {}),
-    ...(amendments.length > 0 ? { amendments } : {}),
+    dateSigned: dateTimeOf(signed_date),
+    period: start ? { startDate: start, endDate: end } : undefined,
+    documents,
+    amendments: ppa.versions.length > 1 ? amendmentsOf(ppa.versions) : undefined,
   };
 }
 
@@ -251,14 +255,12 @@ function documentsOf(attachments: PpaDetail['documents']): Static<typeof Documen
     seen.set(base, repeat);
     return {
       id: repeat === 1 ? base : `${base}-${repeat}`,
-      ...given({ documentType: attachment.document_type ?? undefined }),
+      documentType: attachment.document_type ?? undefined,
       title: attachment.title,
-      ...given({
-        url: attachment.url ?? undefined,
-        datePublished: dateTimeOf(attachment.published_on),
-        format: attachment.format ?? undefined,
-        language: attachment.language ?? undefined,
-      }),
+      url: attachment.url ?? undefined,
+      datePublished: dateTimeOf(attachment.published_on),
+      format: attachment.format ?? undefined,
+      language: attachment.language ?? undefined,
     };
   });
 }
@@ -268,13 +270,14 @@ function amendmentsOf(versions: PpaDetail['versions']): Static<typeof AmendmentS
   const ordered = [...versions].sort((a, b) => a.version - b.version);
   return ordered.slice(1).map((version) => ({
     id: String(version.version),
-    ...given({ date: dateTimeOf(version.date), description: version.summary ?? undefined }),
+    date: dateTimeOf(version.date),
+    description: version.summary ?? undefined,
   }));
 }
 
 function ppaExtension(ppa: PpaDetail): PpaExtension {
   const { contract, fiscal } = ppa;
-  return given({
+  return {
     referenceCode: ppa.reference_code,
     technology: ppa.technology,
     capacityMW: ppa.capacity_mw,
@@ -294,14 +297,7 @@ function ppaExtension(ppa: PpaDetail): PpaExtension {
     offtakerType: ppa.offtaker.type ?? undefined,
     procurementMethod: ppa.procurement.method ?? undefined,
     firstPublished: ppa.published_at ?? undefined,
-  });
-}
-
-/** The entries whose value is known (OCDS leaves a field out rather than writing null). */
-function given<T extends Record<string, unknown>>(entries: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
-  const known: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(entries)) if (value !== undefined) known[key] = value;
-  return known as { [K in keyof T]?: Exclude<T[K], undefined> };
+  };
 }
 
 const CALENDAR_DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -312,8 +308,15 @@ export function dateTimeOf(value: string | null): string | undefined {
   return CALENDAR_DATE.test(value) ? `${value}T00:00:00Z` : value;
 }
 
-/** The same instant `years` later, in the same form (29 February becomes 1 March in a common year). */
+/** The same day `years` later (29 February becomes 1 March in a common year). */
 function yearsAfter(dateTimeValue: string, years: number): string {
+  const year = Number(dateTimeValue.slice(0, 4)) + years;
+  const rest = dateTimeValue.slice(4);
+  // A calendar date's midnight (dateTimeOf): the year moves, and only 29 February may not exist then.
+  if (year <= 9999 && /^-\d{2}-\d{2}T00:00:00Z$/.test(rest)) {
+    const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+    return `${year}${rest.startsWith('-02-29') && !leap ? '-03-01T00:00:00Z' : rest}`;
+  }
   const date = new Date(dateTimeValue);
   date.setUTCFullYear(date.getUTCFullYear() + years);
   return date.toISOString().replace('.000Z', 'Z');

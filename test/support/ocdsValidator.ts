@@ -100,11 +100,12 @@ export function createOcdsValidator(extension: OcdsExtensionFiles = servedExtens
     walk(release, releaseSchema, releaseSchema, where, codelists).concat(references(release, where));
 
   return {
-    release: (release, where = '') => [
-      ...ajvProblems(schemas.release, release, where),
-      ...beyondSchema(release, where),
-    ],
-    releasePackage(body) {
+    release(value, where = '') {
+      const release = sent(value);
+      return [...ajvProblems(schemas.release, release, where), ...beyondSchema(release, where)];
+    },
+    releasePackage(value) {
+      const body = sent(value);
       const problems = ajvProblems(schemas.releasePackage, body, '');
       const { releases, ...head } = body as { releases?: unknown[] };
       problems.push(...walk(head, releasePackageSchema, releasePackageSchema, '', codelists));
@@ -112,7 +113,8 @@ export function createOcdsValidator(extension: OcdsExtensionFiles = servedExtens
       problems.push(...repeatedReleases(releases ?? []));
       return problems;
     },
-    recordPackage(body) {
+    recordPackage(value) {
+      const body = sent(value);
       const problems = ajvProblems(schemas.recordPackage, body, '');
       const { records, ...head } = body as { records?: Json[] };
       problems.push(...walk(head, recordPackageSchema, recordPackageSchema, '', codelists));
@@ -129,6 +131,9 @@ export function createOcdsValidator(extension: OcdsExtensionFiles = servedExtens
     },
   };
 }
+
+/** The value as the API sends it: JSON, which leaves out what is undefined. */
+const sent = (value: unknown): unknown => JSON.parse(JSON.stringify(value)) as unknown;
 
 function ajvProblems(validate: ValidateFunction, value: unknown, where: string): string[] {
   if (validate(value)) return [];

@@ -84,6 +84,8 @@ function detail(): PpaDetail {
 }
 
 type Change = (ppa: PpaDetail) => void;
+/** As the API sends it: JSON leaves out what is absent (undefined). */
+const json = (release: OcdsRelease): OcdsRelease => JSON.parse(JSON.stringify(release)) as OcdsRelease;
 const at = (release: OcdsRelease, path: string): unknown =>
   path
     .split('.')
@@ -155,6 +157,12 @@ const ROWS: [string, Change, string, unknown][] = [
     (p) => void (p.contract.term_years = null),
     'contracts.0.period',
     { startDate: '2019-06-30T00:00:00Z' },
+  ],
+  [
+    '29 February: the term ends on 1 March of a common year',
+    (p) => Object.assign(p.contract, { cod_date: '2016-02-29', term_years: 3 }),
+    'contracts.0.period',
+    { startDate: '2016-02-29T00:00:00Z', endDate: '2019-03-01T00:00:00Z' },
   ],
   [
     'neither date: no period',
@@ -283,7 +291,7 @@ describe('api present: OCDS release (the mapping)', () => {
     it(label, () => {
       const ppa = detail();
       change(ppa);
-      const release = ppaCompiledRelease(ppa, PREFIX);
+      const release = json(ppaCompiledRelease(ppa, PREFIX));
       expect(at(release, path), path).to.deep.equal(expected);
     });
   }
@@ -291,7 +299,7 @@ describe('api present: OCDS release (the mapping)', () => {
   it('documents: every source document, ids unique, dates as date-times, nulls left out', () => {
     const ppa = detail();
     ppa.documents.push({ ...ppa.documents[1]!, url: 'https://example.org/g2.pdf' });
-    expect(ppaCompiledRelease(ppa, PREFIX).contracts[0]?.documents).to.deep.equal([
+    expect(json(ppaCompiledRelease(ppa, PREFIX)).contracts[0]?.documents).to.deep.equal([
       {
         id: 'power-purchase-agreement',
         documentType: 'contractSigned',
@@ -312,7 +320,7 @@ describe('api present: OCDS release (the mapping)', () => {
   });
 
   it('parties: the offtaker that procures is one party with both roles; each member a supplier', () => {
-    expect(ppaCompiledRelease(detail(), PREFIX).parties).to.deep.equal([
+    expect(json(ppaCompiledRelease(detail(), PREFIX)).parties).to.deep.equal([
       { id: 'senelec', name: 'Senelec', roles: ['buyer', 'procuringEntity'] },
       { id: 'engie', name: 'Engie', roles: ['supplier'] },
       { id: 'meridiam', name: 'Meridiam', roles: ['supplier'] },
@@ -322,6 +330,8 @@ describe('api present: OCDS release (the mapping)', () => {
   it('party ids are the same in every release of the ocid, whatever the spelling of case and accents', () => {
     expect(partyId('SÃO  Energia')).to.equal(partyId('Sao Energia'));
     expect(partyId('Rede Elétrica (SA)')).to.equal('rede-eletrica-sa');
+    expect(partyId('(ACME) Power.')).to.equal('acme-power');
+    expect(partyId('--')).to.equal('--');
   });
 
   it('a PPA with no procurement data: no tender, an award without a date, still valid', () => {
@@ -335,7 +345,7 @@ describe('api present: OCDS release (the mapping)', () => {
       award_date: null,
       procuring_entity: null,
     };
-    const release = ppaRelease(ppa, PREFIX);
+    const release = json(ppaRelease(ppa, PREFIX));
     expect(release.tender).to.equal(undefined);
     expect(release.tag).to.deep.equal(['award', 'contract', 'contractAmendment']);
     expect(release.awards[0]).to.deep.equal({
