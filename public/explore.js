@@ -340,6 +340,8 @@ function renderFacets(facets) {
 async function openDetail(slug) {
   const url = `${API}/${encodeURIComponent(slug)}`;
   showUrl('detail-url', url);
+  // The same PPA in the Open Contracting Data Standard: a record package (docs/ocds.md).
+  $('detail-ocds').href = `${url}/ocds`;
   try {
     const { data } = await getJson(url);
     const rows = [

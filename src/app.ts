@@ -37,6 +37,7 @@ import {
 import { buildOpenApiSpec } from './operations/openApi.js';
 import { OPERATIONS } from './operations/catalog.js';
 import type { OperationDeps } from './operations/operation.js';
+import type { OcdsPublication } from './present/ocdsPackage.js';
 import { operationsRouter, routePath } from './operations/router.js';
 import { frontDoor, searchRoute, type FrontDoor } from './http/frontDoor.js';
 import { pagesRouter } from './pages/routes.js';
@@ -118,6 +119,7 @@ export function createApp(deps: AppDeps): Koa {
     // Serialized and hashed once, not on every request: it depends only on configuration.
     openApiDocument: jsonRepresentation(buildOpenApiSpec({ publicBaseUrl: config.publicBaseUrl })),
     zeroResults: metrics ? metrics.instrumentZeroResults(zeroResults) : zeroResults,
+    ocds: ocdsPublication(config),
   };
   // /health/* answers before the rate limit (never counted); /api/v1/* after it.
   const health = operationsRouter(
@@ -166,6 +168,18 @@ export function createApp(deps: AppDeps): Koa {
   app.use(abandonedSearchesCancelled());
   app.use(api.routes());
   return app;
+}
+
+/** The OCDS answers' publisher and terms, from the OCDS_* variables. */
+function ocdsPublication(config: Config): OcdsPublication {
+  return {
+    ocidPrefix: config.ocidPrefix,
+    publisherName: config.ocdsPublisherName,
+    ...(config.ocdsLicense !== undefined ? { license: config.ocdsLicense } : {}),
+    ...(config.ocdsPublicationPolicy !== undefined
+      ? { publicationPolicy: config.ocdsPublicationPolicy }
+      : {}),
+  };
 }
 
 /** Runs `middleware` only for API paths (in any case: see isApiPath). */

@@ -19,6 +19,9 @@ export { ConfigError, type VariableSpec };
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+/** OCDS_OCID_PREFIX's default: it says what it is, so that nobody takes it for a registered prefix. */
+export const UNREGISTERED_OCID_PREFIX = 'ocds-unregistered';
+
 /**
  * One variable of the API: how it is read and checked (VariableSpec: the schema, default, meaning, for the errors, the
  * README and the compose-file check) and where its value goes in Config (`field`, after `convert` when the value
@@ -155,6 +158,34 @@ const SPEC = {
     unit: 'another port than PORT',
     meaning: 'Prometheus metrics (GET /metrics) on this port of HOST, apart from the API; unset: none',
     schema: Type.Integer({ minimum: 1, maximum: 65535 }),
+  }),
+  OCDS_OCID_PREFIX: variable({
+    field: 'ocidPrefix',
+    expected:
+      '`ocds-` and the six letters or digits the Open Contracting Partnership registered, e.g. ocds-a1b2c3',
+    default: UNREGISTERED_OCID_PREFIX,
+    meaning:
+      'the ocid prefix of the OCDS answers (an ocid is the prefix, `-` and the slug); the default is not registered: register one before publishing (docs/ocds.md)',
+    schema: Type.String({ pattern: `^(?:ocds-[a-z0-9]{6}|${UNREGISTERED_OCID_PREFIX})$` }),
+  }),
+  OCDS_PUBLISHER_NAME: variable({
+    field: 'ocdsPublisherName',
+    default: 'PPA search API',
+    meaning: "the OCDS packages' `publisher.name`: the organization that publishes the data",
+    schema: Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' }),
+  }),
+  OCDS_LICENSE: optional({
+    field: 'ocdsLicense',
+    expected: 'an absolute http(s) URL, e.g. https://creativecommons.org/licenses/by/4.0/',
+    meaning: "the OCDS packages' `license`: the URL of the data's license; unset: none is stated",
+    schema: Type.String({ format: 'http-url' }),
+  }),
+  OCDS_PUBLICATION_POLICY: optional({
+    field: 'ocdsPublicationPolicy',
+    expected: 'an absolute http(s) URL',
+    meaning:
+      "the OCDS packages' `publicationPolicy`: the URL of the publication policy; unset: none is stated",
+    schema: Type.String({ format: 'http-url' }),
   }),
   LOG_LEVEL: variable({
     field: 'logLevel',

@@ -17,6 +17,7 @@ import {
   measureByKind,
   measureLoadRounds,
   measureOneConnection,
+  measureReleasePackages,
   measureSearchAdditions,
   measureStatisticsUncached,
   medianRatio,
@@ -64,6 +65,17 @@ export async function benchmarkCount(
   const byKind = await measureByKind(mix, api.url, es, alias, settings, { api: api.pid, es: esPid }, split);
   const statistics = await measureStatisticsUncached(api.url, es, alias, mix, settings.probeSeconds);
   const searchAdditions = await measureSearchAdditions(api.url, es, alias, mix, corpus.sample, settings);
+  const releasePackages = await measureReleasePackages(
+    api.url,
+    mix,
+    settings,
+    { api: api.pid, es: esPid },
+    split,
+  );
+  log(
+    `release packages: API ${releasePackages.packageApiMs.toFixed(2)} ms a request, lists of the same size ` +
+      `${releasePackages.listApiMs.toFixed(2)} ms: ${releasePackages.ratio.toFixed(2)}×`,
+  );
 
   // Still pinned as at the start (nobody reset Elasticsearch's affinity, it was not restarted)?
   if (split) {
@@ -102,6 +114,7 @@ export async function benchmarkCount(
     unloaded: { api: sideFigures(unloaded.api), raw: sideFigures(unloaded.raw) },
     statisticsUncached: { api: sideFigures(statistics.api), raw: sideFigures(statistics.raw) },
     searchAdditions,
+    releasePackages,
     exported,
     indexing: {
       indexer: indexing.indexer,

@@ -5,7 +5,13 @@ import type { PpaRecord } from '../../indexContract/record.js';
 import type { CpuSplit } from '../perf/cpuSplit.js';
 import { setRequestCache, type EsTarget } from '../perf/rawElasticsearch.js';
 import { apiTarget, rawTarget, runLoad, type LoadResult, type LoadTarget } from '../perf/load.js';
-import { buildSuggestMix, facetPairs, type MixRequest, type RequestKind } from '../perf/requestMix.js';
+import {
+  buildSuggestMix,
+  facetPairs,
+  releasePackagePairs,
+  type MixRequest,
+  type RequestKind,
+} from '../perf/requestMix.js';
 import { sideFigures, type KindFigures } from '../perf/summary.js';
 import { verifyMix } from '../perf/verify.js';
 import { runEvenlyPaced } from '../perf/pacedLoad.js';
@@ -221,6 +227,44 @@ export async function measureSearchAdditions(
   const suggestRuns = await measureOneConnection(side(suggest), settings.probeSeconds, 'suggest');
   const both = (runs: Sides<LoadResult[]>) => ({ api: sideFigures(runs.api), raw: sideFigures(runs.raw) });
   return { plain: both(plainRuns), faceted: both(facetedRuns), suggest: both(suggestRuns) };
+}
+
+/**
+ * The release package (GET /api/v1/ppas/ocds) against list pages of the same size: the mix's lists as first
+ * pages, each as a list and as a release package, at the run's connections, list, package, package, list, the
+ * API's CPU read around every run: its CPU per answered request on each side, and their ratio (issue 68: ≤ 1.3×).
+ */
+export async function measureReleasePackages(
+  apiUrl: string,
+  mix: MixRequest[],
+  settings: CountSettings,
+  pids: { api: number; es: number | undefined },
+  split: CpuSplit | undefined,
+) {
+  const { lists, packages } = releasePackagePairs(mix);
+  const targets = { list: apiTarget(apiUrl, lists), package: apiTarget(apiUrl, packages) };
+  const cpu = { list: emptyCpu(), package: emptyCpu() };
+  const runs: Record<'list' | 'package', LoadResult[]> = { list: [], package: [] };
+  const seconds = Math.max(2, Math.round(settings.durationSeconds / 2));
+  log(`release packages beside lists of the same size: ${settings.connections} connections…`);
+  for (const side of ['list', 'package', 'package', 'list'] as const) {
+    const before = await cpuSnapshot(pids.api, pids.es);
+    const result = await runLoad(targets[side], {
+      connections: settings.connections,
+      durationSeconds: seconds / 2,
+    });
+    addCpu(cpu[side], before, await cpuSnapshot(pids.api, pids.es), result.seconds);
+    checkLoad(result, `release packages: ${side}`);
+    runs[side].push(result);
+  }
+  const listApiMs = cpuPerRequest(cpu.list, runs.list, split).apiMs;
+  const packageApiMs = cpuPerRequest(cpu.package, runs.package, split).apiMs;
+  return {
+    requests: packages.length,
+    listApiMs,
+    packageApiMs,
+    ratio: packageApiMs / Math.max(1e-6, listApiMs),
+  };
 }
 
 /** The median of the per-round API/raw ratios: one slow round on either side does not decide it. */

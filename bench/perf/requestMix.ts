@@ -7,12 +7,14 @@ import { Random } from '../../tools/generate/random.js';
 import type { PpaRecord } from '../../indexContract/record.js';
 import { parseDetailRequest } from '../../src/params/detail.js';
 import { parseListQuery } from '../../src/params/list.js';
+import { ocdsReleasesQuery } from '../../src/params/ocdsReleases.js';
 import { FACET_NAMES } from '../../src/params/facets.js';
 import { parseStatisticsQuery } from '../../src/params/statistics.js';
 import { parseSuggestQuery } from '../../src/params/suggest.js';
 import { buildDetailLookup } from '../../src/queries/detailSearch.js';
 import type { SearchRequestBody } from '../../src/gateway/gateway.js';
 import { buildListSearches } from '../../src/queries/listSearch.js';
+import { buildOcdsReleasePageSearch } from '../../src/queries/ocdsSearch.js';
 import { buildStatisticsSearch } from '../../src/queries/statisticsSearch.js';
 import { buildSuggestSearch } from '../../src/queries/suggestSearch.js';
 
@@ -23,9 +25,11 @@ export const REQUEST_KINDS = [
   'list_sort',
   'detail',
   'statistics',
-  // Measured apart from the mix (weight 0): the list with every facet, and suggestions as one types.
+  // Measured apart from the mix (weight 0): the list with every facet, suggestions as one types, and the release
+  // package (GET /api/v1/ppas/ocds) of the mix's lists beside the same lists (releasePackagePairs).
   'list_facets',
   'suggest',
+  'release_package',
 ] as const;
 export type RequestKind = (typeof REQUEST_KINDS)[number];
 
@@ -39,6 +43,7 @@ export const MIX_WEIGHTS: Record<RequestKind, number> = {
   statistics: 10,
   list_facets: 0,
   suggest: 0,
+  release_package: 0,
 };
 
 export interface MixRequest {
@@ -77,6 +82,9 @@ export function mixRequest(kind: RequestKind, querystringOrSlug: string): MixReq
   } else if (kind === 'suggest') {
     body = buildSuggestSearch(parseSuggestQuery(querystringOrSlug));
     apiPath = `${API}/suggest?${querystringOrSlug}`;
+  } else if (kind === 'release_package') {
+    body = buildOcdsReleasePageSearch(ocdsReleasesQuery.parse(querystringOrSlug));
+    apiPath = `${API}/ocds${querystringOrSlug ? `?${querystringOrSlug}` : ''}`;
   } else {
     apiPath = `${API}${querystringOrSlug ? `?${querystringOrSlug}` : ''}`;
     const searches = buildListSearches(parseListQuery(querystringOrSlug));
@@ -256,6 +264,28 @@ export function facetPairs(mix: readonly MixRequest[]): { plain: MixRequest[]; f
     return mixRequest('list_facets', querystring ? `${querystring}&${facets}` : facets);
   });
   return { plain, faceted };
+}
+
+/**
+ * The mix's list requests as first pages (page left out: a release package pages by cursor), each as a list page
+ * and as the release package of the same request: pages of the same size and the same PPAs, side by side.
+ */
+export function releasePackagePairs(mix: readonly MixRequest[]): {
+  lists: MixRequest[];
+  packages: MixRequest[];
+} {
+  const querystrings = mix
+    .filter((request) => LIST_KINDS.includes(request.kind))
+    .map((request) => {
+      const params = new URLSearchParams(request.apiPath.slice(request.apiPath.indexOf('?') + 1));
+      if (!request.apiPath.includes('?')) return '';
+      params.delete('page');
+      return params.toString();
+    });
+  return {
+    lists: querystrings.map((querystring) => mixRequest('list_plain', querystring)),
+    packages: querystrings.map((querystring) => mixRequest('release_package', querystring)),
+  };
 }
 
 /**

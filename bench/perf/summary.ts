@@ -44,6 +44,11 @@ export interface CountFigures {
     faceted: { api: SideFigures; raw: SideFigures };
     suggest: { api: SideFigures; raw: SideFigures };
   };
+  /**
+   * The release package (GET /api/v1/ppas/ocds) of the mix's lists beside the same lists as list pages: the API's
+   * CPU per answered request of each, side by side in one run (absent in results from before it was measured).
+   */
+  releasePackages?: { requests: number; listApiMs: number; packageApiMs: number; ratio: number };
   /** Every live record exported (NDJSON, CSV) against a raw search_after walk; the API's RSS meanwhile. */
   exported: ExportFigures;
   indexing: {
@@ -170,6 +175,16 @@ export function targetChecks(figures: CountFigures): TargetCheck[] {
       actual: `${facetCost(figures).toFixed(2)}×`,
       met: facetCost(figures) <= 1.3,
     },
+    ...(figures.releasePackages
+      ? [
+          {
+            name: 'Release package ÷ a list page of the same size (API CPU a request, side by side)',
+            goal: '≤ 1.3×',
+            actual: `${figures.releasePackages.ratio.toFixed(2)}× (${figures.releasePackages.packageApiMs.toFixed(2)} ÷ ${figures.releasePackages.listApiMs.toFixed(2)} ms)`,
+            met: figures.releasePackages.ratio <= 1.3,
+          },
+        ]
+      : []),
     {
       name: 'Suggest p50 (API, 1 connection)',
       goal: '≤ 10 ms',

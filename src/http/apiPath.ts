@@ -22,7 +22,11 @@ export const API_PATHS = {
   changes: apiPath('/ppas/changes'),
   feed: apiPath('/ppas/feed'),
   suggest: apiPath('/ppas/suggest'),
+  ocdsReleases: apiPath('/ppas/ocds'),
   ppa: apiPath('/ppas/{slug}'),
+  ppaOcds: apiPath('/ppas/{slug}/ocds'),
+  ocdsExtensionFile: apiPath('/ocds/{file}'),
+  ocdsExtensionCodelist: apiPath('/ocds/codelists/{file}'),
   openApiDocument: apiPath('/openapi.json'),
   docs: apiPath('/docs'),
 } as const;

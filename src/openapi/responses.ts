@@ -36,7 +36,7 @@ export const RESPONSE_HEADERS = {
     "The request id: the client's own when it matches ^[A-Za-z0-9._-]{1,128}$, else a UUID.",
   ),
   Allow: header('The methods allowed: GET, HEAD, OPTIONS.'),
-  'Content-Disposition': header('`attachment; filename="ppas-<UTC date>.<csv|ndjson>"`.'),
+  'Content-Disposition': header('`attachment; filename="ppas-<UTC date>.<csv|ndjson|ocds.jsonl>"`.'),
   'Changes-Since': header(
     'Where to follow GET /api/v1/ppas/changes from (its since) so that this export plus the changes after it is ' +
       'the live set. Absent while the index has no change log.',

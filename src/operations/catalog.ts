@@ -1,9 +1,13 @@
 // Every operation of the API, in the order the router tries them and the OpenAPI document lists them: the literal
-// segments under /ppas (statistics, export, changes, feed, suggest) before /ppas/{slug}.
+// segments under /ppas (statistics, export, changes, feed, suggest, ocds) before /ppas/{slug}.
 import { exportPpas } from './exportPpas.js';
 import { getPpa } from './getPpa.js';
 import { listPpas } from './listPpas.js';
+import { getPpaOcds } from './getPpaOcds.js';
+import { listPpasOcds } from './listPpasOcds.js';
 import { liveness } from './liveness.js';
+import { ocdsExtensionCodelist } from './ocdsExtensionCodelist.js';
+import { ocdsExtensionFile } from './ocdsExtensionFile.js';
 import { openApiDocument } from './openApiDocument.js';
 import type { Operation } from './operation.js';
 import { ppaChanges } from './ppaChanges.js';
@@ -19,7 +23,11 @@ export const OPERATIONS: readonly Operation[] = [
   ppaChanges,
   ppaFeed,
   suggestPpas,
+  listPpasOcds,
   getPpa,
+  getPpaOcds,
+  ocdsExtensionFile,
+  ocdsExtensionCodelist,
   openApiDocument,
   liveness,
   readiness,

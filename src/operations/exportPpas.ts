@@ -21,7 +21,11 @@ import { changesSince } from './shared.js';
 const EXPORT_TYPES = {
   csv: 'text/csv; charset=utf-8; header=present',
   ndjson: 'application/x-ndjson',
+  ocds: 'application/x-ndjson',
 } as const;
+
+/** The file name's extension: OCDS calls its bulk form JSON Lines. */
+const EXPORT_EXTENSIONS = { csv: 'csv', ndjson: 'ndjson', ocds: 'ocds.jsonl' } as const;
 
 export const exportPpas = operation({
   path: API_PATHS.export,
@@ -30,11 +34,12 @@ export const exportPpas = operation({
   doc: {
     operationId: 'exportPpas',
     tags: ['ppas'],
-    summary: 'Every matching PPA as CSV or NDJSON, streamed',
+    summary: 'Every matching PPA as CSV, NDJSON or OCDS JSON Lines, streamed',
     description:
       'The list filters, q and sort, over every match (no pages). CSV: RFC 4180, UTF-8, a header row, ' +
       'risk_features joined by ";", empty cells for null, and any cell beginning with =, +, -, @, tab or CR ' +
-      "prefixed with ' (spreadsheet formula injection). NDJSON: one list item per line. Streamed from " +
+      "prefixed with ' (spreadsheet formula injection). NDJSON: one list item per line. OCDS (format=ocds): one " +
+      'compiled OCDS release per line, as GET /api/v1/ppas/ocds gives them (JSON Lines). Streamed from ' +
       'Elasticsearch in batches; if Elasticsearch fails mid-stream the connection is cut (no final chunk), ' +
       'never ended as if complete. Counts one request against the rate limit; each client runs one export at ' +
       'a time and each instance at most EXPORT_CONCURRENCY: beyond that 429 with Retry-After.',
@@ -46,7 +51,13 @@ export const exportPpas = operation({
         headers: headerRefs([...RATE_LIMIT_HEADERS, ...EVERY_ANSWER, 'Content-Disposition', 'Changes-Since']),
         content: {
           'text/csv': { schema: { type: 'string', description: 'RFC 4180 CSV with a header row.' } },
-          'application/x-ndjson': { schema: { type: 'string', description: 'One JSON list item per line.' } },
+          'application/x-ndjson': {
+            schema: {
+              type: 'string',
+              description:
+                'One JSON list item per line; with format=ocds one compiled OCDS release per line.',
+            },
+          },
         },
       },
     },
@@ -66,7 +77,8 @@ export const exportPpas = operation({
         release();
         throw error;
       }
-      const chunks = exportChunks(query, deps.search, base, { response: first });
+      const target = { base, ocidPrefix: deps.ocds.ocidPrefix };
+      const chunks = exportChunks(query, deps.search, target, { response: first });
       first = undefined;
       const response = ctx.res;
       async function* body(): AsyncGenerator<string> {
@@ -84,7 +96,10 @@ export const exportPpas = operation({
       const date = new Date().toISOString().slice(0, 10);
       ctx.status = 200;
       ctx.type = EXPORT_TYPES[query.format];
-      ctx.set('Content-Disposition', `attachment; filename="ppas-${date}.${query.format}"`);
+      ctx.set(
+        'Content-Disposition',
+        `attachment; filename="ppas-${date}.${EXPORT_EXTENSIONS[query.format]}"`,
+      );
       ctx.set('Cache-Control', 'no-store');
       // Where to follow the change log from, so the export plus the changes after it is the live set.
       if (since !== null) ctx.set('Changes-Since', since);

@@ -92,6 +92,12 @@ export function buildOpenApiSpec(options: OpenApiOptions = {}): OpenApiSpec {
     servers: [{ url: options.publicBaseUrl ?? '/' }],
     tags: [
       { name: 'ppas', description: 'Published Power Purchase Agreements.' },
+      {
+        name: 'ocds',
+        description:
+          'The PPAs in the Open Contracting Data Standard (OCDS 1.1.5): record and release packages, and the ' +
+          'project’s extension.',
+      },
       { name: 'meta', description: 'This document and the health checks.' },
     ],
     paths: Object.fromEntries(OPERATIONS.map((operation) => [operation.path, withHead(getOf(operation))])),

@@ -13,6 +13,7 @@ import type { TSchema } from '../wire/bodySchema.js';
 import type { Admission } from '../gateway/admission.js';
 import type { SearchGateway } from '../gateway/gateway.js';
 import type { LiveState } from '../liveState/liveState.js';
+import type { OcdsPublication } from '../present/ocdsPackage.js';
 import type { AnswerFn, Compute } from '../wire/answers.js';
 import type { Representation } from '../wire/representation.js';
 import type { ZeroResultsLog } from '../zeroResults/zeroResultsLog.js';
@@ -34,6 +35,8 @@ export interface OperationDeps {
   openApiDocument: Representation;
   /** Where the list's searches that found nothing are counted (src/zeroResults/). */
   zeroResults: ZeroResultsLog;
+  /** Who publishes the OCDS answers and under which terms (the OCDS_* variables). */
+  ocds: OcdsPublication;
 }
 
 /** What one request of an operation has: its context, its parsed query, and its answer keyed by the operation. */

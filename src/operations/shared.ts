@@ -1,5 +1,6 @@
 // What several handlers read from a request or the served state.
 import type { ChangeLogHead } from '../../indexContract/changeLog.js';
+import { parseIndexBuiltAt } from '../../indexContract/indexName.js';
 import { ServiceUnavailableError } from '../http/problem.js';
 import { encodeChangeToken } from '../params/changes.js';
 import type { OperationDeps } from './operation.js';
@@ -24,4 +25,15 @@ export async function logHead(deps: OperationDeps): Promise<ChangeLogHead> {
     );
   }
   return state.head;
+}
+
+/**
+ * When the live index was built (ISO 8601), from its name: a hit's `_index`, else the alias's index looked up (a
+ * search that found nothing names none). The OCDS packages' publishedDate: it moves only with a reindex. An index
+ * not named by the indexer has no build time: now, then.
+ */
+export async function indexBuiltAt(deps: OperationDeps, index: string | undefined): Promise<string> {
+  const name = index ?? (await deps.liveState.lookups.liveIndex().catch(() => null));
+  const builtAt = name ? parseIndexBuiltAt(name) : null;
+  return (builtAt ?? new Date()).toISOString();
 }

@@ -245,10 +245,15 @@ function currentCursor(request: ListRequest): string {
 }
 
 /**
- * The list URL with `replace` set (each where it stood, else appended) and `drop` left out; every other
- * parameter kept as sent.
+ * The list URL (or another at `path`: the release package's) with `replace` set (each where it stood, else
+ * appended) and `drop` left out; every other parameter kept as sent.
  */
-function withParameters(request: ListRequest, replace: Record<string, string>, drop: string[] = []): string {
+export function withParameters(
+  request: Pick<ListRequest, 'querystring' | 'base'>,
+  replace: Record<string, string>,
+  drop: string[] = [],
+  path: string = API_PATHS.ppas,
+): string {
   const parts: string[] = [];
   const placed = new Set<string>();
   for (const part of request.querystring.split('&')) {
@@ -265,7 +270,7 @@ function withParameters(request: ListRequest, replace: Record<string, string>, d
   for (const [name, value] of Object.entries(replace)) {
     if (!placed.has(name)) parts.push(`${name}=${encodeURIComponent(value)}`);
   }
-  return `${trimSlash(request.base)}${API_PATHS.ppas}?${parts.join('&')}`;
+  return `${trimSlash(request.base)}${path}?${parts.join('&')}`;
 }
 
 /**

@@ -156,8 +156,9 @@ export function presentPpa(source: DetailSource, base: string): PpaDetail {
     ...withKeys(VERSION_KEYS, version),
     version: version.version,
   }));
-  return {
-    ...presentListItem(source, base),
+  // The list item's object gains the detail's keys in place: a spread of it into a new literal cost V8 several
+  // times the rest of this function (it matters for the release package, which presents a page of details).
+  return Object.assign(presentListItem(source, base), {
     active: source.active,
     offtaker: withKeys(OFFTAKER_KEYS, source.offtaker),
     contract: withKeys(CONTRACT_KEYS, source.contract),
@@ -168,7 +169,7 @@ export function presentPpa(source: DetailSource, base: string): PpaDetail {
       ...withKeys(ATTACHMENT_KEYS, attachment),
       title: attachment.title,
     })),
-  };
+  });
 }
 
 interface VersionLike {

@@ -250,7 +250,12 @@ describe('api openapi: the document stays true', function () {
   });
 
   it('accepts every documented query parameter with a value its schema allows, and refuses an undocumented one', async () => {
-    for (const path of ['/api/v1/ppas', '/api/v1/ppas/statistics', '/api/v1/ppas/suggest']) {
+    for (const path of [
+      '/api/v1/ppas',
+      '/api/v1/ppas/statistics',
+      '/api/v1/ppas/suggest',
+      '/api/v1/ppas/ocds',
+    ]) {
       const parameters = (openApiDocument.paths[path]?.get?.parameters ?? []) as Json[];
       for (const parameter of parameters.filter((p) => p.in === 'query')) {
         const name = String(parameter.name);
@@ -314,6 +319,32 @@ describe('api openapi: the document stays true', function () {
     ]) {
       expect((await get(path)).status, path).to.equal(200);
     }
+  });
+
+  it('describes real OCDS answers: release packages, record packages, the extension’s files', async () => {
+    const page = (await get('/api/v1/ppas/ocds?per_page=100')).body as { links?: { next: string } };
+    expect(page.links?.next).to.be.a('string');
+    for (const path of [
+      '/api/v1/ppas/ocds',
+      `/api/v1/ppas/ocds?${new URL(page.links!.next).search.slice(1)}`,
+      '/api/v1/ppas/ocds?technology=no_such_technology',
+      '/api/v1/ppas/ocds?q=solar%20-wind&country=!sn&sort=name_desc&per_page=3',
+      '/api/v1/ocds/extension.json',
+      '/api/v1/ocds/release-schema.json',
+      '/api/v1/ocds/release-package-schema.json',
+    ]) {
+      expect((await get(path)).status, path).to.equal(200);
+    }
+    const listed = (await get('/api/v1/ppas?per_page=100')).body as { data: { slug: string }[] };
+    for (const item of listed.data.slice(0, 40))
+      expect((await get(`/api/v1/ppas/${item.slug}/ocds`)).status).to.equal(200);
+    expect((await get('/api/v1/ppas/this-slug-does-not-exist/ocds')).status).to.equal(404);
+    expect((await get('/api/v1/ppas/ocds?page=2')).status).to.equal(400);
+    const codelist = await fetch(`${api.url}/api/v1/ocds/codelists/+documentType.csv`);
+    assertMatchesOpenApi('/api/v1/ocds/codelists/+documentType.csv', 200, await codelist.text(), {
+      headers: codelist.headers,
+      contentType: codelist.headers.get('content-type'),
+    });
   });
 
   it('describes real error answers: 400, 404, 405, 304 and HEAD', async () => {

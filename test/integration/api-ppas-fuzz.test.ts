@@ -8,6 +8,7 @@ import { SAMPLE_PATH, indexSample } from '../support/sampleIndex.js';
 import { deleteIndices, testEsClient, uniqueName } from '../support/services.js';
 
 const REQUESTS = 3000;
+const OCDS_REQUESTS = 1500;
 const CONCURRENCY = 8;
 
 /** mulberry32: small, seeded, good enough to pick fuzz cases reproducibly. */
@@ -135,7 +136,8 @@ const WORDS = [
 ];
 const CHARS = 'abcAZ09_-.,;:!*?\\/%+&=#[]{}()<>"\' \u00e9\u0301\u4e2d\ud83d\ude00\u0000\u007f\u00a0';
 
-function fuzzCase(next: () => number): string {
+/** The seeded pieces every case is made of (none draws a number until it is called). */
+function fuzzer(next: () => number) {
   const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)] as T;
   const junk = () => {
     let text = '';
@@ -168,6 +170,11 @@ function fuzzCase(next: () => number): string {
     if (next() < 0.03) parts.push(`q=${'%E5%8C%97'.repeat(230)}`);
     return parts.join('&');
   };
+  return { pick, junk, value, encode, query };
+}
+
+function fuzzCase(next: () => number): string {
+  const { pick, junk, value, encode, query } = fuzzer(next);
   const roll = next();
   if (roll < 0.45) return `/api/v1/ppas?${query()}`;
   if (roll < 0.55) return `/api/v1/ppas/suggest?${next() < 0.7 ? `q=${encode(value())}&` : ''}${query()}`;
@@ -183,6 +190,24 @@ function fuzzCase(next: () => number): string {
     '/api/v1/ppas/statistics/',
     '/api/v1/ppas?',
   ]);
+}
+
+/** The OCDS routes: the release package (with cursors), the record package, the extension's files. */
+function ocdsFuzzCase(next: () => number): string {
+  const { pick, junk, encode, query } = fuzzer(next);
+  const roll = next();
+  if (roll < 0.5) {
+    const cursor =
+      next() < 0.3 ? `&cursor=${encode(pick(['*', junk(), 'eyJ4IjoxfQ.AAAAAAAAAAAAAAAAAAAAAA']))}` : '';
+    return `/api/v1/ppas/ocds?${query()}${cursor}`;
+  }
+  if (roll < 0.85) {
+    const slug = next() < 0.5 ? pick(slugs) : encode(junk());
+    return `/api/v1/ppas/${slug || 'x'}/ocds${next() < 0.2 ? `?${query()}` : ''}`;
+  }
+  if (roll < 0.95)
+    return `/api/v1/ocds/${encode(pick(['extension.json', 'release-schema.json', junk()])) || 'x'}`;
+  return `/api/v1/ocds/codelists/${encode(pick(['+documentType.csv', junk()])) || 'x'}`;
 }
 
 interface Answer {
@@ -214,6 +239,45 @@ function getRaw(base: URL, path: string): Promise<Answer> {
   });
 }
 
+/** The 200 answers' types: JSON, but CSV for a codelist and JSON Lines or CSV for an export. */
+function expectedType(path: string, contentType: string): boolean {
+  if (contentType.startsWith('application/json')) return true;
+  if (path.startsWith('/api/v1/ocds/codelists/')) return contentType.startsWith('text/csv');
+  return path.startsWith('/api/v1/ppas/export') && /^(application\/x-ndjson|text\/csv)/.test(contentType);
+}
+
+/** Sends every path (`concurrency` at a time): the statuses seen, and the answers that are not the contract's. */
+async function fuzz(base: URL, paths: readonly string[], concurrency: number) {
+  const statuses = new Map<number, number>();
+  const failures: string[] = [];
+  let cursor = 0;
+  const worker = async () => {
+    while (cursor < paths.length) {
+      const path = paths[cursor++] as string;
+      const answer = await getRaw(base, path);
+      statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+      const problemJson = answer.contentType.startsWith('application/problem+json');
+      const ok =
+        (answer.status === 200 && expectedType(path, answer.contentType)) ||
+        (answer.status === 400 && problemJson && (JSON.parse(answer.body).invalid_params ?? []).length > 0) ||
+        (answer.status === 404 && problemJson) ||
+        (answer.status === 414 && problemJson);
+      // A 400 names at most 20 problems, however many there are.
+      if (
+        answer.status === 400 &&
+        problemJson &&
+        (JSON.parse(answer.body).invalid_params ?? []).length > 20
+      ) {
+        failures.push(`more than 20 problems: ${path.slice(0, 200)}`);
+      }
+      if (!ok && failures.length < 10) failures.push(`${answer.status} ${path} ${answer.body.slice(0, 300)}`);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  console.log(`      statuses: ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`);
+  return { statuses, failures };
+}
+
 describe('api /api/v1/ppas fuzz: no 5xx', function () {
   this.timeout(120_000);
   const client = testEsClient();
@@ -234,40 +298,27 @@ describe('api /api/v1/ppas fuzz: no 5xx', function () {
   it(`${REQUESTS} seeded random requests answer 200, 400, 404 or 414, never 5xx`, async () => {
     const next = random(20261122);
     const paths = Array.from({ length: REQUESTS }, () => fuzzCase(next));
-    const base = new URL(app.url);
-    const statuses = new Map<number, number>();
-    const failures: string[] = [];
-    let cursor = 0;
-    const worker = async () => {
-      while (cursor < paths.length) {
-        const path = paths[cursor++] as string;
-        const answer = await getRaw(base, path);
-        statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
-        const problemJson = answer.contentType.startsWith('application/problem+json');
-        const ok =
-          (answer.status === 200 && answer.contentType.startsWith('application/json')) ||
-          (answer.status === 400 &&
-            problemJson &&
-            (JSON.parse(answer.body).invalid_params ?? []).length > 0) ||
-          (answer.status === 404 && problemJson) ||
-          (answer.status === 414 && problemJson);
-        // A 400 names at most 20 problems, however many there are.
-        if (
-          answer.status === 400 &&
-          problemJson &&
-          (JSON.parse(answer.body).invalid_params ?? []).length > 20
-        ) {
-          failures.push(`more than 20 problems: ${path.slice(0, 200)}`);
-        }
-        if (!ok && failures.length < 10)
-          failures.push(`${answer.status} ${path} ${answer.body.slice(0, 300)}`);
-      }
-    };
-    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-    console.log(`      statuses: ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`);
+    const { statuses, failures } = await fuzz(new URL(app.url), paths, CONCURRENCY);
     expect(failures).to.deep.equal([]);
     expect(app.logs.filter((line) => line.level >= 50)).to.deep.equal([]);
     // The fuzz reaches every kind of answer.
     expect([...statuses.keys()]).to.include.members([200, 400, 404, 414]);
+  });
+
+  it(`${OCDS_REQUESTS} seeded random requests of the OCDS routes, and OCDS exports, never 5xx`, async () => {
+    const next = random(20261208);
+    const paths = Array.from({ length: OCDS_REQUESTS }, () => ocdsFuzzCase(next));
+    const { statuses, failures } = await fuzz(new URL(app.url), paths, CONCURRENCY);
+    // Exports one at a time: a client runs one export at a time (a second is 429).
+    const { pick, query } = fuzzer(next);
+    const exports = Array.from(
+      { length: 60 },
+      () => `/api/v1/ppas/export?format=${pick(['ocds', 'ocds', 'csv'])}&${query()}`,
+    );
+    const exported = await fuzz(new URL(app.url), exports, 1);
+    expect([...failures, ...exported.failures]).to.deep.equal([]);
+    expect(app.logs.filter((line) => line.level >= 50)).to.deep.equal([]);
+    expect([...statuses.keys()]).to.include.members([200, 400, 404]);
+    expect([...exported.statuses.keys()]).to.include.members([200, 400]);
   });
 });

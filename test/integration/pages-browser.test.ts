@@ -107,6 +107,12 @@ describe('the explorer in a real browser', function () {
     expect(await page().locator('#detail-url code').textContent()).to.equal(
       `${app().url}/api/v1/ppas/${record?.slug}`,
     );
+    // The OCDS record of the same PPA, linked as "OCDS record", answers a record package of its ocid.
+    const ocds = page().getByRole('link', { name: 'OCDS record' });
+    const href = new URL((await ocds.getAttribute('href')) ?? '', app().url).href;
+    expect(href).to.equal(`${app().url}/api/v1/ppas/${record?.slug}/ocds`);
+    const recordPackage = await api<{ records: { ocid: string }[] }>(new URL(href).pathname);
+    expect(recordPackage.records[0]?.ocid).to.equal(`ocds-unregistered-${record?.slug}`);
   });
 
   it('a technology facet narrows the list to exactly the API’s total, and the charts follow with its numbers', async () => {

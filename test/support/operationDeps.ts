@@ -18,6 +18,7 @@ export function operationDeps(given: Partial<OperationDeps> & Pick<OperationDeps
     liveState: new LiveState({ lookups: {} as LiveLookups, limiter: {} as ClientRateLimiter }),
     openApiDocument: jsonRepresentation({}),
     zeroResults: createZeroResultsLog({ retentionDays: 30 }),
+    ocds: { ocidPrefix: 'ocds-unregistered', publisherName: 'PPA search API' },
     ...given,
   };
 }

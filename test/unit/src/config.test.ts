@@ -48,6 +48,10 @@ describe('app config: loadConfig', () => {
         'ADMISSION_MAX_IN_FLIGHT',
         'ADMISSION_TARGET_MS',
         'ADMISSION_LOOP_DELAY_MS',
+        'OCDS_OCID_PREFIX',
+        'OCDS_PUBLISHER_NAME',
+        'OCDS_LICENSE',
+        'OCDS_PUBLICATION_POLICY',
         'LOG_LEVEL',
         'OTEL_TRACES_EXPORTER',
         'OTEL_SDK_DISABLED',
@@ -75,6 +79,8 @@ describe('app config: loadConfig', () => {
       admissionMaxInFlight: 64,
       admissionTargetMs: 1000,
       admissionLoopDelayMs: 40,
+      ocidPrefix: 'ocds-unregistered',
+      ocdsPublisherName: 'PPA search API',
       logLevel: 'info',
       tracesExporter: 'none',
       otelSdkDisabled: false,
@@ -274,6 +280,26 @@ describe('app config: loadConfig', () => {
     for (const bad of ['-1', '1.5', '65537', 'big']) {
       it(`rejects ${JSON.stringify(bad)}`, () => expectRejected('RESPONSE_CACHE_MB', bad));
     }
+  });
+
+  describe('OCDS_* (the OCDS answers)', () => {
+    it('defaults to a prefix that says it is not registered; takes a registered one and the publisher’s terms', () => {
+      expect(loadConfig({}).ocidPrefix).to.equal('ocds-unregistered');
+      const config = loadConfig({
+        OCDS_OCID_PREFIX: 'ocds-a1b2c3',
+        OCDS_PUBLISHER_NAME: 'Ministry of Energy',
+        OCDS_LICENSE: 'https://creativecommons.org/licenses/by/4.0/',
+        OCDS_PUBLICATION_POLICY: 'https://example.org/policy',
+      });
+      expect(config.ocidPrefix).to.equal('ocds-a1b2c3');
+      expect(config.ocdsPublisherName).to.equal('Ministry of Energy');
+      expect(config.ocdsLicense).to.equal('https://creativecommons.org/licenses/by/4.0/');
+      expect(config.ocdsPublicationPolicy).to.equal('https://example.org/policy');
+    });
+    for (const bad of ['ocds-abc', 'ocds-ABCDEF', 'abcdef', 'ocds-a1b2c3-x']) {
+      it(`OCDS_OCID_PREFIX rejects ${JSON.stringify(bad)}`, () => expectRejected('OCDS_OCID_PREFIX', bad));
+    }
+    it('OCDS_LICENSE rejects a URL that is not absolute', () => expectRejected('OCDS_LICENSE', 'cc-by'));
   });
 
   describe('LOG_LEVEL', () => {
