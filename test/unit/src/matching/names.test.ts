@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { editDistance } from '../../../../src/matching/editDistance.js';
+import { DistanceRows, editDistance } from '../../../../src/matching/editDistance.js';
 import { formOf } from '../../../../src/matching/form.js';
 import { names } from '../../../../src/matching/names.js';
 
@@ -27,6 +27,8 @@ function referenceDistance(a: string, b: string): number {
 }
 
 describe('matching: typed words against value words (names.ts, editDistance.ts)', () => {
+  const rows = new DistanceRows();
+
   it('gives the textbook distance, capped at limit + 1, astral letters as one', () => {
     const words = [
       'kafue',
@@ -61,20 +63,20 @@ describe('matching: typed words against value words (names.ts, editDistance.ts)'
 
   it('lets the letters a word holds rule pairs out only where the distance would too', () => {
     // Same letters, other order: the letter buckets agree, the distance decides.
-    expect(names(formOf('kafeu'), formOf('kafue'), false, 'list')).to.equal(true);
+    expect(names(formOf('kafeu'), formOf('kafue'), false, 'list', rows)).to.equal(true);
     // One letter the target lacks, one typo allowed (five letters): named.
-    expect(names(formOf('solor'), formOf('solar'), false, 'list')).to.equal(true);
+    expect(names(formOf('solor'), formOf('solar'), false, 'list', rows)).to.equal(true);
     // Two letters the target lacks, one typo allowed: not named.
-    expect(names(formOf('soxor'), formOf('solar'), false, 'list')).to.equal(false);
+    expect(names(formOf('soxor'), formOf('solar'), false, 'list', rows)).to.equal(false);
     // Eight letters: two typos.
-    expect(names(formOf('gorgexxe'), formOf('gorgeate'), false, 'list')).to.equal(true);
+    expect(names(formOf('gorgexxe'), formOf('gorgeate'), false, 'list', rows)).to.equal(true);
   });
 
   it('names the start of a word with one typo only for the word being typed, the first letter as typed', () => {
-    expect(names(formOf('kafy'), formOf('kafuegorge'), true, 'suggest')).to.equal(true);
-    expect(names(formOf('kafy'), formOf('kafuegorge'), false, 'suggest')).to.equal(false);
-    expect(names(formOf('xafu'), formOf('kafuegorge'), true, 'suggest')).to.equal(false);
+    expect(names(formOf('kafy'), formOf('kafuegorge'), true, 'suggest', rows)).to.equal(true);
+    expect(names(formOf('kafy'), formOf('kafuegorge'), false, 'suggest', rows)).to.equal(false);
+    expect(names(formOf('xafu'), formOf('kafuegorge'), true, 'suggest', rows)).to.equal(false);
     // An astral letter is one letter: "𝒜fue" starts "𝒜fuegorge" with one typo ("𝒜fux").
-    expect(names(formOf('𝒜fux'), formOf('𝒜fuegorge'), true, 'suggest')).to.equal(true);
+    expect(names(formOf('𝒜fux'), formOf('𝒜fuegorge'), true, 'suggest', rows)).to.equal(true);
   });
 });
