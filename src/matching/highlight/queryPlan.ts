@@ -164,12 +164,15 @@ function wantedOf(q: string, mode: MatchMode): Wanted {
   return { words, plain: plainClauses.length, phrases, asTyped: false };
 }
 
-/** The runs of 2–3 adjacent plain words of `q` that may name one word of a value together. */
+/** A word of a value is looked for split into at most this many typed words ("hydro electric"). */
+const MAX_SPLIT_WORDS = 3;
+
+/** The runs of 2–3 (MAX_SPLIT_WORDS) adjacent plain words of `q` that may name one word of a value together. */
 function querySplits(query: readonly QueryWord[]): QuerySplit[] {
   const splits: QuerySplit[] = [];
   for (let from = 0; from < query.length; from++) {
     let compact = query[from]!.compact.text;
-    for (let length = 2; length <= 3 && from + length <= query.length; length++) {
+    for (let length = 2; length <= MAX_SPLIT_WORDS && from + length <= query.length; length++) {
       compact += query[from + length - 1]!.compact.text;
       const form = formOf(compact);
       if (form.letters >= JOINED_MIN_LETTERS) {
