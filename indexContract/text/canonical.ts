@@ -8,8 +8,7 @@
 // and split words meet too ("KafueGorge", "Hydro electric"). Beside the abbreviations, the words of each
 // technology (TECHNOLOGY_WORDS), which a word of `q` may match besides the name.
 import { foldText } from './fold.js';
-import { foldedWords } from './prefixes.js';
-import { standardTokens } from './tokenizer.js';
+import { foldedWords, standardTokens } from './tokenizer.js';
 
 /**
  * Sector abbreviations and what they stand for (lowercase, folded words). Both ways: an abbreviation typed or

@@ -3,7 +3,7 @@
 // `country_names`; names come from CLDR (COUNTRY_NAME_TABLE, taken once from Node's ICU), plus the other names
 // people still use (COUNTRY_ALIASES).
 import { COUNTRY_NAME_TABLE } from './countryNameTable.js';
-import { foldedWords } from './prefixes.js';
+import { foldedWords } from './tokenizer.js';
 
 /**
  * Names people use beside CLDR's ("Ivory Coast" for "Côte d’Ivoire", "Turkey" for "Türkiye"). To add one, add

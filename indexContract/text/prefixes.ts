@@ -8,13 +8,6 @@ import { standardTokens } from './tokenizer.js';
 /** Longer typed words are cut to this length before the lookup (the index holds no longer prefixes). */
 export const PREFIX_MAX_LENGTH = 20;
 
-/** The folded words of a text, as the standard analyzer cuts them (letters and digits). */
-export function foldedWords(text: string): string[] {
-  return foldText(text)
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter(Boolean);
-}
-
 /** Every prefix (1 to PREFIX_MAX_LENGTH code points) of every word of `name` (standard tokens), each once. */
 export function wordPrefixes(name: string): string[] {
   return tokenPrefixes(standardTokens(foldText(name)));

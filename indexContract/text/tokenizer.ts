@@ -3,7 +3,12 @@
 // dot ("ma’an", "o'neill", "p.e") and across a comma or semicolon between digits ("1,000.5"). The indexer cuts
 // the names with it (standardTokens), the suggest query cuts what was typed with it, and the highlighter cuts the
 // served values with it at their own offsets (cutWords): one set of rules, cut by hand rather than by a pattern
-// with a lookbehind, which cost the highlighter a microsecond a value.
+// with a lookbehind, which the highlighter measured dearer (the figure: docs/performance.md, "Highlights").
+//
+// Where a word is looked up part by part (the technology's words, the country's names, the dropped-letter
+// spellings: "d'ivoire" as d and ivoire), its parts are those of its tokens (tokenParts): the same cut, taken
+// apart again at the punctuation it joined across.
+import { foldText } from './fold.js';
 
 /** Where the words of a text are: [starts[k], ends[k]) in UTF-16 units, for k below cutWords()'s count. */
 export interface WordCuts {
@@ -91,4 +96,21 @@ export function standardTokens(text: string): string[] {
   const tokens = new Array<string>(count);
   for (let k = 0; k < count; k++) tokens[k] = text.slice(cuts.starts[k], cuts.ends[k]);
   return tokens;
+}
+
+/** What the tokenizer joins across, and the marks and _ it keeps inside a word: where a token falls into parts. */
+const BETWEEN_PARTS = /[^\p{L}\p{N}]+/u;
+
+/** The parts of tokens: their runs of letters and digits ("o'neill" → o, neill; "1,000" → 1, 000), in order. */
+export function tokenParts(tokens: readonly string[]): string[] {
+  const parts: string[] = [];
+  for (const token of tokens) {
+    for (const part of token.split(BETWEEN_PARTS)) if (part !== '') parts.push(part);
+  }
+  return parts;
+}
+
+/** The folded words of a text, its tokens taken apart (tokenParts): "Côte d'Ivoire" → cote, d, ivoire. */
+export function foldedWords(text: string): string[] {
+  return tokenParts(standardTokens(foldText(text)));
 }

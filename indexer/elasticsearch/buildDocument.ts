@@ -30,9 +30,23 @@ import {
 } from '../../indexContract/text/canonical.js';
 import { countryNameWords } from '../../indexContract/text/countryNames.js';
 import {
-  droppedLetterSpellingsOfFolded,
-  withoutFirstLetterOfFolded,
+  droppedLetterSpellingsOfTokens,
+  withoutFirstLetterOfTokens,
 } from '../../indexContract/text/typos.js';
+import {
+  COUNTRY_NAMES_FIELD,
+  DEVELOPER_FOLDED_FIELD,
+  LOCATION_FOLDED_FIELD,
+  NAME_CANONICAL_FIELD,
+  NAME_COMPACT_FIELD,
+  NAME_DROPPED_LETTER_FIELD,
+  NAME_FOLDED_FIELD,
+  NAME_JOINED_FIELD,
+  NAME_PREFIXES_FIELD,
+  NAME_WITHOUT_FIRST_LETTER_FIELD,
+  REFERENCE_CODE_FOLDED_FIELD,
+  TECHNOLOGY_WORDS_FIELD,
+} from '../../indexContract/fields.js';
 import { facetValues } from '../../indexContract/facetValues.js';
 import { groupFieldValues } from '../../indexContract/groupFields.js';
 import { contentHash } from '../../indexContract/contentHash.js';
@@ -72,23 +86,23 @@ function buildServedAndSearchFields(record: PpaRecord): Omit<IndexDocument, 'con
     developer: record.developer,
     location: record.location,
     name_sort: nameSortKey(record.project_name),
-    name_folded: foldedName,
-    name_canonical: canonicalName,
-    name_compact: canonical.join(''),
-    name_joined: joinedPairsOf(canonical, writtenOfTokens(nameTokens)),
-    name_dropped_letter: droppedLetterSpellingsOfFolded(foldedName),
-    name_without_first_letter: withoutFirstLetterOfFolded(foldedName),
+    [NAME_FOLDED_FIELD]: foldedName,
+    [NAME_CANONICAL_FIELD]: canonicalName,
+    [NAME_COMPACT_FIELD]: canonical.join(''),
+    [NAME_JOINED_FIELD]: joinedPairsOf(canonical, writtenOfTokens(nameTokens)),
+    [NAME_DROPPED_LETTER_FIELD]: droppedLetterSpellingsOfTokens(nameTokens),
+    [NAME_WITHOUT_FIRST_LETTER_FIELD]: withoutFirstLetterOfTokens(nameTokens),
     // The canonical words' prefixes too: "Kafue Photo" suggests "Kafue PV Park". (The canonical words are each
     // one standard token already, so they need no second cut.)
-    name_prefixes: tokenPrefixes([...nameTokens, ...canonical]),
-    developer_folded: foldText(record.developer),
-    location_folded: foldText(record.location),
-    reference_code_folded: foldText(record.reference_code),
+    [NAME_PREFIXES_FIELD]: tokenPrefixes([...nameTokens, ...canonical]),
+    [DEVELOPER_FOLDED_FIELD]: foldText(record.developer),
+    [LOCATION_FOLDED_FIELD]: foldText(record.location),
+    [REFERENCE_CODE_FOLDED_FIELD]: foldText(record.reference_code),
     country_code: faceted.country_code,
     // What the PPA is, beside what it is called: "Tobel hydro", "Tobel Switzerland" find Tobel.
-    country_names: countryNameWords(faceted.country_code),
+    [COUNTRY_NAMES_FIELD]: countryNameWords(faceted.country_code),
     technology: faceted.technology,
-    technology_words: technologyWords(faceted.technology),
+    [TECHNOLOGY_WORDS_FIELD]: technologyWords(faceted.technology),
     tariff: faceted.tariff,
     risk_features: faceted.risk_features,
     facet_values: facetValues(faceted),

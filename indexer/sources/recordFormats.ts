@@ -1,5 +1,6 @@
 // The string formats of mappings/record.schema.json, checked as strictly as ajv-formats' "full" mode for dates
-// (real calendar days) but without its cost: its date, date-time and uri checks took a tenth of the indexer's CPU.
+// (real calendar days) but without its cost: its date, date-time and uri checks were a large share of the
+// indexer's CPU (the figure: docs/performance.md, "The indexer").
 // Stricter in one place: a leap second (":60") is refused, because neither JavaScript's Date nor Elasticsearch's
 // date fields accept one, and a record that passes validation must also load.
 

@@ -1,25 +1,38 @@
-// The optimal-string-alignment distance (a transposition is one edit) bounded by the typos allowed, over reused
-// typed arrays: it runs for the few pairs of words that lengths and letters could not tell apart (names.ts), and
-// allocates nothing.
+// The optimal-string-alignment distance (a transposition is one edit) bounded by the typos allowed. It runs for
+// the few pairs of words that lengths and letters could not tell apart (names.ts), over the rows of one answer
+// (DistanceRows: made per answer by the highlighter, reused pair after pair, so that a comparison allocates
+// nothing and no state outlives its answer).
 import { formOf, type Form } from './form.js';
 
-// The letters of the two words being compared, and three rows of the distance table: reused, grown (room()) for a
-// longer word.
-let xs = new Int32Array(64);
-let ys = new Int32Array(64);
-let before = new Int32Array(65);
-let previous = new Int32Array(65);
-let current = new Int32Array(65);
+/** Room for words of this many UTF-16 units before the rows grow. */
+const FIRST_ROOM = 64;
 
-/** Room in the reused arrays for words of up to `length` UTF-16 units. */
-function room(length: number): void {
-  if (length <= xs.length) return;
-  const size = length * 2;
-  xs = new Int32Array(size);
-  ys = new Int32Array(size);
-  before = new Int32Array(size + 1);
-  previous = new Int32Array(size + 1);
-  current = new Int32Array(size + 1);
+/** The letters of the two words being compared and three rows of the distance table, grown for a longer word. */
+export class DistanceRows {
+  xs = new Int32Array(FIRST_ROOM);
+  ys = new Int32Array(FIRST_ROOM);
+  before = new Int32Array(FIRST_ROOM + 1);
+  previous = new Int32Array(FIRST_ROOM + 1);
+  current = new Int32Array(FIRST_ROOM + 1);
+
+  /** Room for words of up to `length` UTF-16 units. */
+  room(length: number): void {
+    if (length <= this.xs.length) return;
+    const size = length * 2;
+    this.xs = new Int32Array(size);
+    this.ys = new Int32Array(size);
+    this.before = new Int32Array(size + 1);
+    this.previous = new Int32Array(size + 1);
+    this.current = new Int32Array(size + 1);
+  }
+
+  /** Moves the rows down one: the current row becomes the previous one, the previous one the one before. */
+  shift(): void {
+    const spare = this.before;
+    this.before = this.previous;
+    this.previous = this.current;
+    this.current = spare;
+  }
 }
 
 /** Puts a word's letters (code points), up to `limit` of them, into `into`; returns how many. */
@@ -42,11 +55,13 @@ function lettersInto(form: Form, into: Int32Array, limit = Infinity): number {
 /**
  * The optimal-string-alignment table (a transposition is one edit) of xs[0..n) against ys[0..m), row by row;
  * false as soon as a whole row is past `limit` (no cell of a later row can come back under it). When it gets
- * through, `previous` holds the last row: previous[j] is the distance from xs to ys[0..j).
+ * through, `rows.previous` holds the last row: previous[j] is the distance from xs to ys[0..j).
  */
-function distanceTable(n: number, m: number, limit: number): boolean {
-  for (let j = 0; j <= m; j++) previous[j] = j;
+function distanceTable(rows: DistanceRows, n: number, m: number, limit: number): boolean {
+  const { xs, ys } = rows;
+  for (let j = 0; j <= m; j++) rows.previous[j] = j;
   for (let i = 1; i <= n; i++) {
+    const { before, previous, current } = rows;
     const x = xs[i - 1]!;
     current[0] = i;
     let rowMin = i;
@@ -65,39 +80,43 @@ function distanceTable(n: number, m: number, limit: number): boolean {
       if (value < rowMin) rowMin = value;
     }
     if (rowMin > limit) return false;
-    const spare = before;
-    before = previous;
-    previous = current;
-    current = spare;
+    rows.shift();
   }
   return true;
 }
 
-export function withinTypos(typed: Form, target: Form, limit: number): boolean {
-  room(Math.max(typed.text.length, target.text.length));
-  const n = lettersInto(typed, xs);
-  const m = lettersInto(target, ys);
-  return distanceTable(n, m, limit) && previous[m]! <= limit;
+/** Whether `typed` is within `limit` edits of `target`. */
+export function withinTypos(rows: DistanceRows, typed: Form, target: Form, limit: number): boolean {
+  rows.room(Math.max(typed.text.length, target.text.length));
+  const n = lettersInto(typed, rows.xs);
+  const m = lettersInto(target, rows.ys);
+  return distanceTable(rows, n, m, limit) && rows.previous[m]! <= limit;
 }
 
-/** Whether typed is one typo from the start of target: of its first n − 1, n or n + 1 letters (n typed). */
-export function startsWithOneTypo(typed: Form, target: Form): boolean {
-  room(Math.max(typed.text.length, target.text.length));
-  const n = lettersInto(typed, xs);
-  const m = lettersInto(target, ys, n + 1);
-  if (!distanceTable(n, m, 1)) return false;
-  for (let cut = Math.max(1, n - 1); cut <= Math.min(m, n + 1); cut++) if (previous[cut]! <= 1) return true;
+/** Whether typed is `typos` edits from the start of target: of its first n − typos to n + typos letters (n typed). */
+export function startsWithTypos(rows: DistanceRows, typed: Form, target: Form, typos: number): boolean {
+  rows.room(Math.max(typed.text.length, target.text.length));
+  const n = lettersInto(typed, rows.xs);
+  const m = lettersInto(target, rows.ys, n + typos);
+  if (!distanceTable(rows, n, m, typos)) return false;
+  for (let cut = Math.max(1, n - typos); cut <= Math.min(m, n + typos); cut++) {
+    if (rows.previous[cut]! <= typos) return true;
+  }
   return false;
 }
 
-/** Optimal-string-alignment distance of two words (a transposition is one edit), or limit + 1 once past `limit`. */
+/**
+ * Optimal-string-alignment distance of two words (a transposition is one edit), or limit + 1 once past `limit`:
+ * for callers outside an answer (tools, tests), with rows of its own.
+ */
 export function editDistance(a: string, b: string, limit: number): number {
   const x = formOf(a);
   const y = formOf(b);
   if (Math.abs(x.letters - y.letters) > limit) return limit + 1;
-  room(Math.max(a.length, b.length));
-  const n = lettersInto(x, xs);
-  const m = lettersInto(y, ys);
-  if (!distanceTable(n, m, limit)) return limit + 1;
-  return Math.min(previous[m]!, limit + 1);
+  const rows = new DistanceRows();
+  rows.room(Math.max(a.length, b.length));
+  const n = lettersInto(x, rows.xs);
+  const m = lettersInto(y, rows.ys);
+  if (!distanceTable(rows, n, m, limit)) return limit + 1;
+  return Math.min(rows.previous[m]!, limit + 1);
 }

@@ -4,17 +4,20 @@
 
 /** A word in one of its forms, with what the comparisons need of it. */
 export interface Form {
-  text: string;
+  readonly text: string;
   /** Code points (letters): what the typo rules count. */
-  letters: number;
+  readonly letters: number;
   /** Holds a letter outside the BMP (a UTF-16 pair): compared by code point, not by unit. */
-  astral: boolean;
+  readonly astral: boolean;
   /**
    * Which letters it holds, each as bit (code unit mod 32): a letter of one word in no bucket of the other takes
    * an edit, so words whose buckets differ by more than the typos allowed are told apart without a distance.
    */
-  letterBits: number;
+  readonly letterBits: number;
 }
+
+/** A letter takes one UTF-16 unit or (outside the BMP) two: what a typo may change a word's length by, in units. */
+export const MAX_UNITS_PER_LETTER = 2;
 
 export function formOf(text: string): Form {
   let letters = text.length;
@@ -27,14 +30,11 @@ export function formOf(text: string): Form {
   return { text, letters, astral: letters !== text.length, letterBits };
 }
 
-/**
- * Set bits of a 32-bit number, counted in parallel (the SWAR popcount): the plain loop over the set bits made a
- * highlighted page measurably dearer (`npm run bench -- highlights`; docs/performance.md).
- */
+/** Set bits of a 32-bit number (a letter bucket each), counted one by one: a word has a handful. */
 export function bitCount(bits: number): number {
-  let count = bits - ((bits >>> 1) & 0x55555555);
-  count = (count & 0x33333333) + ((count >>> 2) & 0x33333333);
-  return (((count + (count >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+  let count = 0;
+  for (let rest = bits | 0; rest !== 0; rest &= rest - 1) count++;
+  return count;
 }
 
 /** How many of the letters of `typed` are in no bucket of `letterBits` (each takes an edit). */

@@ -63,12 +63,14 @@ interface WrittenTerm {
   field?: TextField['record'];
 }
 
-const QUALIFIER = /(name|developer|location|code):(?=\S)/iy;
+/** A qualifier right before a word or a phrase: a sticky pattern carries its place between looks, so each parse makes its own. */
+const QUALIFIER = '(name|developer|location|code):(?=\\S)';
 const SPACE = /\s/u;
 
 /** The terms of `q` as written: "-" only at a term's start, a qualifier right before its word or phrase. */
 function writtenTerms(q: string): WrittenTerm[] {
   const terms: WrittenTerm[] = [];
+  const qualifierAt = new RegExp(QUALIFIER, 'iy');
   let at = 0;
   while (at < q.length) {
     if (SPACE.test(q[at]!)) {
@@ -81,8 +83,8 @@ function writtenTerms(q: string): WrittenTerm[] {
       at++;
     }
     let field: TextField['record'] | undefined;
-    QUALIFIER.lastIndex = at;
-    const qualifier = QUALIFIER.exec(q);
+    qualifierAt.lastIndex = at;
+    const qualifier = qualifierAt.exec(q);
     if (qualifier) {
       field = QUALIFIERS[qualifier[1]!.toLowerCase() as Qualifier];
       at += qualifier[0].length;

@@ -1,7 +1,14 @@
 // Where `q` looks: the record's four text fields (through the folded copies the indexer writes), each with its
 // boost and the typo rules a word is matched by there, and the descriptors (what the PPA is rather than what it is
 // called). The list's query is built from this table and the highlighter marks by it.
-import { COUNTRY_NAMES_FIELD, TECHNOLOGY_WORDS_FIELD } from '../../indexContract/fields.js';
+import {
+  COUNTRY_NAMES_FIELD,
+  DEVELOPER_FOLDED_FIELD,
+  LOCATION_FOLDED_FIELD,
+  NAME_FOLDED_FIELD,
+  REFERENCE_CODE_FOLDED_FIELD,
+  TECHNOLOGY_WORDS_FIELD,
+} from '../../indexContract/fields.js';
 import type { TypoRules } from './typoRules.js';
 
 export interface TextField {
@@ -22,10 +29,10 @@ export interface TextField {
 
 /** Project name and reference code above developer and location. */
 export const TEXT_FIELD_TABLE: readonly TextField[] = [
-  { record: 'project_name', folded: 'name_folded', boost: 3, rules: 'name' },
-  { record: 'reference_code', folded: 'reference_code_folded', boost: 3, rules: 'exact' },
-  { record: 'developer', folded: 'developer_folded', boost: 1, rules: 'text' },
-  { record: 'location', folded: 'location_folded', boost: 1, rules: 'text' },
+  { record: 'project_name', folded: NAME_FOLDED_FIELD, boost: 3, rules: 'name' },
+  { record: 'reference_code', folded: REFERENCE_CODE_FOLDED_FIELD, boost: 3, rules: 'exact' },
+  { record: 'developer', folded: DEVELOPER_FOLDED_FIELD, boost: 1, rules: 'text' },
+  { record: 'location', folded: LOCATION_FOLDED_FIELD, boost: 1, rules: 'text' },
 ];
 
 const boosted = (field: string, boost: number): string => (boost === 1 ? field : `${field}^${boost}`);

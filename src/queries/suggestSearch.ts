@@ -3,15 +3,24 @@
 // five typed letters, through the indexer's word prefixes). Ranked like `q`: the whole name first, then names
 // that start with what was typed, then the rest by how well the words match.
 import type { estypes } from '@elastic/elasticsearch';
-import { NAME_CANONICAL_FIELD, NAME_EXACT_FIELD, NAME_PREFIXES_FIELD } from '../../indexContract/fields.js';
+import {
+  NAME_CANONICAL_FIELD,
+  NAME_DROPPED_LETTER_FIELD,
+  NAME_EXACT_FIELD,
+  NAME_FOLDED_FIELD,
+  NAME_PREFIXES_FIELD,
+} from '../../indexContract/fields.js';
 import { canonicalWords } from '../../indexContract/text/canonical.js';
 import { foldText } from '../../indexContract/text/fold.js';
 import { PREFIX_MAX_LENGTH } from '../../indexContract/text/prefixes.js';
 import { standardTokens } from '../../indexContract/text/tokenizer.js';
 import {
   DROPPED_LETTER_MIN_LETTERS,
+  FIRST_LETTER_AS_TYPED,
+  ONE_TYPO,
   PREFIX_TYPO_MIN_LETTERS,
   TYPO_MIN_LETTERS,
+  typoTolerance,
 } from '../matching/typoRules.js';
 import type { SuggestQuery } from '../params/suggest.js';
 import type { SearchRequestBody } from '../gateway/gateway.js';
@@ -53,12 +62,17 @@ function canonicalQuery(word: string, onlyWhenDifferent: boolean): Query[] {
 
 /** A complete word: a name word as typed, or with one typo (from five letters; a dropped letter from four). */
 function wordQuery(word: string): Query {
-  const queries: Query[] = [{ match: { name_folded: { query: word } } }, ...canonicalQuery(word, false)];
+  const queries: Query[] = [
+    { match: { [NAME_FOLDED_FIELD]: { query: word } } },
+    ...canonicalQuery(word, false),
+  ];
   if ([...word].length >= SUGGEST_TYPO_MIN_LETTERS) {
-    queries.push({ match: { name_folded: { query: word, fuzziness: 1, boost: SUGGEST_TYPO_WEIGHT } } });
+    queries.push({
+      match: { [NAME_FOLDED_FIELD]: { query: word, ...typoTolerance(ONE_TYPO), boost: SUGGEST_TYPO_WEIGHT } },
+    });
   }
   if (DROPPED_LETTER_WORD.test(word)) {
-    queries.push({ term: { name_dropped_letter: { value: word, boost: SUGGEST_TYPO_WEIGHT } } });
+    queries.push({ term: { [NAME_DROPPED_LETTER_FIELD]: { value: word, boost: SUGGEST_TYPO_WEIGHT } } });
   }
   return { dis_max: { queries } };
 }
@@ -71,10 +85,9 @@ function lastWordQuery(word: string): Query {
     ...canonicalQuery(word, true),
   ];
   if ([...prefix].length >= SUGGEST_PREFIX_TYPO_MIN_LETTERS) {
+    const tolerance = typoTolerance(ONE_TYPO, FIRST_LETTER_AS_TYPED);
     queries.push({
-      fuzzy: {
-        [NAME_PREFIXES_FIELD]: { value: prefix, fuzziness: 1, prefix_length: 1, boost: SUGGEST_TYPO_WEIGHT },
-      },
+      fuzzy: { [NAME_PREFIXES_FIELD]: { value: prefix, ...tolerance, boost: SUGGEST_TYPO_WEIGHT } },
     });
   }
   return { dis_max: { queries } };
@@ -92,7 +105,11 @@ export function buildSuggestSearch(query: SuggestQuery): SearchRequestBody {
     {
       constant_score: { filter: { prefix: { [NAME_EXACT_FIELD]: typed } }, boost: SUGGEST_NAME_START_BOOST },
     },
-    { match_phrase_prefix: { name_folded: { query: words.join(' '), boost: SUGGEST_PHRASE_BOOST } } },
+    {
+      match_phrase_prefix: {
+        [NAME_FOLDED_FIELD]: { query: words.join(' '), boost: SUGGEST_PHRASE_BOOST },
+      },
+    },
   ];
   return {
     query: { bool: { filter: [{ term: { active: true } }], must, should } },

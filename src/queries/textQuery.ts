@@ -5,11 +5,13 @@
 import type { estypes } from '@elastic/elasticsearch';
 import { droppedLetterSpellings } from '../../indexContract/text/typos.js';
 import { canonicalWords, compactForm } from '../../indexContract/text/canonical.js';
-import { foldedWords } from '../../indexContract/text/prefixes.js';
+import { foldedWords } from '../../indexContract/text/tokenizer.js';
 import {
   NAME_CANONICAL_FIELD,
   NAME_COMPACT_FIELD,
+  NAME_DROPPED_LETTER_FIELD,
   NAME_EXACT_FIELD,
+  NAME_FOLDED_FIELD,
   NAME_JOINED_FIELD,
   NAME_WITHOUT_FIRST_LETTER_FIELD,
   REFERENCE_CODE_LOWERCASE_FIELD,
@@ -31,11 +33,16 @@ import {
   type Term,
 } from '../matching/queryText.js';
 import {
+  ALL_WORDS_PREFIX_LENGTH,
   DROPPED_LETTER_MIN_LETTERS,
+  FIRST_LETTER_AS_TYPED,
   FUZZINESS,
   JOINED_MIN_LETTERS,
   MAX_TYPO_WORD_LETTERS,
+  NAME_START_MIN_LETTERS,
+  ONE_TYPO,
   TWO_TYPOS_WORD_LETTERS,
+  typoTolerance,
 } from '../matching/typoRules.js';
 
 type Query = estypes.QueryDslQueryContainer;
@@ -60,11 +67,8 @@ export const DROPPED_LETTER_BOOST = 0.6;
 export const CANONICAL_WORD_BOOST = 3;
 /** A typed word that is two name words joined, or half of a name word split in two. */
 export const JOINED_WORD_BOOST = 3;
-/** The compact name starts with the compact query (from four letters): above a whole-name typo match. */
+/** The compact name starts with the compact query (NAME_START_MIN_LETTERS): above a whole-name typo match. */
 export const NAME_START_BOOST = 60;
-const NAME_START_MIN_LETTERS = 4;
-/** The all-words-in-name bonus allows typos behind this many letters as typed (a cheaper fuzzy expansion). */
-export const ALL_WORDS_PREFIX_LENGTH = 2;
 /** A typed word of six or seven letters one edit from a name word's dropped-letter spelling: two typos. */
 export const TWO_TYPOS_WORD_BOOST = 0.3;
 const TWO_TYPOS_WORD = new RegExp(`^\\p{L}{${TWO_TYPOS_WORD_LETTERS.join(',')}}$`, 'u');
@@ -85,7 +89,7 @@ const DROPPED_LETTER_WORD = new RegExp(`^\\p{L}{${DROPPED_LETTER_MIN_LETTERS},}$
 export interface TextQueryParts {
   /** The word as typed matches with its frequency blended over the fields (cross_fields), not per field. */
   crossFields: boolean;
-  /** Typed words are looked up among the names' one-letter-dropped spellings (name_dropped_letter). */
+  /** Typed words are looked up among the names' one-letter-dropped spellings (NAME_DROPPED_LETTER_FIELD). */
   droppedLetter: boolean;
   /** Typed words with one letter taken out are looked up among the name's words. */
   extraLetter: boolean;
@@ -107,7 +111,7 @@ export interface TextQueryParts {
    * Two typos: a typed word of six or seven letters one edit away from a name word with a letter dropped (two
    * typos, one of them a dropped letter, in a word of seven letters or more: fuzziness alone allows two edits only
    * from eight typed letters); the whole-name typo bonus on the compact form. (A two-typo whole-name bonus, fuzzy
-   * 2 on the compact form, doubled Elasticsearch's time per query and was left out: tuning log.)
+   * 2 on the compact form, was left out for what it cost Elasticsearch: docs/performance.md, "Tried and not kept".)
    */
   twoTypos: boolean;
   /** The name starts with what was typed, however it is spaced or written (compact prefix): above typo matches. */
@@ -205,9 +209,29 @@ function forgivingWords(
   const compact = compactForm(phrase);
   // Each typed word's canonical words and compact form, for the canonical and joined/split alternatives.
   const canonicalOfWords = words.map((word) => canonicalWords(word));
-  const should: Query[] = [];
+  const should: Query[] = [
+    ...wholeNameBonuses(phrase, compact, typosAllowed, parts),
+    ...allWordsInNameBonus(phrase, canonicalOfWords, typosAllowed, parts),
+    { multi_match: { query: phrase, type: 'phrase', fields: TEXT_FIELDS, boost: PHRASE_BOOST } },
+  ];
   if (parts.nameBonuses) {
     should.push({
+      match_phrase_prefix: { [NAME_FOLDED_FIELD]: { query: phrase, boost: PHRASE_PREFIX_BOOST } },
+    });
+  }
+  return { must: plainWordClauses(words, canonicalOfWords, typing, parts), should, compact };
+}
+
+/** The whole name as typed, the whole name but for one typo, and the name's start, however it is written. */
+function wholeNameBonuses(
+  phrase: string,
+  compact: string,
+  typosAllowed: boolean,
+  parts: TextQueryParts,
+): Query[] {
+  const bonuses: Query[] = [];
+  if (parts.nameBonuses) {
+    bonuses.push({
       constant_score: { filter: { term: { [NAME_EXACT_FIELD]: phrase } }, boost: EXACT_NAME_BOOST },
     });
   }
@@ -215,16 +239,17 @@ function forgivingWords(
     // One typo in the whole name ("Kafuue Gorge South HFO Power Plant") still beats longer names with the same
     // words ("… Power Plant South").
     if (!parts.twoTypos) {
-      should.push({
+      bonuses.push({
         constant_score: {
-          filter: { fuzzy: { [NAME_EXACT_FIELD]: { value: phrase, fuzziness: 1 } } },
+          filter: { fuzzy: { [NAME_EXACT_FIELD]: { value: phrase, ...typoTolerance(ONE_TYPO) } } },
           boost: NAME_WITH_TYPO_BOOST,
         },
       });
     } else if (compact !== '') {
-      should.push({
+      const tolerance = typoTolerance(ONE_TYPO, FIRST_LETTER_AS_TYPED);
+      bonuses.push({
         constant_score: {
-          filter: { fuzzy: { [NAME_COMPACT_FIELD]: { value: compact, fuzziness: 1, prefix_length: 1 } } },
+          filter: { fuzzy: { [NAME_COMPACT_FIELD]: { value: compact, ...tolerance } } },
           boost: NAME_WITH_TYPO_BOOST,
         },
       });
@@ -232,27 +257,42 @@ function forgivingWords(
   }
   if (parts.compactPrefix && [...compact].length >= NAME_START_MIN_LETTERS) {
     // "Kikagati Falls Windp" is the start of "Kikagati Falls Windpark", and one typo from "Kikagati Falls Wind".
-    should.push({
+    bonuses.push({
       constant_score: { filter: { prefix: { [NAME_COMPACT_FIELD]: compact } }, boost: NAME_START_BOOST },
     });
   }
-  if (parts.allWordsInName) {
-    // All the words in the name itself (typos allowed), rather than spread over name, developer and place. A
-    // bonus only (the words must match in `must` anyway), and the dearest clause of the query: its typos are
-    // looked for behind the first two letters as typed (ALL_WORDS_PREFIX_LENGTH), which the relevance suite finds
-    // no worse in any class (docs/search-quality.md).
-    const fuzziness = typosAllowed ? { fuzziness: FUZZINESS, prefix_length: ALL_WORDS_PREFIX_LENGTH } : {};
-    const [field, query] = parts.canonical
-      ? [NAME_CANONICAL_FIELD, canonicalOfWords.flat().join(' ')]
-      : ['name_folded', phrase];
-    if (query !== '') should.push({ match: { [field]: { query, operator: 'and', ...fuzziness } } });
-  }
-  should.push({ multi_match: { query: phrase, type: 'phrase', fields: TEXT_FIELDS, boost: PHRASE_BOOST } });
-  if (parts.nameBonuses) {
-    should.push({ match_phrase_prefix: { name_folded: { query: phrase, boost: PHRASE_PREFIX_BOOST } } });
-  }
+  return bonuses;
+}
+
+/**
+ * All the words in the name itself (typos allowed), rather than spread over name, developer and place. A bonus
+ * only (the words must match in `must` anyway), and the dearest clause of the query: its typos are looked for
+ * behind the first letters as typed (ALL_WORDS_PREFIX_LENGTH), which the relevance suite finds no worse in any
+ * class (docs/search-quality.md).
+ */
+function allWordsInNameBonus(
+  phrase: string,
+  canonicalOfWords: readonly string[][],
+  typosAllowed: boolean,
+  parts: TextQueryParts,
+): Query[] {
+  if (!parts.allWordsInName) return [];
+  const tolerance = typosAllowed ? typoTolerance(FUZZINESS, ALL_WORDS_PREFIX_LENGTH) : {};
+  const [field, query] = parts.canonical
+    ? [NAME_CANONICAL_FIELD, canonicalOfWords.flat().join(' ')]
+    : [NAME_FOLDED_FIELD, phrase];
+  return query === '' ? [] : [{ match: { [field]: { query, operator: 'and', ...tolerance } } }];
+}
+
+/** Each plain word's clause: as typed, with its typos, its other spellings, and (the last) as a prefix. */
+function plainWordClauses(
+  words: readonly string[],
+  canonicalOfWords: readonly string[][],
+  typing: boolean,
+  parts: TextQueryParts,
+): Query[] {
   const compactWords = canonicalOfWords.map((canonical) => canonical.join(''));
-  const must = words.map((word, position) => {
+  return words.map((word, position) => {
     const alternatives: Query[] = [];
     const canonical = canonicalOfWords[position] ?? [];
     if (parts.canonical && canonical.length > 0) {
@@ -270,7 +310,6 @@ function forgivingWords(
     if (parts.descriptors) alternatives.push(...descriptorQuery(word, last));
     return wordQuery(word, last, parts, alternatives);
   });
-  return { must, should, compact };
 }
 
 /** Where a term is looked for: everywhere `q` looks, or in the one field a qualifier names. */
@@ -400,10 +439,9 @@ function wordQuery(
   queries.push(...alternatives);
   if (exactOnly) return { dis_max: { queries } };
   if (scope.name && parts.twoTypos && TWO_TYPOS_WORD.test(word)) {
+    const tolerance = typoTolerance(ONE_TYPO, FIRST_LETTER_AS_TYPED);
     queries.push({
-      fuzzy: {
-        name_dropped_letter: { value: word, fuzziness: 1, prefix_length: 1, boost: TWO_TYPOS_WORD_BOOST },
-      },
+      fuzzy: { [NAME_DROPPED_LETTER_FIELD]: { value: word, ...tolerance, boost: TWO_TYPOS_WORD_BOOST } },
     });
   }
   if (scope.typoFields.length > 0) {
@@ -412,19 +450,19 @@ function wordQuery(
         query: word,
         type: 'best_fields',
         fields: scope.typoFields,
-        fuzziness: FUZZINESS,
+        ...typoTolerance(FUZZINESS),
         operator: 'and',
         boost: TYPO_WEIGHT,
       },
     });
   }
-  // A letter dropped from a five-letter word leaves four, too short for fuzziness ("Slar" for "Solar"): the
-  // indexer writes every name word of five letters or more with one letter (not the first) dropped.
+  // A letter dropped from a word of TYPO_MIN_LETTERS leaves one fewer, too short for fuzziness ("Slar" for
+  // "Solar"): the indexer writes every name word that long or longer with one letter (not the first) dropped.
   if (scope.name && parts.droppedLetter && DROPPED_LETTER_WORD.test(word)) {
-    queries.push({ term: { name_dropped_letter: { value: word, boost: DROPPED_LETTER_BOOST } } });
+    queries.push({ term: { [NAME_DROPPED_LETTER_FIELD]: { value: word, boost: DROPPED_LETTER_BOOST } } });
   }
   // The same for the first letter ("Olar"): kept in a field of its own, so that the other lookups of
-  // name_dropped_letter (two typos, suggestions) still rely on the first letter.
+  // the dropped-letter spellings (two typos, suggestions) still rely on the first letter.
   if (scope.name && parts.firstLetter && DROPPED_LETTER_WORD.test(word)) {
     queries.push({
       term: { [NAME_WITHOUT_FIRST_LETTER_FIELD]: { value: word, boost: FIRST_LETTER_DROPPED_BOOST } },
@@ -435,7 +473,7 @@ function wordQuery(
   const withoutOneLetter = scope.name && parts.extraLetter ? droppedLetterSpellings(word) : [];
   if (withoutOneLetter.length > 0) {
     queries.push({
-      match: { name_folded: { query: withoutOneLetter.join(' '), boost: EXTRA_LETTER_BOOST } },
+      match: { [NAME_FOLDED_FIELD]: { query: withoutOneLetter.join(' '), boost: EXTRA_LETTER_BOOST } },
     });
   }
   if (last) {
@@ -449,9 +487,9 @@ function wordQuery(
 /**
  * A typed word matched by the PPA's technology or country (DESCRIPTOR_FIELDS): as typed, the last word also as a
  * prefix ("Tobel hydr"). A constant score: how common "solar" is among technologies says nothing about how well a
- * PPA matches. No typo tolerance here: a fuzzy clause on these fields cost a quarter more Elasticsearch time per
- * query (tuning log), and a name that says the word still matches it with a typo. The word is cut at punctuation
- * as the indexer cuts the names ("d'ivoire" → d, ivoire).
+ * PPA matches. No typo tolerance here: a fuzzy clause on these fields cost Elasticsearch more than it found
+ * (docs/performance.md, "Tried and not kept"), and a name that says the word still matches it with a typo. The
+ * word is cut as the indexer cuts the descriptors' words (foldedWords: "d'ivoire" → d, ivoire).
  */
 function descriptorQuery(word: string, last: boolean): Query[] {
   const query = foldedWords(word).join(' ');

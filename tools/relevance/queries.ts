@@ -5,7 +5,7 @@
 import type { PpaRecord } from '../../indexContract/record.js';
 import { Random } from '../../tools/generate/random.js';
 import { foldText } from '../../indexContract/text/fold.js';
-import { foldedWords } from '../../indexContract/text/prefixes.js';
+import { foldedWords } from '../../indexContract/text/tokenizer.js';
 import {
   canonicalWords,
   compactForm,

@@ -2,7 +2,7 @@
 // list's query looks them up in the descriptor fields (textFields.ts): as typed, the word being typed also as a start.
 import { technologyWords } from '../../../indexContract/text/canonical.js';
 import { countryNameWords } from '../../../indexContract/text/countryNames.js';
-import { foldedWords } from '../../../indexContract/text/prefixes.js';
+import { foldedWords } from '../../../indexContract/text/tokenizer.js';
 import { remembered } from './boundedMemo.js';
 import type { QueryPlan, QueryWord } from './queryPlan.js';
 

@@ -1,14 +1,27 @@
 // Which words of `q` name a word of a served value: each alone by any of its forms, 2–3 of them split ("hydro
 // electric" for "hydroelectric"), or one of them joining two or three adjacent served words ("kafuegorge").
+import type { DistanceRows } from '../editDistance.js';
 import { missingLetters, formOf, type Form } from '../form.js';
-import { names } from '../names.js';
-import { allowedTypos } from '../typoRules.js';
+import { MAX_UNITS_APART, names } from '../names.js';
+import { allowedTypos, MAX_TYPOS } from '../typoRules.js';
 import type { QueryPlan } from './queryPlan.js';
 import type { WordForms } from './servedWordForms.js';
 
-/** The words of `q` that name a served word: each alone by any of its forms, or 2–3 of them split (bits). */
-export function namingWords(plan: QueryPlan, word: WordForms): number {
-  if (word.stamp === plan.stamp) return word.bits;
+/**
+ * The words of `q` that name a served word: each alone by any of its forms, or 2–3 of them split (bits);
+ * remembered for the plan's answer.
+ */
+export function namingWords(plan: QueryPlan, word: WordForms, rows: DistanceRows): number {
+  let bits = plan.named.get(word);
+  if (bits === undefined) {
+    bits = aloneOrSplit(plan, word, rows);
+    plan.named.set(word, bits);
+  }
+  return bits;
+}
+
+/** namingWords, worked out. */
+function aloneOrSplit(plan: QueryPlan, word: WordForms, rows: DistanceRows): number {
   const { words, rules } = plan;
   let bits = 0;
   for (let index = 0; index < words.length; index++) {
@@ -16,7 +29,7 @@ export function namingWords(plan: QueryPlan, word: WordForms): number {
     const last = words[index]!.last;
     if (plan.writtenOnly) {
       for (const typed of words[index]!.written) {
-        if (names(typed, word.written, last, rules)) {
+        if (names(typed, word.written, last, rules, rows)) {
           bits |= 1 << index;
           break;
         }
@@ -26,7 +39,7 @@ export function namingWords(plan: QueryPlan, word: WordForms): number {
     // Canonical words of an abbreviation ("HPP" → hydro power plant) each name the word they stand for.
     search: for (const typed of words[index]!.forms) {
       for (const target of word.targets) {
-        if (names(typed, target, last, rules)) {
+        if (names(typed, target, last, rules, rows)) {
           bits |= 1 << index;
           break search;
         }
@@ -36,14 +49,12 @@ export function namingWords(plan: QueryPlan, word: WordForms): number {
   for (const split of plan.splits) {
     if (
       (bits & split.bits) !== split.bits &&
-      (names(split.compact, word.compact, split.last, rules) ||
-        (word.written !== word.compact && names(split.compact, word.written, split.last, rules)))
+      (names(split.compact, word.compact, split.last, rules, rows) ||
+        (word.written !== word.compact && names(split.compact, word.written, split.last, rules, rows)))
     ) {
       bits |= split.bits;
     }
   }
-  word.stamp = plan.stamp;
-  word.bits = bits;
   return bits;
 }
 
@@ -55,7 +66,12 @@ const isPair = (text: string, first: string, second: string) =>
  * The words of `q` that join two adjacent served words ("kafuegorge"): as typed, with the typos allowed or (the
  * word being typed) past the first word's end, and far longer than either word (not one of them with a typo).
  */
-export function joiningWords(plan: QueryPlan, first: WordForms, second: WordForms): number {
+export function joiningWords(
+  plan: QueryPlan,
+  first: WordForms,
+  second: WordForms,
+  rows: DistanceRows,
+): number {
   const { words, rules } = plan;
   const compactLength = first.compact.text.length + second.compact.text.length;
   const writtenLength = first.written.text.length + second.written.text.length;
@@ -76,16 +92,22 @@ export function joiningWords(plan: QueryPlan, first: WordForms, second: WordForm
         break;
       }
       // What a join with typos needs, told without building the pair (most pairs are ruled out here): longer than
-      // either word; at most two of its letters missing from the pair (each an edit); a length within two typos
-      // (four units) of the pair's, or (the word being typed) the pair longer.
+      // either word; at most MAX_TYPOS of its letters missing from the pair (each an edit); a length within
+      // MAX_TYPOS (MAX_UNITS_APART) of the pair's, or (the word being typed) the pair longer.
       if (form.letters <= longestPart) continue;
       if (
-        missingLetters(form, first.compact.letterBits | second.compact.letterBits) > 2 &&
-        missingLetters(form, first.written.letterBits | second.written.letterBits) > 2
+        missingLetters(form, first.compact.letterBits | second.compact.letterBits) > MAX_TYPOS &&
+        missingLetters(form, first.written.letterBits | second.written.letterBits) > MAX_TYPOS
       ) {
         continue;
       }
-      if (!last && Math.abs(length - compactLength) > 4 && Math.abs(length - writtenLength) > 4) continue;
+      if (
+        !last &&
+        Math.abs(length - compactLength) > MAX_UNITS_APART &&
+        Math.abs(length - writtenLength) > MAX_UNITS_APART
+      ) {
+        continue;
+      }
       compactPair ??= formOf(first.compact.text + second.compact.text);
       if (form.letters <= longestPart + allowedTypos(form.letters, compactPair.letters, rules)) continue;
       writtenPair ??=
@@ -93,8 +115,8 @@ export function joiningWords(plan: QueryPlan, first: WordForms, second: WordForm
           ? compactPair
           : formOf(first.written.text + second.written.text);
       if (
-        names(form, compactPair, last, rules) ||
-        (writtenPair.text !== compactPair.text && names(form, writtenPair, last, rules))
+        names(form, compactPair, last, rules, rows) ||
+        (writtenPair.text !== compactPair.text && names(form, writtenPair, last, rules, rows))
       ) {
         bits |= 1 << index;
         break;

@@ -10,10 +10,13 @@ const OTHER_FORMS = [...new Set([...Object.keys(ROMAN_NUMERALS), ...Object.keys(
 /** Those words are this long at most: a longer word is not one of them. */
 const OTHER_FORMS_MAX_LENGTH = Math.max(...OTHER_FORMS.map((word) => word.length));
 
-/** OTHER_FORMS by length and first letter (length × 128 + unit): a word is compared with a handful at most. */
-const OTHER_FORMS_BY_START: string[][] = [];
-for (const word of OTHER_FORMS)
-  (OTHER_FORMS_BY_START[word.length * 128 + word.charCodeAt(0)] ??= []).push(word);
+/** Words by length and first letter (length × 128 + unit): a word is compared with a handful at most. */
+function byLengthAndStart(words: readonly string[]): readonly (readonly string[] | undefined)[] {
+  const table: string[][] = [];
+  for (const word of words) (table[word.length * 128 + word.charCodeAt(0)] ??= []).push(word);
+  return table;
+}
+const OTHER_FORMS_BY_START = byLengthAndStart(OTHER_FORMS);
 
 /** Whether value[start, end), ASCII, is one of OTHER_FORMS, case aside (compared in place: no string made). */
 function isOtherForm(value: string, start: number, end: number): boolean {

@@ -1,5 +1,6 @@
 // `q` read once for a whole answer: each word of it in every form it is compared by, the runs of words that may
-// name one served word together (a split word), and a sieve of those forms for the plain-word prefilter.
+// name one served word together (a split word), and those forms for the plain-word prefilter (prefilter.ts). A
+// plan is made per answer, and what it remembers (what the words of `q` name) is that answer's.
 import {
   canonicalOfTokens,
   ROMAN_NUMERALS,
@@ -8,9 +9,11 @@ import {
 } from '../../../indexContract/text/canonical.js';
 import { standardTokens } from '../../../indexContract/text/tokenizer.js';
 import type { HighlightTextField } from './itemHighlights.js';
-import { bitCount, formOf, type Form } from '../form.js';
+import { formOf, type Form } from '../form.js';
 import { isPlainWord, parseQuery, plainWordsOf, typedWords } from '../queryText.js';
-import { allowedTypos, JOINED_MIN_LETTERS, type MatchMode, type TypoRules } from '../typoRules.js';
+import { JOINED_MIN_LETTERS, type MatchMode, type TypoRules } from '../typoRules.js';
+import { prefilterForm, type Prefilter } from './prefilter.js';
+import type { WordForms } from './servedWordForms.js';
 
 /** A word of `q`, its forms. */
 export interface QueryWord {
@@ -54,7 +57,7 @@ export interface QueryPlan {
   allowed: number;
   /** The words of `q` looked for everywhere (no qualifier): those may name the technology or the country. */
   everywhere: number;
-  splits: QuerySplit[];
+  splits: readonly QuerySplit[];
   /** Whether any word of `q` may join two words of a value. */
   joins: boolean;
   /** Every word of `q`, as bits (bit i: the i-th word). */
@@ -66,8 +69,8 @@ export interface QueryPlan {
   rules: TypoRules;
   /** Words compared by their written forms only (no numeral, abbreviation or compact form): outside names. */
   writtenOnly: boolean;
-  /** Tells this plan's bits on a served word's forms (servedWordForms.ts) from another's. */
-  stamp: number;
+  /** This answer's memo: the words of `q` that name a served word, alone or split (bits), by its forms. */
+  named: Map<WordForms, number>;
   /** The lengths of the joining forms (UTF-16 units): three words written as one are looked for only at these. */
   joiningLengths: number[];
   /** Technology → the words of `q` that name it. */
@@ -75,9 +78,9 @@ export interface QueryPlan {
   /** Country code → the words of `q` that name the country. */
   byCountry: Map<string, number>;
   /** Every form a served word is compared with (each word's forms, the splits), for the plain-word prefilter. */
-  typed: Int32Array;
+  typed: Prefilter;
   /** The joining forms, for the plain-pair prefilter. */
-  joining: Int32Array;
+  joining: Prefilter;
 }
 
 /** Words of `q` read: the bits of a 32-bit number hold one each, and the API bounds `q` to as many. */
@@ -161,12 +164,15 @@ function wantedOf(q: string, mode: MatchMode): Wanted {
   return { words, plain: plainClauses.length, phrases, asTyped: false };
 }
 
-/** The runs of 2–3 adjacent plain words of `q` that may name one word of a value together. */
+/** A word of a value is looked for split into at most this many typed words ("hydro electric"). */
+const MAX_SPLIT_WORDS = 3;
+
+/** The runs of 2–3 (MAX_SPLIT_WORDS) adjacent plain words of `q` that may name one word of a value together. */
 function querySplits(query: readonly QueryWord[]): QuerySplit[] {
   const splits: QuerySplit[] = [];
   for (let from = 0; from < query.length; from++) {
     let compact = query[from]!.compact.text;
-    for (let length = 2; length <= 3 && from + length <= query.length; length++) {
+    for (let length = 2; length <= MAX_SPLIT_WORDS && from + length <= query.length; length++) {
       compact += query[from + length - 1]!.compact.text;
       const form = formOf(compact);
       if (form.letters >= JOINED_MIN_LETTERS) {
@@ -186,9 +192,6 @@ function joiningLengthsOf(words: readonly QueryWord[]): number[] {
   }
   return lengths;
 }
-
-/** Plans made so far: each has its own stamp. */
-let plans = 0;
 
 /** The bits of the words `pick` takes. */
 function bitsOf(words: readonly QueryWord[], pick: (word: QueryWord) => boolean): number {
@@ -219,22 +222,34 @@ export function namePlanOf(q: string, mode: MatchMode): QueryPlan {
     mode,
     rules: mode,
     writtenOnly: false,
-    stamp: ++plans,
+    named: new Map(),
     joiningLengths: joiningLengthsOf(words),
     byTechnology: new Map(),
     byCountry: new Map(),
-    typed: sieveOf(words, (word) => word.forms, mode, splits),
-    joining: sieveOf(words, (word) => word.joining, mode),
+    typed: [
+      ...prefilterOf(words, (word) => word.forms, mode),
+      ...splits.map((split) => prefilterForm(split.compact, split.last, mode)),
+    ],
+    joining: prefilterOf(words, (word) => word.joining, mode),
   };
 }
 
-const NO_SPLITS: QuerySplit[] = [];
+/** The prefilter of the forms `pick` takes of each word of `q` (whether it is the word being typed: the last). */
+function prefilterOf(
+  words: readonly QueryWord[],
+  pick: (word: QueryWord) => readonly Form[],
+  rules: TypoRules,
+): Prefilter {
+  return words.flatMap((word) => pick(word).map((form) => prefilterForm(form, word.last, rules)));
+}
+
+const NO_SPLITS: readonly QuerySplit[] = Object.freeze([]);
 
 /**
  * The plan for a field looked for by its written words only (textFields.ts: the developer and the location by the
  * fuzziness, the reference code as typed): numerals and abbreviations written the other way, joined and split
- * words, dropped letters are the name's only. Its own stamp: a word's bits under these rules are not the name's.
- * The sieve is the name's: it lets through every word the stricter rules could name (it only rules words out).
+ * words, dropped letters are the name's only. Its own memo: a word's bits under these rules are not the name's.
+ * The prefilter is the name's: it lets through every word the stricter rules could name (it only rules words out).
  */
 export function writtenPlanOf(plan: QueryPlan, allowed: number, rules: 'text' | 'exact'): QueryPlan {
   return {
@@ -244,67 +259,6 @@ export function writtenPlanOf(plan: QueryPlan, allowed: number, rules: 'text' | 
     joins: false,
     rules,
     writtenOnly: true,
-    stamp: ++plans,
+    named: new Map(),
   };
-}
-
-// A sieve: what the plain-word prefilter needs of each typed form, as numbers in one typed array (it runs for
-// every plain word of every value of an answer): letters, letter buckets, first unit, whether it is the word being
-// typed, and the typos it is allowed against a longer word and against any other.
-const SIEVE_STRIDE = 6;
-
-/** One form's entry of a sieve at `at`; the next entry's place. */
-function sieveEntry(sieve: Int32Array, at: number, form: Form, last: boolean, rules: TypoRules): number {
-  sieve[at] = form.letters;
-  sieve[at + 1] = form.letterBits;
-  sieve[at + 2] = form.text.charCodeAt(0);
-  sieve[at + 3] = last ? 1 : 0;
-  sieve[at + 4] = allowedTypos(form.letters, form.letters + 1, rules);
-  sieve[at + 5] = allowedTypos(form.letters, form.letters, rules);
-  return at + SIEVE_STRIDE;
-}
-
-/** A sieve of the forms `pick` takes of each word of `q` (whether it is the word being typed: the last), then of `splits`. */
-function sieveOf(
-  words: readonly QueryWord[],
-  pick: (word: QueryWord) => readonly Form[],
-  rules: TypoRules,
-  splits: readonly QuerySplit[] = NO_SPLITS,
-): Int32Array {
-  let count = splits.length;
-  for (const word of words) count += pick(word).length;
-  const sieve = new Int32Array(count * SIEVE_STRIDE);
-  let at = 0;
-  for (const word of words) {
-    for (const form of pick(word)) at = sieveEntry(sieve, at, form, word.last, rules);
-  }
-  for (const split of splits) at = sieveEntry(sieve, at, split.compact, split.last, rules);
-  return sieve;
-}
-
-/**
- * Whether a form of the sieve may name a plain word of `letters` letters, these letter buckets and this first unit
- * (lowercased): names()'s tests, on numbers only. Equal or within the typos allowed: as many letters, give or take
- * the typos, and at most that many letters of either missing from the other. The word being typed, the start of
- * the word with at most one typo: as long less one or longer, its first letter, at most one letter missing.
- */
-export function sieveNames(
-  sieve: Int32Array,
-  letters: number,
-  bits: number,
-  firstUnit: number,
-  minLetters = 0,
-): boolean {
-  for (let at = 0; at < sieve.length; at += SIEVE_STRIDE) {
-    const typedLetters = sieve[at]!;
-    if (typedLetters <= minLetters) continue;
-    const typedBits = sieve[at + 1]!;
-    const apart = typedLetters - letters;
-    const typos = apart < 0 ? sieve[at + 4]! : sieve[at + 5]!;
-    const missing = bitCount(typedBits & ~bits);
-    if (apart <= typos && -apart <= typos && missing <= typos && bitCount(bits & ~typedBits) <= typos)
-      return true;
-    if (sieve[at + 3] === 1 && apart <= 1 && missing <= 1 && sieve[at + 2] === firstUnit) return true;
-  }
-  return false;
 }

@@ -1,5 +1,7 @@
 // What a word of a served value may be named by, whatever value it is in: its written, compact and canonical
-// forms (indexContract/text/canonical.ts), looked up once and kept across answers (words recur).
+// forms (indexContract/text/canonical.ts), looked up once and kept across answers (words recur). What a word's
+// forms are never changes, so they are all that is kept: what the words of one `q` name is the answer's own
+// (QueryPlan.named).
 import { canonicalOfTokens, writtenOfTokens } from '../../../indexContract/text/canonical.js';
 import { foldText } from '../../../indexContract/text/fold.js';
 import { standardTokens } from '../../../indexContract/text/tokenizer.js';
@@ -8,17 +10,14 @@ import { remembered } from './boundedMemo.js';
 
 export interface WordForms {
   /** Folded, inner punctuation dropped ("P.E." → pe). */
-  written: Form;
+  readonly written: Form;
   /** The canonical words (numerals as digits, abbreviations written out) joined. */
-  compact: Form;
+  readonly compact: Form;
   /** Every form a typed word may name: written, compact, each canonical word (no repeats). */
-  targets: Form[];
-  /** The answer being presented when `bits` was set (QueryPlan.stamp): answers share words. */
-  stamp: number;
-  /** For that answer, the words of `q` that name this word, alone or split (bits). */
-  bits: number;
+  readonly targets: readonly Form[];
 }
 
+/** The forms of served words, by the word as served: bounded (boundedMemo.ts). */
 const WORD_FORMS = new Map<string, WordForms>();
 const MAX_WORD_FORMS = 20_000;
 
@@ -41,7 +40,7 @@ function wordFormsOf(text: string): WordForms {
   for (const word of canonical) {
     if (!targets.some((target) => target.text === word)) targets.push(formOf(word));
   }
-  return { written: targets[0]!, compact: compactForm, targets, stamp: 0, bits: 0 };
+  return { written: targets[0]!, compact: compactForm, targets };
 }
 
 /** The forms of a served word (its text as served). */

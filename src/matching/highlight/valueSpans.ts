@@ -1,10 +1,12 @@
 // The spans of one served value: its words cut at their own offsets (indexContract/text/tokenizer.ts), each word
 // marked with the words of `q` that name it, alone, split, or joining it with its neighbours.
 import { cutWords, newWordCuts, type WordCuts } from '../../../indexContract/text/tokenizer.js';
+import { DistanceRows } from '../editDistance.js';
 import type { HighlightTextField, Span } from './itemHighlights.js';
 import { joiningThree, joiningWords, namingWords } from './naming.js';
 import { plainLetterBits } from './plainWord.js';
-import { sieveNames, type QueryPlan } from './queryPlan.js';
+import { mayName } from './prefilter.js';
+import type { QueryPlan } from './queryPlan.js';
 import { formsOf, type WordForms } from './servedWordForms.js';
 
 /** Words of a value looked at: the served fields are bounded (record.md), this only keeps a page's cost bounded. */
@@ -27,6 +29,8 @@ export interface ValueScratch {
   phraseEnds: number[];
   /** The words of `q` that named any word of the last value looked at. */
   matched: number;
+  /** The rows of the distance table the comparisons run on (editDistance.ts). */
+  rows: DistanceRows;
 }
 
 export const newValueScratch = (): ValueScratch => ({
@@ -36,6 +40,7 @@ export const newValueScratch = (): ValueScratch => ({
   bits: [],
   phraseEnds: [],
   matched: 0,
+  rows: new DistanceRows(),
 });
 
 /** The forms of the k-th word of `value`, looked up once. */
@@ -50,12 +55,7 @@ const firstUnitAt = ({ cuts }: ValueScratch, value: string, k: number) =>
 
 /** Whether a word of `q` may name the k-th word, a plain one (namingWords' comparisons, on numbers only). */
 function mayBeNamed(plan: QueryPlan, scratch: ValueScratch, value: string, k: number): boolean {
-  return sieveNames(
-    plan.typed,
-    lengthAt(scratch, k),
-    scratch.plainLetters[k]!,
-    firstUnitAt(scratch, value, k),
-  );
+  return mayName(plan.typed, lengthAt(scratch, k), scratch.plainLetters[k]!, firstUnitAt(scratch, value, k));
 }
 
 /** Whether a word of `q` may join the k-th and next words, both plain (joiningWords' comparisons, on numbers). */
@@ -63,7 +63,7 @@ function mayBeJoined(plan: QueryPlan, scratch: ValueScratch, value: string, k: n
   const first = lengthAt(scratch, k);
   const second = lengthAt(scratch, k + 1);
   // Far longer than either word (minLetters): not one of them with a typo.
-  return sieveNames(
+  return mayName(
     plan.joining,
     first + second,
     scratch.plainLetters[k]! | scratch.plainLetters[k + 1]!,
@@ -90,44 +90,11 @@ export function valueSpans(
     const bits =
       plainLetters[k]! >= 0 && !mayBeNamed(plan, scratch, value, k)
         ? 0
-        : namingWords(plan, formsAt(scratch, value, k));
+        : namingWords(plan, formsAt(scratch, value, k), scratch.rows);
     wordBits[k] = bits;
     matched |= bits;
   }
-  if (plan.joins) {
-    for (let k = 0; k + 1 < count; k++) {
-      const plainPair = plainLetters[k]! >= 0 && plainLetters[k + 1]! >= 0;
-      const bits =
-        plainPair && !mayBeJoined(plan, scratch, value, k)
-          ? 0
-          : joiningWords(plan, formsAt(scratch, value, k), formsAt(scratch, value, k + 1));
-      if (bits !== 0) {
-        wordBits[k]! |= bits;
-        wordBits[k + 1]! |= bits;
-        matched |= bits;
-      }
-      if (k + 2 < count) {
-        // Three plain words written as one are as long as the three: no joining form that long, no join.
-        const threeLength = lengthAt(scratch, k) + lengthAt(scratch, k + 1) + lengthAt(scratch, k + 2);
-        const plainThree =
-          plainPair && plainLetters[k + 2]! >= 0 && !plan.joiningLengths.includes(threeLength);
-        const three = plainThree
-          ? 0
-          : joiningThree(
-              plan,
-              formsAt(scratch, value, k),
-              formsAt(scratch, value, k + 1),
-              formsAt(scratch, value, k + 2),
-            );
-        if (three !== 0) {
-          wordBits[k]! |= three;
-          wordBits[k + 1]! |= three;
-          wordBits[k + 2]! |= three;
-          matched |= three;
-        }
-      }
-    }
-  }
+  if (plan.joins) matched |= joinedWords(plan, scratch, value, count);
   // The reference code as typed (case aside) is the whole value, every word of `q`.
   if (field === 'reference_code' && plan.whole === value.toLowerCase()) {
     scratch.matched = plan.all;
@@ -147,6 +114,47 @@ export function valueSpans(
     } else if (wordBits[k] !== 0) spans.push([cuts.starts[k]!, cuts.ends[k]!]);
   }
   return spans;
+}
+
+/**
+ * Marks the words of the value that words of `q` join, two or three at a time ("kafuegorge"); the words of `q`
+ * that joined any.
+ */
+function joinedWords(plan: QueryPlan, scratch: ValueScratch, value: string, count: number): number {
+  const { plainLetters, bits: wordBits, rows } = scratch;
+  let matched = 0;
+  for (let k = 0; k + 1 < count; k++) {
+    const plainPair = plainLetters[k]! >= 0 && plainLetters[k + 1]! >= 0;
+    const bits =
+      plainPair && !mayBeJoined(plan, scratch, value, k)
+        ? 0
+        : joiningWords(plan, formsAt(scratch, value, k), formsAt(scratch, value, k + 1), rows);
+    if (bits !== 0) {
+      wordBits[k]! |= bits;
+      wordBits[k + 1]! |= bits;
+      matched |= bits;
+    }
+    if (k + 2 < count) {
+      // Three plain words written as one are as long as the three: no joining form that long, no join.
+      const threeLength = lengthAt(scratch, k) + lengthAt(scratch, k + 1) + lengthAt(scratch, k + 2);
+      const plainThree = plainPair && plainLetters[k + 2]! >= 0 && !plan.joiningLengths.includes(threeLength);
+      const three = plainThree
+        ? 0
+        : joiningThree(
+            plan,
+            formsAt(scratch, value, k),
+            formsAt(scratch, value, k + 1),
+            formsAt(scratch, value, k + 2),
+          );
+      if (three !== 0) {
+        wordBits[k]! |= three;
+        wordBits[k + 1]! |= three;
+        wordBits[k + 2]! |= three;
+        matched |= three;
+      }
+    }
+  }
+  return matched;
 }
 
 /**

@@ -1,5 +1,12 @@
 import { expect } from 'chai';
-import { cutWords, newWordCuts, standardTokens } from '../../../../indexContract/text/tokenizer.js';
+import { foldText } from '../../../../indexContract/text/fold.js';
+import {
+  cutWords,
+  foldedWords,
+  newWordCuts,
+  standardTokens,
+  tokenParts,
+} from '../../../../indexContract/text/tokenizer.js';
 import { plainLetterBits } from '../../../../src/matching/highlight/plainWord.js';
 
 /**
@@ -84,6 +91,52 @@ describe('the tokenizer (indexContract/text/tokenizer.ts), and plain words (src/
       expect(standardTokens(value), JSON.stringify(value)).to.deep.equal(words);
       // Offsets: each word is the value's own slice, in order, never overlapping.
       for (let k = 1; k < words.length; k++) expect(cuts.starts[k]).to.be.at.least(cuts.ends[k - 1]!);
+    }
+  });
+
+  it('takes a token apart at what it joined across, and at its marks and _: its runs of letters and digits', () => {
+    expect(tokenParts(["o'neill", 'p.e', '1,000;5', 'x_y', 'solar'])).to.deep.equal([
+      'o',
+      'neill',
+      'p',
+      'e',
+      '1',
+      '000',
+      '5',
+      'x',
+      'y',
+      'solar',
+    ]);
+    expect(foldedWords("Côte d'Ivoire")).to.deep.equal(['cote', 'd', 'ivoire']);
+    expect(foldedWords(' -- ')).to.deep.equal([]);
+  });
+
+  it('gives as folded words the runs of letters and digits of the folded text, over random text of every kind of unit', () => {
+    const units = [
+      ..."aZ09_ .,;:'’·-/",
+      'é',
+      'ß',
+      'Ł',
+      '\u0301',
+      '٣',
+      '𝟏',
+      '𐐷',
+      '\ud800',
+      '\udc00',
+      'ﬁ',
+      'İ',
+      'Ⅻ',
+    ];
+    let seed = 66;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (let run = 0; run < 3000; run++) {
+      let value = '';
+      const length = Math.floor(next() * 14);
+      for (let i = 0; i < length; i++) value += units[Math.floor(next() * units.length)]!;
+      const runs = foldText(value)
+        .split(/[^\p{L}\p{N}]+/u)
+        .filter(Boolean);
+      expect(foldedWords(value), JSON.stringify(value)).to.deep.equal(runs);
     }
   });
 });

@@ -1,5 +1,7 @@
 import { expect } from 'chai';
+import { QUERIED_FIELDS, QUERIED_SUB_FIELDS } from '../../../../indexContract/fields.js';
 import { DESCRIPTOR_FIELDS, TEXT_FIELDS } from '../../../../src/matching/textFields.js';
+import { buildSuggestSearch } from '../../../../src/queries/suggestSearch.js';
 import { buildTextQuery } from '../../../../src/queries/textQuery.js';
 
 function wordQuery(
@@ -284,5 +286,52 @@ describe('api search: text query, precise search (issue 59)', () => {
     expect(boolOf('-developer:acme x').must_not).to.deep.equal([
       { multi_match: { query: 'acme', fields: ['developer_folded'], operator: 'and' } },
     ]);
+  });
+});
+
+/** Every field a query addresses: the keys of its field-level clauses, and multi_match's fields (boosts aside). */
+function addressedFields(query: unknown, into = new Set<string>()): Set<string> {
+  if (Array.isArray(query)) {
+    for (const part of query) addressedFields(part, into);
+  } else if (query !== null && typeof query === 'object') {
+    for (const [key, value] of Object.entries(query)) {
+      if (['term', 'fuzzy', 'match', 'match_phrase', 'match_phrase_prefix', 'prefix'].includes(key)) {
+        for (const field of Object.keys(value as object)) into.add(field);
+      } else if (key === 'fields' && Array.isArray(value)) {
+        for (const field of value as string[]) into.add(field.replace(/\^[\d.]+$/u, ''));
+      } else {
+        addressedFields(value, into);
+      }
+    }
+  }
+  return into;
+}
+
+describe('api search: the fields the text query and suggest address', () => {
+  it('are each declared in indexContract/fields.ts, in the lists checked against the mapping', () => {
+    const fields = new Set<string>();
+    for (const q of [
+      'Kafue Gorge PV II',
+      'kafuegorge hydro electric naxvash',
+      'slar olar viitoria',
+      '"kafue gorge" -solar developer:zesco code:ZM-1 name:kafu location:lusaka a OR b',
+    ]) {
+      addressedFields(buildTextQuery(q), fields);
+    }
+    for (const q of ['kafue gor', 'powr station', 'solar photovoltaic parks']) {
+      addressedFields(buildSuggestSearch({ q, limit: 10 }).query, fields);
+    }
+    // The walk reads every kind of clause: the dropped-letter lookups among them.
+    expect(fields).to.include.keys(
+      'name_dropped_letter',
+      'name_prefixes',
+      'name_folded.exact',
+      'technology_words',
+    );
+    const declared = new Set<string>([...QUERIED_FIELDS, ...QUERIED_SUB_FIELDS]);
+    for (const field of fields) {
+      if (field === 'active') continue; // the suggest's filter: a field of the record, not derived
+      expect(declared.has(field), field).to.equal(true);
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { editDistance } from '../../../../../src/matching/editDistance.js';
-import { computeHighlights } from '../../../../../src/matching/highlight/highlighter.js';
+import { computeHighlights, highlighter } from '../../../../../src/matching/highlight/highlighter.js';
 import type { HighlightSource, Span } from '../../../../../src/matching/highlight/itemHighlights.js';
 import { presentSuggestions } from '../../../../../src/present/suggest.js';
 
@@ -216,6 +216,24 @@ describe('api present: highlights (issue 46)', () => {
     expect(computeHighlights('solar', { project_name: null, developer: 'Solar Co' })).to.deep.equal({
       developer: [[0, 5]],
     });
+  });
+
+  it('keeps each answer to itself: answers made side by side, over the same values, mark as each alone', () => {
+    const items: HighlightSource[] = [
+      { project_name: 'Kafue Gorge Solar', developer: 'Kafue Energy', location: 'Solwezi' },
+      { project_name: 'Solar Kafue', developer: 'Gorge Holdings', location: 'Kafue' },
+      { project_name: 'Kafuegorge Solwezi', technology: 'solar', country_code: 'ZM' },
+    ];
+    const queries = ['kafue', 'solar gorge', 'kafuegorge', 'solwezi zambia', 'developer:kafue', 'kafu'];
+    const alone = queries.map((q) => items.map((item) => computeHighlights(q, item)));
+    const answers = queries.map((q) => highlighter(q));
+    for (let round = 0; round < 2; round++) {
+      for (const [index, item] of items.entries()) {
+        for (const [answer, highlight] of answers.entries()) {
+          expect(highlight(item), `${queries[answer]} on item ${index}`).to.deep.equal(alone[answer]![index]);
+        }
+      }
+    }
   });
 
   it('counts a transposition as one edit', () => {
