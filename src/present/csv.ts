@@ -18,6 +18,7 @@ export function csvCell(value: unknown): string {
 export function csvRows(rows: readonly (readonly unknown[])[]): string {
   return stringify(
     rows.map((row) => row.map(csvCell)),
-    { record_delimiter: 'windows' },
+    // A bare line feed or carriage return in a value is a line break to spreadsheets too: quoted as CRLF is.
+    { record_delimiter: 'windows', quoted_match: /[\r\n]/ },
   );
 }
