@@ -209,7 +209,7 @@ function readQuery(search) {
   readGroupQuery(params);
 }
 
-/** The roll-up from a page query string: known dimensions, two at most and different; order and size as the API takes them. */
+/** The roll-up from a page query string: two known dimensions at most, different; order and size as the API takes. */
 function readGroupQuery(params) {
   const dimensions = (params.get('group_by') ?? '').split(',').map((value) => value.trim());
   state.groupBy = [...new Set(dimensions)]
@@ -564,6 +564,9 @@ function renderStatistics(data) {
 
 // ---- roll-ups ------------------------------------------------------------------------------------------------
 
+/** A dimension's name inside a sentence. */
+const dimensionWord = (dimension) => GROUP_DIMENSIONS[dimension].toLowerCase();
+
 /** Options for a dimension menu: "Nothing", then every dimension but `except`. */
 function dimensionOptions(except) {
   return [
@@ -659,9 +662,7 @@ const otherText = (other) => `Other ${number(other.groups)} group${other.groups 
 function groupsTable(data, [first, second]) {
   const meta = data.groups_meta;
   const headers = [
-    second
-      ? `${GROUP_DIMENSIONS[first]}, then ${GROUP_DIMENSIONS[second].toLowerCase()}`
-      : GROUP_DIMENSIONS[first],
+    second ? `${GROUP_DIMENSIONS[first]}, then ${dimensionWord(second)}` : GROUP_DIMENSIONS[first],
     ...GROUP_COLUMNS,
   ];
   const head = el(
@@ -685,7 +686,7 @@ function groupsTable(data, [first, second]) {
       )
     : [el('tbody', {}, ...data.groups.map((group) => groupRow(groupKeyText(first, group.key), group)))];
   const foot = meta.other.groups > 0 ? [el('tfoot', {}, groupRow(otherText(meta.other), meta.other))] : [];
-  const caption = `${GROUP_DIMENSIONS[first]}${second ? ` and ${GROUP_DIMENSIONS[second].toLowerCase()}` : ''}: the groups shown`;
+  const caption = `${GROUP_DIMENSIONS[first]}${second ? ` and ${dimensionWord(second)}` : ''}: the groups shown`;
   return el('table', {}, el('caption', { textContent: caption }), head, ...bodies, ...foot);
 }
 
@@ -736,7 +737,7 @@ function groupsChart(data, groups) {
   const measure = GROUP_MEASURES[groups.sort] ?? GROUP_MEASURES[DEFAULT_GROUP_SORT];
   const [first, second] = groups.by;
   const labels = data.groups.map((group) => chartLabel(groupKeyText(first, group.key)));
-  const description = `${measure.name} by ${GROUP_DIMENSIONS[first].toLowerCase()}${second ? `, in parts by ${GROUP_DIMENSIONS[second].toLowerCase()}` : ''}`;
+  const description = `${measure.name} by ${dimensionWord(first)}${second ? `, in parts by ${dimensionWord(second)}` : ''}`;
   $('groups-caption').textContent = description;
   $('chart-groups').setAttribute('aria-label', `${description}; the same numbers are in the table below`);
   $('groups-chart-box').style.height = `${Math.max(8, 1.6 * labels.length + (second ? 4 : 2))}rem`;
