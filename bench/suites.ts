@@ -10,6 +10,7 @@ import relevance from './relevance.js';
 import highlights from './highlightCost.js';
 import queryCost from './queryCost.js';
 import queryCostMix from './queryCostMix.js';
+import rollUps from './rollUps.js';
 
 export const SUITES: readonly Suite[] = [
   mix,
@@ -21,6 +22,7 @@ export const SUITES: readonly Suite[] = [
   highlights,
   queryCost,
   queryCostMix,
+  rollUps,
 ];
 
 /** The suite `npm run bench` runs without a name. */

@@ -1,7 +1,8 @@
 // The explorer: a search box with suggestions, facets with counts, the result list with paging, a PPA's detail,
-// and the statistics as charts. It only calls the public API (same origin), and shows the URL of every call.
-// The search (text, filters, order, page) lives in the page's own query string, with the API's parameter names:
-// a link to it shows the same results, and Back and Forward walk the searches made.
+// the statistics as charts, and the matching PPAs grouped by a dimension (a roll-up: chart, table, CSV). It only
+// calls the public API (same origin), and shows the URL of every call. The search (text, filters, order, page,
+// grouping) lives in the page's own query string, with the API's parameter names: a link to it shows the same
+// results, and Back and Forward walk the searches made.
 /* global Chart */
 
 const API = '/api/v1/ppas';
@@ -22,6 +23,24 @@ const COUNTRY = /^[a-z]{2}$/;
 const MAX_LIST_TOKENS = 20;
 const MAX_PAGE = 10_000 / PER_PAGE; // page × per_page may not exceed the index's result window
 const SORTS = ['recent', 'oldest', 'name_asc', 'name_desc', 'capacity_desc', 'capacity_asc'];
+// The roll-up's dimensions (the API's group_by values) as the controls and the table name them, in menu order.
+const GROUP_DIMENSIONS = {
+  developer: 'Developer',
+  offtaker: 'Offtaker',
+  offtaker_type: 'Offtaker type',
+  procuring_entity: 'Procuring entity',
+  procurement_method: 'Procurement method',
+  country: 'Country',
+  technology: 'Technology',
+  tariff: 'Tariff',
+  year: 'Financial close year',
+  risk_feature: 'Risk feature',
+  currency: 'Currency',
+};
+// The API's defaults and bound, left out of the addresses when chosen.
+const DEFAULT_GROUP_SORT = 'capacity_desc';
+const DEFAULT_GROUP_LIMIT = 20;
+const MAX_GROUP_LIMIT = 200;
 
 const state = {
   q: '',
@@ -40,6 +59,10 @@ const state = {
   // '' is the API's default: relevance with q, most recent first without.
   sort: '',
   page: 1,
+  // The roll-up: no dimension (none), one, or two (a pivot: the pairs within each group of the first).
+  groupBy: [],
+  groupSort: DEFAULT_GROUP_SORT,
+  groupLimit: DEFAULT_GROUP_LIMIT,
 };
 
 const $ = (id) => document.getElementById(id);
@@ -114,11 +137,29 @@ function filterParams() {
   return params;
 }
 
-/** The page's own query string: the filters and q, then the order and the page when not the default. */
+/** The roll-up's parameters, as the API names them; none without a dimension (the API refuses them alone). */
+function groupParams() {
+  const params = new URLSearchParams();
+  if (state.groupBy.length === 0) return params;
+  params.set('group_by', state.groupBy.join(','));
+  if (state.groupSort !== DEFAULT_GROUP_SORT) params.set('group_sort', state.groupSort);
+  if (state.groupLimit !== DEFAULT_GROUP_LIMIT) params.set('group_limit', String(state.groupLimit));
+  return params;
+}
+
+/** The statistics request: the filters and q of the search, and the roll-up when one is chosen. */
+function statisticsParams() {
+  const params = filterParams();
+  for (const [name, value] of groupParams()) params.set(name, value);
+  return params;
+}
+
+/** The page's own query string: the filters and q, then the order, the page and the roll-up when not the default. */
 function pageQuery() {
   const params = filterParams();
   if (state.sort) params.set('sort', state.sort);
   if (state.page > 1) params.set('page', String(state.page));
+  for (const [name, value] of groupParams()) params.set(name, value);
   // Commas and brackets are legal in a query; left as they are, a shared link stays readable.
   return params.toString().replaceAll('%2C', ',').replaceAll('%5B%5D', '[]');
 }
@@ -165,6 +206,21 @@ function readQuery(search) {
   state.sort = SORTS.includes(sort) ? sort : ''; // relevance is the default with q, and an error without
   const page = params.get('page') ?? '';
   state.page = /^[1-9]\d*$/.test(page) && Number(page) <= MAX_PAGE ? Number(page) : 1;
+  readGroupQuery(params);
+}
+
+/** The roll-up from a page query string: two known dimensions at most, different; order and size as the API takes. */
+function readGroupQuery(params) {
+  const dimensions = (params.get('group_by') ?? '').split(',').map((value) => value.trim());
+  state.groupBy = [...new Set(dimensions)]
+    .filter((value) => Object.hasOwn(GROUP_DIMENSIONS, value))
+    .slice(0, 2);
+  const sort = params.get('group_sort') ?? '';
+  const sorts = [...$('group-sort').options].map((option) => option.value);
+  state.groupSort = sorts.includes(sort) ? sort : DEFAULT_GROUP_SORT;
+  const limit = params.get('group_limit') ?? '';
+  state.groupLimit =
+    /^[1-9]\d{0,2}$/.test(limit) && Number(limit) <= MAX_GROUP_LIMIT ? Number(limit) : DEFAULT_GROUP_LIMIT;
 }
 
 /** The form as the state says (after a link was opened, or Back or Forward). */
@@ -172,6 +228,7 @@ function showState() {
   closeSuggestions();
   $('q').value = state.q;
   $('sort').value = state.sort;
+  showGroupControls();
 }
 
 /** A new search, or another page of it: a history entry of its own, then its results. */
@@ -221,9 +278,17 @@ async function refresh() {
   // Why each result matched q: the words marked in the results.
   if (state.q.trim()) listParams.set('highlight', 'true');
   const listUrl = `${API}?${listParams}`;
-  const statsUrl = `${API}/statistics${params.size ? `?${params}` : ''}`;
+  const statsParams = statisticsParams();
+  const statsUrl = `${API}/statistics${statsParams.size ? `?${statsParams}` : ''}`;
   showUrl('list-url', listUrl);
   showUrl('stats-url', statsUrl);
+  // The roll-up this request asks for, as its answer is to be shown (the state may change before it comes).
+  const groups = { by: [...state.groupBy], sort: state.groupSort };
+  if (groups.by.length) {
+    const csvParams = new URLSearchParams(statsParams);
+    csvParams.set('format', 'csv');
+    $('groups-csv').href = `${API}/statistics?${csvParams}`;
+  }
   for (const format of ['csv', 'ndjson']) {
     const exportParams = new URLSearchParams(params);
     exportParams.set('format', format);
@@ -236,22 +301,29 @@ async function refresh() {
   renderLinkFilters();
   $('results-section').setAttribute('aria-busy', 'true');
   try {
-    const [list, statistics] = await Promise.all([getJson(listUrl), getJson(statsUrl)]);
+    const [list, statistics] = await Promise.allSettled([getJson(listUrl), getJson(statsUrl)]);
     if (request !== refreshRequest) return; // Back, Forward or another search came after this one
-    renderResults(list);
-    shownFacets = list.meta.facets ?? {};
+    // Each answer on its own: a roll-up the API refuses (too many groups) leaves the results standing.
+    const failures = [list, statistics].filter((answer) => answer.status === 'rejected');
+    say([...new Set(failures.map((answer) => answer.reason.message))].join(' '));
+    if (list.status === 'fulfilled') {
+      renderResults(list.value);
+      shownFacets = list.value.meta.facets ?? {};
+    } else {
+      // Results of another search must not stand under this one; the facets stay, to undo a filter with.
+      $('results').replaceChildren();
+      $('results-summary').textContent = '';
+      $('page-info').textContent = '';
+      $('prev').disabled = state.page <= 1;
+      $('next').disabled = true;
+    }
     renderFacets(shownFacets);
-    renderStatistics(statistics.data);
-  } catch (error) {
-    if (request !== refreshRequest) return;
-    say(error.message);
-    // Results of another search must not stand under this one; the facets stay, to undo a filter with.
-    $('results').replaceChildren();
-    $('results-summary').textContent = '';
-    $('page-info').textContent = '';
-    $('prev').disabled = state.page <= 1;
-    $('next').disabled = true;
-    renderFacets(shownFacets);
+    if (statistics.status === 'fulfilled') {
+      renderStatistics(statistics.value.data);
+      renderGroups(statistics.value.data, groups);
+    } else {
+      $('groups-view').hidden = true;
+    }
   } finally {
     if (request === refreshRequest) $('results-section').removeAttribute('aria-busy');
   }
@@ -490,6 +562,216 @@ function renderStatistics(data) {
   );
 }
 
+// ---- roll-ups ------------------------------------------------------------------------------------------------
+
+/** A dimension's name inside a sentence. */
+const dimensionWord = (dimension) => GROUP_DIMENSIONS[dimension].toLowerCase();
+
+/** Options for a dimension menu: "Nothing", then every dimension but `except`. */
+function dimensionOptions(except) {
+  return [
+    el('option', { value: '', textContent: 'Nothing' }),
+    ...Object.entries(GROUP_DIMENSIONS)
+      .filter(([value]) => value !== except)
+      .map(([value, name]) => el('option', { value, textContent: name })),
+  ];
+}
+
+/** The roll-up's controls as the state says; the second dimension offers every one but the first. */
+function showGroupControls() {
+  const [first = '', second = ''] = state.groupBy;
+  $('group-by').value = first;
+  $('group-then').replaceChildren(...dimensionOptions(first));
+  $('group-then').value = second;
+  $('group-sort').value = state.groupSort;
+  const limit = String(state.groupLimit);
+  // A size the menu lacks (from a link: the API takes 1 to 200) gets an option of its own.
+  if (![...$('group-limit').options].some((option) => option.value === limit)) {
+    $('group-limit').append(el('option', { value: limit, textContent: limit }));
+  }
+  $('group-limit').value = limit;
+  for (const id of ['group-then', 'group-sort', 'group-limit']) $(id).disabled = !first;
+}
+
+/** The roll-up the controls show, as a new search (an entry in the history). */
+function chooseGroups() {
+  const first = $('group-by').value;
+  const second = $('group-then').value;
+  state.groupBy = first ? [first, ...(second && second !== first ? [second] : [])] : [];
+  state.groupSort = $('group-sort').value;
+  state.groupLimit = Number($('group-limit').value);
+  showGroupControls();
+  search();
+}
+
+/** What the chart shows of each group: the figure the groups are ordered by (capacity when by value). */
+const GROUP_MEASURES = {
+  capacity_desc: { figure: 'capacity_mw', name: 'Capacity (MW)' },
+  key_asc: { figure: 'capacity_mw', name: 'Capacity (MW)' },
+  ppas_desc: { figure: 'ppas', name: 'PPAs' },
+  annual_payment_desc: { figure: 'annual_payment_obligation_usd', name: 'Annual payment obligation (USD)' },
+  guaranteed_desc: { figure: 'guaranteed_amount_usd', name: 'Guaranteed amount (USD)' },
+};
+/** A pivot's chart stacks this many of the second dimension's values, the rest as one "other" part. */
+const STACKED_VALUES = 6;
+const CHART_LABEL_LENGTH = 40;
+const PALETTE = ['#1d4ed8', '#b45309', '#047857', '#7c3aed', '#be123c', '#0e7490', '#4d7c0f'];
+
+/** A group's key as shown: names as the API spells them, codes as words, countries by name. */
+function groupKeyText(dimension, key) {
+  if (key === null) return '(not given)';
+  if (dimension === 'country') return countryName(String(key));
+  if (['technology', 'tariff', 'risk_feature', 'offtaker_type', 'procurement_method'].includes(dimension)) {
+    return label(key);
+  }
+  return String(key);
+}
+
+const number = (value) => value.toLocaleString('en');
+/** A group's figures as the table's cells show them, in the table's column order. */
+const figureTexts = (group) => [
+  number(group.ppas),
+  number(group.capacity_mw),
+  `${(group.share_of_capacity * 100).toFixed(2)} %`,
+  number(group.annual_payment_obligation_usd),
+  number(group.guaranteed_amount_usd),
+  number(group.ppas_with_disclosed_amounts),
+];
+const GROUP_COLUMNS = [
+  'PPAs',
+  'Capacity (MW)',
+  'Share of capacity',
+  'Annual payment obligation (USD)',
+  'Guaranteed amount (USD)',
+  'PPAs with disclosed amounts',
+];
+
+/** One row: its key as a header cell (text, never HTML), then its figures. */
+function groupRow(keyText, group, { scope = 'row', className = '' } = {}) {
+  return el(
+    'tr',
+    { className },
+    el('th', { scope, textContent: keyText }),
+    ...figureTexts(group).map((text) => el('td', { className: 'number', textContent: text })),
+  );
+}
+
+const otherText = (other) => `Other ${number(other.groups)} group${other.groups === 1 ? '' : 's'}`;
+
+/** The groups as a table: one row a group; a pivot's pairs as rows under their group, each group a row group. */
+function groupsTable(data, [first, second]) {
+  const meta = data.groups_meta;
+  const headers = [
+    second ? `${GROUP_DIMENSIONS[first]}, then ${dimensionWord(second)}` : GROUP_DIMENSIONS[first],
+    ...GROUP_COLUMNS,
+  ];
+  const head = el(
+    'thead',
+    {},
+    el('tr', {}, ...headers.map((text) => el('th', { scope: 'col', textContent: text }))),
+  );
+  const bodies = second
+    ? data.groups.map((outer) =>
+        el(
+          'tbody',
+          { className: 'pivot' },
+          groupRow(groupKeyText(first, outer.key), outer, { scope: 'rowgroup', className: 'outer' }),
+          ...outer.groups.map((inner) =>
+            groupRow(groupKeyText(second, inner.key), inner, { className: 'inner' }),
+          ),
+          ...(outer.groups_meta.other.groups > 0
+            ? [groupRow(otherText(outer.groups_meta.other), outer.groups_meta.other, { className: 'inner' })]
+            : []),
+        ),
+      )
+    : [el('tbody', {}, ...data.groups.map((group) => groupRow(groupKeyText(first, group.key), group)))];
+  const foot = meta.other.groups > 0 ? [el('tfoot', {}, groupRow(otherText(meta.other), meta.other))] : [];
+  const caption = `${GROUP_DIMENSIONS[first]}${second ? ` and ${dimensionWord(second)}` : ''}: the groups shown`;
+  return el('table', {}, el('caption', { textContent: caption }), head, ...bodies, ...foot);
+}
+
+const chartLabel = (text) =>
+  text.length > CHART_LABEL_LENGTH ? `${text.slice(0, CHART_LABEL_LENGTH - 1)}…` : text;
+
+/** The chart's bars: one a group; a pivot's stacked by the second dimension's largest values and the rest. */
+function groupDatasets(groups, [, second], measure) {
+  if (!second) {
+    return [
+      {
+        label: measure.name,
+        data: groups.map((group) => group[measure.figure]),
+        backgroundColor: PALETTE[0],
+      },
+    ];
+  }
+  const totals = new Map();
+  for (const outer of groups) {
+    for (const inner of outer.groups) {
+      const text = groupKeyText(second, inner.key);
+      totals.set(text, (totals.get(text) ?? 0) + inner[measure.figure]);
+    }
+  }
+  const stacked = [...totals]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, STACKED_VALUES)
+    .map(([text]) => text);
+  const valueIn = (outer, text) =>
+    outer.groups.find((inner) => groupKeyText(second, inner.key) === text)?.[measure.figure] ?? 0;
+  const datasets = stacked.map((text, index) => ({
+    label: chartLabel(text),
+    data: groups.map((outer) => valueIn(outer, text)),
+    backgroundColor: PALETTE[index % PALETTE.length],
+  }));
+  // The rest of each group (values not stacked, and those past group_limit), never below 0: a PPA with several
+  // risk features counts in each of them, so the parts can add up to more than their group.
+  const rest = groups.map((outer) =>
+    Math.max(0, outer[measure.figure] - stacked.reduce((sum, text) => sum + valueIn(outer, text), 0)),
+  );
+  if (rest.some((value) => value > 0))
+    datasets.push({ label: 'other', data: rest, backgroundColor: '#9ca3af' });
+  return datasets;
+}
+
+/** The groups as horizontal bars (names are long), one bar a group, as tall as they need. */
+function groupsChart(data, groups) {
+  const measure = GROUP_MEASURES[groups.sort] ?? GROUP_MEASURES[DEFAULT_GROUP_SORT];
+  const [first, second] = groups.by;
+  const labels = data.groups.map((group) => chartLabel(groupKeyText(first, group.key)));
+  const description = `${measure.name} by ${dimensionWord(first)}${second ? `, in parts by ${dimensionWord(second)}` : ''}`;
+  $('groups-caption').textContent = description;
+  $('chart-groups').setAttribute('aria-label', `${description}; the same numbers are in the table below`);
+  $('groups-chart-box').style.height = `${Math.max(8, 1.6 * labels.length + (second ? 4 : 2))}rem`;
+  // Made again each time: a pivot's chart and a plain one differ in their options, not only their data.
+  charts.groups?.destroy();
+  charts.groups = new Chart($('chart-groups'), {
+    type: 'bar',
+    data: { labels, datasets: groupDatasets(data.groups, groups.by, measure) },
+    options: {
+      animation: false,
+      responsive: true,
+      maintainAspectRatio: false,
+      indexAxis: 'y',
+      scales: { x: { stacked: Boolean(second) }, y: { stacked: Boolean(second) } },
+      plugins: { legend: { display: Boolean(second) } },
+    },
+  });
+}
+
+/** The roll-up of a statistics answer: a summary line, the chart and the table; hidden without group_by. */
+function renderGroups(data, groups) {
+  $('groups-view').hidden = !data.groups;
+  if (!data.groups) return;
+  const meta = data.groups_meta;
+  const shown = data.groups.length;
+  $('groups-summary').textContent =
+    meta.total_groups === 0
+      ? 'No group: no PPA matches.'
+      : `${number(meta.total_groups)} group${meta.total_groups === 1 ? '' : 's'} in all; ` +
+        (shown < meta.total_groups ? `the first ${shown} shown.` : 'all shown.');
+  groupsChart(data, groups);
+  $('groups-table').replaceChildren(groupsTable(data, groups.by));
+}
+
 // ---- suggestions ---------------------------------------------------------------------------------------------
 
 let suggestTimer;
@@ -609,6 +891,10 @@ function start() {
     $('results-heading').focus();
   });
   $('results-heading').tabIndex = -1;
+  $('group-by').append(...dimensionOptions().slice(1));
+  for (const id of ['group-by', 'group-then', 'group-sort', 'group-limit']) {
+    $(id).addEventListener('change', chooseGroups);
+  }
   // Back and Forward: the search of that entry, in the form and in the results.
   window.addEventListener('popstate', () => {
     readQuery(location.search);

@@ -11,6 +11,8 @@ export interface PacedResult {
   ok: number;
   errors: number;
   seconds: number;
+  /** Wall time of each 2xx answer (ms, from sending to the last byte), sorted. */
+  latencies: number[];
 }
 
 function send(agent: http.Agent, url: URL, request: LoadTarget['requests'][number]): Promise<number> {
@@ -51,6 +53,7 @@ export async function runEvenlyPaced(
   const ends = started + options.durationSeconds * 1000;
   let ok = 0;
   let errors = 0;
+  const latencies: number[] = [];
   const spacing = Math.max(1, Math.floor(target.requests.length / options.connections));
   const connection = async (index: number) => {
     // Connections start staggered across one interval, each at its own place in the list.
@@ -61,9 +64,12 @@ export async function runEvenlyPaced(
       if (wait > 0) await sleep(wait);
       const request = target.requests[position++ % target.requests.length]!;
       try {
+        const sent = performance.now();
         const status = await send(agent, url, request);
-        if (status >= 200 && status < 300) ok++;
-        else errors++;
+        if (status >= 200 && status < 300) {
+          ok++;
+          latencies.push(performance.now() - sent);
+        } else errors++;
       } catch {
         errors++;
       }
@@ -72,5 +78,6 @@ export async function runEvenlyPaced(
   };
   await Promise.all(Array.from({ length: options.connections }, (_, index) => connection(index)));
   agent.destroy();
-  return { ok, errors, seconds: (performance.now() - started) / 1000 };
+  latencies.sort((a, b) => a - b);
+  return { ok, errors, seconds: (performance.now() - started) / 1000, latencies };
 }

@@ -196,8 +196,10 @@ describe('the explorer in a real browser', function () {
     const context = await browser().newContext({ bypassCSP: true });
     const checked = await context.newPage();
     try {
-      await checked.goto(`${app().url}/`);
+      // With a pivot shown, so that the roll-up's controls, chart and table are checked too.
+      await checked.goto(`${app().url}/?group_by=country,technology`);
       await checked.waitForSelector('#results li');
+      await checked.waitForSelector('#groups-table tbody tr');
       await checked.addScriptTag({ path: AXE_PATH });
       const violations = await checked.evaluate(async () => {
         const axe = (
@@ -439,12 +441,103 @@ describe('the explorer in a real browser', function () {
   });
 });
 
+describe('the explorer’s roll-ups in a real browser (issue 67)', function () {
+  this.timeout(120_000);
+  const { app } = useSampleApp('explorer-groups');
+  const { page } = useBrowserPage(() => app().url, {
+    height: 1800,
+    open: async (opened) => {
+      await opened.goto(`${app().url}/`);
+      await opened.waitForSelector('#results li');
+    },
+  });
+
+  type Group = { key: string | number | null; ppas: number; capacity_mw: number };
+  type Groups = { data: { groups: (Group & { groups: Group[] })[] } };
+  const groupsOf = async (query: string) => {
+    const response = await fetch(`${app().url}/api/v1/ppas/statistics?${query}`);
+    expect(response.status, query).to.equal(200);
+    return ((await response.json()) as Groups).data.groups;
+  };
+  /** A group as the table shows it (public/explore.js: groupKeyText, figureTexts): key, PPAs, capacity. */
+  const shownAs = (group: Group, key: (value: string) => string = (value) => value) => [
+    group.key === null ? '(not given)' : key(String(group.key)),
+    group.ppas.toLocaleString('en'),
+    group.capacity_mw.toLocaleString('en'),
+  ];
+  /** The table's rows, each as the texts of its cells, once the roll-up is on screen. */
+  const tableRows = async (shown: Page) => {
+    await shown.locator('#groups-table tbody tr').first().waitFor();
+    return shown.$$eval('#groups-table tbody tr', (rows) =>
+      rows.map((row) =>
+        Array.from(
+          (row as unknown as { children: ArrayLike<{ textContent: string | null }> }).children,
+          (cell) => cell.textContent ?? '',
+        ),
+      ),
+    );
+  };
+  const sortedQuery = (url: URL) => [...url.searchParams.entries()].sort();
+
+  it('grouping by offtaker shows the API’s groups; the address keeps it, a reload shows the same table, Back undoes it', async () => {
+    const groups = await groupsOf('group_by=offtaker');
+    expect(groups.length, 'the sample has offtakers').to.be.greaterThan(1);
+    await page().selectOption('#group-by', 'offtaker');
+    const rows = await tableRows(page());
+    expect(rows[0]?.slice(0, 3)).to.deep.equal(shownAs(groups[0]!));
+    expect(rows).to.have.length(groups.length);
+    expect(new URL(page().url()).searchParams.get('group_by')).to.equal('offtaker');
+
+    // The CSV link is the statistics request shown beside the charts, with format=csv; it answers the groups.
+    const stats = new URL((await page().locator('#stats-url').getAttribute('href')) ?? '', app().url);
+    const csv = new URL((await page().locator('#groups-csv').getAttribute('href')) ?? '', app().url);
+    expect(stats.searchParams.get('group_by')).to.equal('offtaker');
+    expect(csv.pathname).to.equal(stats.pathname);
+    expect(sortedQuery(csv)).to.deep.equal([...sortedQuery(stats), ['format', 'csv']].sort());
+    const answer = await fetch(csv);
+    expect(answer.headers.get('content-type')).to.equal('text/csv; charset=utf-8');
+    const lines = (await answer.text()).trimEnd().split('\r\n');
+    expect(lines[0]?.startsWith('offtaker,ppas,capacity_mw,')).to.equal(true);
+    expect(lines).to.have.length(groups.length + 1);
+
+    await page().reload();
+    expect(await tableRows(page())).to.deep.equal(rows);
+    expect(await page().locator('#group-by').inputValue()).to.equal('offtaker');
+
+    await page().goBack();
+    await page().waitForFunction(() => document.getElementById('groups-view')?.hasAttribute('hidden'));
+    expect(new URL(page().url()).searchParams.get('group_by')).to.equal(null);
+    expect(await page().locator('#group-by').inputValue()).to.equal('');
+  });
+
+  it('a pivot from the address: each group of the first dimension with its pairs under it, as the API gives them', async () => {
+    const groups = await groupsOf('group_by=country,technology&group_sort=ppas_desc');
+    const outer = groups[0]!;
+    const country = (code: string) => new Intl.DisplayNames(['en'], { type: 'region' }).of(code) ?? code;
+    const technology = (value: string) => value.replaceAll('_', ' ');
+    await page().goto(`${app().url}/?group_by=country,technology&group_sort=ppas_desc`);
+    const rows = await tableRows(page());
+    expect(rows[0]?.slice(0, 3)).to.deep.equal(shownAs(outer, country));
+    expect(rows[1]?.slice(0, 3)).to.deep.equal(shownAs(outer.groups[0]!, technology));
+    expect(await page().locator('#group-then').inputValue()).to.equal('technology');
+    expect(await page().locator('#group-sort').inputValue()).to.equal('ppas_desc');
+    const datasets = (await page().evaluate('Chart.getChart("chart-groups").data.datasets.length')) as number;
+    expect(datasets, 'stacked by technology').to.be.greaterThan(1);
+    mkdirSync(OUTPUT_DIR, { recursive: true });
+    await page()
+      .locator('#groups')
+      .screenshot({ path: new URL('explorer-groups.png', OUTPUT_DIR).pathname });
+  });
+});
+
 describe('the explorer marks why a result matched (issue 46)', function () {
   this.timeout(120_000);
   const client = testEsClient();
   const alias = uniqueName('explorer-highlights');
   const directory = mkdtempSync(join(tmpdir(), 'explorer-highlights-'));
   const NAME = 'Zyxqua <b>Bold</b> Solar Park';
+  // No "/" in it: the roll-up would count the parts on either side as two consortium members.
+  const DEVELOPER = 'Qorvex <img src=x onerror=alert(1)> Power';
   let app: TestApp | undefined;
 
   before(async () => {
@@ -454,7 +547,7 @@ describe('the explorer marks why a result matched (issue 46)', function () {
       .map((line) => JSON.parse(line) as PpaRecord)
       .filter((record) => record.published && record.active)
       .slice(0, 5);
-    records[0] = { ...records[0]!, project_name: NAME };
+    records[0] = { ...records[0]!, project_name: NAME, developer: DEVELOPER };
     const source = join(directory, 'source.ndjson');
     writeFileSync(source, `${records.map((record) => JSON.stringify(record)).join('\n')}\n`);
     await indexSample(client, alias, source);
@@ -495,6 +588,14 @@ describe('the explorer marks why a result matched (issue 46)', function () {
     expect(await result.locator('mark').allTextContents()).to.deep.equal(['Zyxqua', 'Solar Park']);
     expect(new URL(page().url()).searchParams.get('q')).to.equal(q);
     expect(await page().locator('#q').inputValue()).to.equal(q);
+  });
+
+  it('a roll-up shows a group’s name holding <img> as text', async () => {
+    await page().goto(`${app!.url}/?group_by=developer`);
+    const row = page().locator('#groups-table tbody tr', { hasText: DEVELOPER });
+    await row.waitFor();
+    expect(await row.locator('th').textContent()).to.equal(DEVELOPER);
+    expect(await page().locator('#groups-table img').count()).to.equal(0);
   });
 
   it('facets and results show country names, not codes', async () => {

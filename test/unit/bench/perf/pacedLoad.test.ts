@@ -39,6 +39,8 @@ describe('bench/perf/pacedLoad: the raw side at a given rate, evenly spaced', ()
     expect(result.ok + result.errors).to.equal(seen.length);
     expect(result.ok).to.be.greaterThan(0);
     expect(result.errors).to.equal(seen.filter((request) => request.path === '/missing').length);
+    expect(result.latencies).to.have.length(result.ok);
+    expect(result.latencies).to.deep.equal([...result.latencies].sort((a, b) => a - b));
     expect(seen[0]).to.deep.equal({ method: 'POST', path: '/ppas/_search', body: '{"size":1}' });
     expect(seen[1]).to.deep.include({ method: 'GET', path: '/missing' });
   });
