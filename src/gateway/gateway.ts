@@ -55,6 +55,11 @@ export interface SearchOptions {
    * slots): not queued or refused by admission.
    */
   unqueued?: boolean;
+  /**
+   * When the work this search continues began (performance.now()): its deadline counts from then, so that the
+   * searches of one answer (a roll-up's pages) share the one deadline. Absent: from this search.
+   */
+  startedAt?: number;
 }
 
 export interface SearchGatewayOptions {
@@ -86,8 +91,9 @@ function createRead({ client, requestTimeoutMs, admission, tracer }: SearchGatew
   const failover = new Failover(client, requestTimeoutMs);
   const admit = admission && admitThrough(admission, tracer);
   return async (attempt, options) => {
-    const started = performance.now();
-    failover.requested(started);
+    const now = performance.now();
+    const started = options?.startedAt ?? now;
+    failover.requested(now);
     const signal = currentRequestSignal();
     const run = () => failover.run(attempt, started, signal);
     try {

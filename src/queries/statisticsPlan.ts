@@ -49,19 +49,27 @@ export async function runStatistics(
       else positions.set(name, next);
     }
   };
-  const response = await gateway.search<unknown, StatisticsAggregations>({
-    ...topics,
-    aggs: { ...topics.aggs, ...groupAggregations(groups, positions) },
-  });
+  // Every page shares the first search's deadline: the whole roll-up answers within ES_REQUEST_TIMEOUT_MS.
+  const startedAt = performance.now();
+  const response = await gateway.search<unknown, StatisticsAggregations>(
+    {
+      ...topics,
+      aggs: { ...topics.aggs, ...groupAggregations(groups, positions) },
+    },
+    { startedAt },
+  );
   takePages(response.aggregations as Record<string, unknown> | undefined);
   for (let pages = 1; positions.size > 0; pages++) {
     if (pages >= MAX_GROUP_PAGES) throw tooManyGroups();
-    const next = await gateway.search({
-      query: topics.query,
-      size: 0,
-      track_total_hits: false,
-      aggs: groupAggregations(groups, positions),
-    });
+    const next = await gateway.search(
+      {
+        query: topics.query,
+        size: 0,
+        track_total_hits: false,
+        aggs: groupAggregations(groups, positions),
+      },
+      { startedAt },
+    );
     takePages(next.aggregations as Record<string, unknown> | undefined);
   }
   return { response, walks };

@@ -72,6 +72,16 @@ describe('search/gateway: the API’s door to Elasticsearch', () => {
     expect(call?.timeout).to.be.within(REQUEST_TIMEOUT_MS / 2, REQUEST_TIMEOUT_MS - REQUEST_TIMEOUT_MS / 4);
   });
 
+  it('counts the deadline from startedAt when given: the searches of one answer share it', async () => {
+    const cluster = fakeCluster(() => ({ body: hitsOf('a') }));
+    const gateway = gatewayOf(cluster);
+    await gateway.search({ size: 1 }, { startedAt: performance.now() - REQUEST_TIMEOUT_MS / 2 });
+    // Half the deadline already spent: the attempt gets at most the rest (a third kept back), not a full share.
+    expect(cluster.calls[0]?.timeout).to.be.at.most(REQUEST_TIMEOUT_MS / 2);
+    await gateway.search({ size: 1 }, { startedAt: performance.now() - REQUEST_TIMEOUT_MS });
+    expect(cluster.calls[1]?.timeout).to.be.at.most(1);
+  });
+
   describe('the client’s errors as the gateway’s own', () => {
     const cases: { answer: FakeAnswer; error: new (...args: never[]) => Error; reason?: string }[] = [
       {

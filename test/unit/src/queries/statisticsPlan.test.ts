@@ -62,6 +62,10 @@ describe('queries/statisticsPlan: the searches of a statistics request', () => {
     });
     expect(second!.query).to.deep.equal(first!.query);
     expect(second).to.include({ size: 0, track_total_hits: false });
+    // The pages share the first search's deadline.
+    const [firstOptions, secondOptions] = fake.calls.map((call) => call.options);
+    expect(firstOptions?.startedAt).to.be.a('number');
+    expect(secondOptions?.startedAt).to.equal(firstOptions?.startedAt);
     expect(result.walks?.get(GROUPS_AGGREGATION)).to.have.length(GROUP_PAGE_SIZE + 3);
     expect(result.walks?.get(PAIRS_AGGREGATION)).to.have.length(2);
   });
