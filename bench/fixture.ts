@@ -9,6 +9,7 @@
 //     …
 //   });
 import type { Client } from '@elastic/elasticsearch';
+import type { PpaRecord } from '../indexContract/record.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -45,6 +46,8 @@ export interface CorpusOptions {
   seed: number;
   /** Live records kept as a sample for the request mixes. */
   sampleSize: number;
+  /** Each generated record as the suite wants it (e.g. more distinct developers), before it is written. */
+  rewrite?: (record: PpaRecord) => PpaRecord;
 }
 
 export interface IndexedCorpus extends BenchIndex {

@@ -15,6 +15,7 @@ import { positiveInteger } from '../indexer/optionParsers.js';
 import type { PpaRecord } from '../indexContract/record.js';
 import { ES_VARIABLES_SPEC } from '../settings/elasticsearch.js';
 import { withFixture, type BenchFixture } from './fixture.js';
+import { Random } from '../tools/generate/random.js';
 import { apiModeOf, defineSuite, type SharedOptions } from './suite.js';
 import { newestProfile, REPO_ROOT, startApi, type ApiBuild, type ApiProcess } from './perf/apiProcess.js';
 import { localEsPid } from './perf/cpuSplit.js';
@@ -39,6 +40,7 @@ interface RollUpsOptions extends SharedOptions {
   profile?: boolean;
   keepProfiles?: boolean;
   out?: string;
+  developers?: number;
 }
 
 export default defineSuite<RollUpsOptions>({
@@ -55,6 +57,11 @@ export default defineSuite<RollUpsOptions>({
       .option('--rate <n>', 'requests per second, evenly paced', positiveInteger, 2)
       .option('--connections <n>', 'connections of the paced load', positiveInteger, 2)
       .option('--warmup <n>', 'requests of each selection and side before the rounds', positiveInteger, 5)
+      .option(
+        '--developers <n>',
+        'distinct developers the records are spread over (default: a quarter of --count; the generator alone makes a few dozen), a third in consortia of two',
+        positiveInteger,
+      )
       .option('--api-root <dir>', "another checkout's API (a before/after)")
       .option(
         '--profile',
@@ -65,6 +72,21 @@ export default defineSuite<RollUpsOptions>({
   quick: { count: 300, args: ['--rounds', '1', '--seconds', '1', '--rate', '8', '--warmup', '1'] },
   run: rollUps,
 });
+
+/**
+ * Records whose developers are spread over `distinct` names (real registries hold tens of thousands at 100k PPAs;
+ * the generator alone makes a few dozen), a third of them consortia of two, so that the developer roll-up walks
+ * as many groups as real data makes it.
+ */
+function manyDevelopers(distinct: number, seed: number): (record: PpaRecord) => PpaRecord {
+  const random = new Random(seed ^ 0xdeb);
+  const name = (index: number) => `Developer ${index.toString(36).toUpperCase()} Power`;
+  return (record) => {
+    const first = name(random.int(0, distinct - 1));
+    const developer = random.chance(1 / 3) ? `${first} / ${name(random.int(0, distinct - 1))}` : first;
+    return { ...record, developer };
+  };
+}
 
 /** The sides of each selection: the plain statistics, then each roll-up's group_by. */
 const SIDES = ['plain', 'developer', 'offtaker', 'pivot'] as const;
@@ -123,6 +145,10 @@ async function rollUps(options: RollUpsOptions): Promise<void> {
       count: options.count,
       seed: options.seed,
       sampleSize: Math.min(20_000, Math.max(500, Math.floor(options.count / 4))),
+      rewrite: manyDevelopers(
+        options.developers ?? Math.max(10, Math.floor(options.count / 4)),
+        options.seed,
+      ),
     });
     const build = await fixture.build(apiModeOf(options), options.apiRoot);
     const api = await fixture.startApi({ build, alias, logLevel: 'info', env: { RESPONSE_CACHE_MB: '0' } });

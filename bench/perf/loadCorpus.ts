@@ -19,7 +19,7 @@ export interface GeneratedCorpus {
 
 export async function generateCorpus(
   path: string,
-  options: { count: number; seed: number; sampleSize: number },
+  options: { count: number; seed: number; sampleSize: number; rewrite?: (record: PpaRecord) => PpaRecord },
 ): Promise<GeneratedCorpus> {
   const started = performance.now();
   const random = new Random(options.seed ^ 0x5eed);
@@ -28,7 +28,8 @@ export async function generateCorpus(
   let live = 0;
 
   function* observed(): Generator<PpaRecord> {
-    for (const record of generateRecords({ seed: options.seed, count: options.count })) {
+    for (const generated of generateRecords({ seed: options.seed, count: options.count })) {
+      const record = options.rewrite ? options.rewrite(generated) : generated;
       if (record.published) {
         published++;
         if (record.active) {
