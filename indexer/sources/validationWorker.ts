@@ -9,16 +9,22 @@ import { checkItem, type CheckedItem } from './validateSource.js';
 const BATCH = 2000;
 const { path, range, tuneGarbageCollector: tune } = workerData as RangeJob;
 if (tune) tuneGarbageCollector();
-const count = { lines: 0 };
-let bytes = 0;
-let items: CheckedItem[] = [];
 const send = (message: RangeMessage) => parentPort!.postMessage(message);
-for await (const item of readNdjsonRange(path, range, count, { onBytes: (read) => (bytes = read) })) {
-  items.push(checkItem(item));
-  if (items.length === BATCH) {
-    send({ items: JSON.stringify(items), bytes });
-    items = [];
+
+/** Checks the range's records and sends them in batches, then the count of lines and bytes read. */
+async function validateRange(): Promise<void> {
+  const count = { lines: 0 };
+  let bytes = 0;
+  let items: CheckedItem[] = [];
+  for await (const item of readNdjsonRange(path, range, count, { onBytes: (read) => (bytes = read) })) {
+    items.push(checkItem(item));
+    if (items.length === BATCH) {
+      send({ items: JSON.stringify(items), bytes });
+      items = [];
+    }
   }
+  send({ items: JSON.stringify(items), bytes });
+  send({ done: true, lines: count.lines, bytes });
 }
-send({ items: JSON.stringify(items), bytes });
-send({ done: true, lines: count.lines, bytes });
+
+await validateRange();

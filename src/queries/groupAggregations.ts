@@ -6,6 +6,7 @@
 // figures of its buckets; the API merges spellings, sorts and cuts (src/present/groups.ts).
 import type { estypes } from '@elastic/elasticsearch';
 import { GROUP_DIMENSIONS, type DimensionName, type GroupQuery } from '../params/groupBy.js';
+import { FISCAL_SUMS } from './statisticsSearch.js';
 
 type Aggregation = estypes.AggregationsAggregationContainer;
 
@@ -22,19 +23,7 @@ export type CompositeKey = Record<string, string | number | null>;
 /** The figures of one bucket: the same sums and counts as the statistics' totals and fiscal exposure. */
 export const GROUP_METRICS = {
   capacity_mw: { sum: { field: 'capacity_mw' } },
-  annual_payment_obligation_usd: { sum: { field: 'fiscal.annual_payment_obligation_usd' } },
-  guaranteed_amount_usd: { sum: { field: 'fiscal.guaranteed_amount_usd' } },
-  with_disclosed_amounts: {
-    filter: {
-      bool: {
-        should: [
-          { exists: { field: 'fiscal.annual_payment_obligation_usd' } },
-          { exists: { field: 'fiscal.guaranteed_amount_usd' } },
-        ],
-        minimum_should_match: 1,
-      },
-    },
-  },
+  ...FISCAL_SUMS,
 } satisfies Record<string, Aggregation>;
 
 export interface GroupBucket {

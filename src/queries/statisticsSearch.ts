@@ -25,6 +25,23 @@ function termsWithCapacity(field: string): estypes.AggregationsAggregationContai
   return { terms: { field, size: TERMS_SIZE }, aggs: capacity };
 }
 
+/** The fiscal exposure's sums, over disclosed amounts only: the statistics' and each roll-up group's. */
+export const FISCAL_SUMS = {
+  annual_payment_obligation_usd: { sum: { field: 'fiscal.annual_payment_obligation_usd' } },
+  guaranteed_amount_usd: { sum: { field: 'fiscal.guaranteed_amount_usd' } },
+  with_disclosed_amounts: {
+    filter: {
+      bool: {
+        should: [
+          { exists: { field: 'fiscal.annual_payment_obligation_usd' } },
+          { exists: { field: 'fiscal.guaranteed_amount_usd' } },
+        ],
+        minimum_should_match: 1,
+      },
+    },
+  },
+} satisfies Record<string, estypes.AggregationsAggregationContainer>;
+
 /** The by_year bucket of the records without a financial-close year (no real year is negative). */
 export const WITHOUT_YEAR_KEY = -1;
 
@@ -42,19 +59,7 @@ export function buildStatisticsSearch(query: StatisticsQuery): SearchRequestBody
         terms: { field: 'financial_close_year', size: TERMS_SIZE, missing: WITHOUT_YEAR_KEY },
         aggs: capacity,
       },
-      annual_payment_obligation_usd: { sum: { field: 'fiscal.annual_payment_obligation_usd' } },
-      guaranteed_amount_usd: { sum: { field: 'fiscal.guaranteed_amount_usd' } },
-      with_disclosed_amounts: {
-        filter: {
-          bool: {
-            should: [
-              { exists: { field: 'fiscal.annual_payment_obligation_usd' } },
-              { exists: { field: 'fiscal.guaranteed_amount_usd' } },
-            ],
-            minimum_should_match: 1,
-          },
-        },
-      },
+      ...FISCAL_SUMS,
       by_risk_feature: termsWithCapacity('risk_features'),
       by_tariff: termsWithCapacity('tariff'),
       live_index: { terms: { field: '_index', size: 1, min_doc_count: 0 } },
