@@ -20,8 +20,12 @@ export interface FakeCall {
   node: string;
   method: string;
   path: string;
+  /** The query string as sent ('' when none), e.g. `refresh=true&op_type=create`. */
+  querystring: string;
   /** The body as sent: JSON parsed, NDJSON as its lines parsed, absent when none. */
   body: unknown;
+  /** The body's text as sent (a Buffer's as UTF-8), absent when none. */
+  text: string | undefined;
   /** The attempt's timeout (ms) the client gave the connection. */
   timeout: number | undefined;
   signal: AbortSignal | undefined;
@@ -67,7 +71,9 @@ export function fakeCluster(
         node: this.url.host,
         method: params.method,
         path: params.path,
+        querystring: params.querystring ?? '',
         body: parsedBody(params.body),
+        text: bodyText(params.body),
         timeout: options.timeout,
         signal: options.signal,
       };
@@ -113,8 +119,15 @@ function waited(ms: number, options: ConnectionRequestOptions): Promise<void> {
   });
 }
 
+/** A string's or a Buffer's text (a bulk load sends a ready Buffer); undefined for none or a stream. */
+function bodyText(body: ConnectionRequestParams['body']): string | undefined {
+  if (Buffer.isBuffer(body)) return body.toString('utf8');
+  return typeof body === 'string' && body !== '' ? body : undefined;
+}
+
 function parsedBody(body: ConnectionRequestParams['body']): unknown {
-  if (typeof body !== 'string' || body === '') return undefined;
-  const lines = body.split('\n').filter((line) => line !== '');
-  return lines.length > 1 ? lines.map((line) => JSON.parse(line) as unknown) : (JSON.parse(body) as unknown);
+  const text = bodyText(body);
+  if (text === undefined || text === '') return undefined;
+  const lines = text.split('\n').filter((line) => line !== '');
+  return lines.length > 1 ? lines.map((line) => JSON.parse(line) as unknown) : (JSON.parse(text) as unknown);
 }
