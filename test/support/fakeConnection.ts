@@ -120,12 +120,13 @@ function waited(ms: number, options: ConnectionRequestOptions): Promise<void> {
 }
 
 /** A string's or a Buffer's text (a bulk load sends a ready Buffer); undefined for none or a stream. */
-function bodyText(body: ConnectionRequestParams['body']): string | undefined {
+export function bodyText(body: ConnectionRequestParams['body']): string | undefined {
   if (Buffer.isBuffer(body)) return body.toString('utf8');
   return typeof body === 'string' && body !== '' ? body : undefined;
 }
 
-function parsedBody(body: ConnectionRequestParams['body']): unknown {
+/** The body parsed: JSON, or NDJSON as its lines parsed; undefined when none. */
+export function parsedBody(body: ConnectionRequestParams['body']): unknown {
   const text = bodyText(body);
   if (text === undefined || text === '') return undefined;
   const lines = text.split('\n').filter((line) => line !== '');

@@ -12,9 +12,12 @@
 //
 // Tests script failures with intercept() (any request: a status, a delay, a refused connection, or a side effect
 // such as aborting a run at a given step) and refuseItems() (one bulk item refused, as a mapping error would).
+// listen() serves the same cluster over HTTP, for code that makes its own client from ES_URL.
 import type { Client } from '@elastic/elasticsearch';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { compareBytes } from '../../indexer/slugOrder.js';
-import { fakeCluster, type FakeAnswer, type FakeCall } from './fakeConnection.js';
+import { bodyText, fakeCluster, parsedBody, type FakeAnswer, type FakeCall } from './fakeConnection.js';
 
 export type Source = Record<string, unknown>;
 
@@ -74,6 +77,11 @@ export interface FakeElasticsearch {
   sources(index: string): Map<string, Source>;
   /** The requests as `METHOD /path` (path decoded, no query string), for checking their order. */
   requests(): string[];
+  /**
+   * The same Elasticsearch over HTTP on a local port, for code that makes its own client from ES_URL (the CLI's
+   * commands); its requests are added to `calls`.
+   */
+  listen(): Promise<{ url: string; close(): Promise<void> }>;
 }
 
 export interface IndexContents {
@@ -103,13 +111,14 @@ export function fakeElasticsearch(): FakeElasticsearch {
   const hooks: ((call: FakeCall) => FakeAnswer | undefined)[] = [];
   let refuse: (index: string, id: string, source: Source) => ItemRefusal | undefined = () => undefined;
   const model = new Model(indices, (index, id, source) => refuse(index, id, source));
-  const cluster = fakeCluster((call) => {
+  const answer = (call: FakeCall): FakeAnswer => {
     for (const hook of hooks) {
-      const answer = hook(call);
-      if (answer !== undefined) return answer;
+      const scripted = hook(call);
+      if (scripted !== undefined) return scripted;
     }
     return model.answer(call);
-  });
+  };
+  const cluster = fakeCluster(answer);
   const fake: FakeElasticsearch = {
     client: cluster.client,
     calls: cluster.calls,
@@ -145,8 +154,56 @@ export function fakeElasticsearch(): FakeElasticsearch {
       return new Map([...index.documents].map(([id, stored]) => [id, stored.source]));
     },
     requests: () => cluster.calls.map((call) => `${call.method} ${decodeURIComponent(call.path)}`),
+    listen: () => listen(answer, cluster.calls),
   };
   return fake;
+}
+
+const HTTP_HEADERS = { 'content-type': 'application/json', 'x-elastic-product': 'Elasticsearch' };
+
+async function listen(
+  answer: (call: FakeCall) => FakeAnswer,
+  calls: FakeCall[],
+): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const url = new URL(request.url ?? '/', 'http://fake');
+      const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
+      const call: FakeCall = {
+        node: 'http',
+        method: request.method ?? 'GET',
+        path: url.pathname,
+        querystring: url.search.slice(1),
+        body: parsedBody(body),
+        text: bodyText(body),
+        timeout: undefined,
+        signal: undefined,
+      };
+      calls.push(call);
+      const reply = answer(call);
+      if (reply === 'refused' || reply === 'hang') {
+        if (reply === 'refused') request.socket.destroy();
+        return;
+      }
+      const send = () =>
+        response
+          .writeHead(reply.status ?? 200, HTTP_HEADERS)
+          .end(call.method === 'HEAD' ? undefined : JSON.stringify(reply.body ?? {}));
+      if (reply.delayMs) setTimeout(send, reply.delayMs);
+      else send();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }
 
 const HANDLED_OUTSIDE_AN_INDEX = new Set([
