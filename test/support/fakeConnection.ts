@@ -1,7 +1,8 @@
 // An Elasticsearch client answered in-process: a Client whose Connection class is a fake that answers each
 // request as the test's script says (a canned answer, a refused connection, a hang until the attempt's timeout or
 // its abort), and records what it was asked. No network, no server: for unit tests of code that talks to the
-// client (the search gateway), through the client's own transport (its retries, errors, abort signals).
+// client (the search gateway; the indexer, through fakeElasticsearch.ts's model of a cluster), through the client's
+// own transport (its retries, errors, abort signals).
 import {
   BaseConnection,
   Client,

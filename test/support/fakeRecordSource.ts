@@ -9,9 +9,6 @@ import { validateItems, type SourceReport } from '../../indexer/sources/validate
 
 export class FakeRecordSource implements RecordSource {
   readonly format = 'ndjson' as const;
-  /** Passes begun (validation is one). */
-  passes = 0;
-  closed = false;
   /** Set: assertUnchanged says the last pass read something else than the first. */
   changeBetweenPasses = false;
 
@@ -28,7 +25,6 @@ export class FakeRecordSource implements RecordSource {
     signal?: AbortSignal;
     onAmount?: (done: number) => void;
   }): AsyncIterable<SourceItem> {
-    this.passes++;
     let line = 0;
     for (const value of this.values) {
       options.signal?.throwIfAborted();
@@ -50,7 +46,5 @@ export class FakeRecordSource implements RecordSource {
     return this.written;
   }
 
-  async close(): Promise<void> {
-    this.closed = true;
-  }
+  async close(): Promise<void> {}
 }

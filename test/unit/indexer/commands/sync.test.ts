@@ -115,8 +115,9 @@ describe('indexer/commands/sync', () => {
       (added[0] as (signal: string) => void)('SIGTERM');
     });
     expect(error).to.equal(undefined);
+    // Two runs had ended when the third began; the third may be cut short by the signal, printing nothing.
     const lines = stdout.trimEnd().split('\n');
-    expect(lines.length).to.be.at.least(3);
+    expect(lines.length).to.be.at.least(2);
     for (const line of lines) expect(JSON.parse(line)).to.have.nested.property('sync.index', LIVE);
     expect(locks()).to.deep.equal([]);
   });

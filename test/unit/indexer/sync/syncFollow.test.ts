@@ -96,7 +96,7 @@ describe('indexer/sync/syncFollow', () => {
     const aborted = performance.now();
     controller.abort();
     await done;
-    expect(performance.now() - aborted).to.be.below(50);
+    expect(performance.now() - aborted).to.be.below(500); // not the hour's interval
     expect(scripted.runs()).to.equal(1);
   });
 
