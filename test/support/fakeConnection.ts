@@ -1,7 +1,8 @@
 // An Elasticsearch client answered in-process: a Client whose Connection class is a fake that answers each
 // request as the test's script says (a canned answer, a refused connection, a hang until the attempt's timeout or
 // its abort), and records what it was asked. No network, no server: for unit tests of code that talks to the
-// client (the search gateway), through the client's own transport (its retries, errors, abort signals).
+// client (the search gateway; the indexer, through fakeElasticsearch.ts's model of a cluster), through the client's
+// own transport (its retries, errors, abort signals).
 import {
   BaseConnection,
   Client,
@@ -20,8 +21,12 @@ export interface FakeCall {
   node: string;
   method: string;
   path: string;
+  /** The query string as sent ('' when none), e.g. `refresh=true&op_type=create`. */
+  querystring: string;
   /** The body as sent: JSON parsed, NDJSON as its lines parsed, absent when none. */
   body: unknown;
+  /** The body's text as sent (a Buffer's as UTF-8), absent when none. */
+  text: string | undefined;
   /** The attempt's timeout (ms) the client gave the connection. */
   timeout: number | undefined;
   signal: AbortSignal | undefined;
@@ -67,7 +72,9 @@ export function fakeCluster(
         node: this.url.host,
         method: params.method,
         path: params.path,
+        querystring: params.querystring ?? '',
         body: parsedBody(params.body),
+        text: bodyText(params.body),
         timeout: options.timeout,
         signal: options.signal,
       };
@@ -113,8 +120,16 @@ function waited(ms: number, options: ConnectionRequestOptions): Promise<void> {
   });
 }
 
-function parsedBody(body: ConnectionRequestParams['body']): unknown {
-  if (typeof body !== 'string' || body === '') return undefined;
-  const lines = body.split('\n').filter((line) => line !== '');
-  return lines.length > 1 ? lines.map((line) => JSON.parse(line) as unknown) : (JSON.parse(body) as unknown);
+/** A string's or a Buffer's text (a bulk load sends a ready Buffer); undefined for none or a stream. */
+export function bodyText(body: ConnectionRequestParams['body']): string | undefined {
+  if (Buffer.isBuffer(body)) return body.toString('utf8');
+  return typeof body === 'string' && body !== '' ? body : undefined;
+}
+
+/** The body parsed: JSON, or NDJSON as its lines parsed; undefined when none. */
+export function parsedBody(body: ConnectionRequestParams['body']): unknown {
+  const text = bodyText(body);
+  if (text === undefined || text === '') return undefined;
+  const lines = text.split('\n').filter((line) => line !== '');
+  return lines.length > 1 ? lines.map((line) => JSON.parse(line) as unknown) : (JSON.parse(text) as unknown);
 }
