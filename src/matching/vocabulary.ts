@@ -12,20 +12,37 @@ export interface VocabularyWord {
   count: number;
 }
 
+/** The words of one length, with their letter buckets in one array: what a scan reads of every word first. */
+export interface WordsOfLength {
+  words: readonly VocabularyWord[];
+  /** words[i].form.letterBits, packed. */
+  letterBits: Int32Array;
+}
+
+const NO_WORDS: WordsOfLength = { words: [], letterBits: new Int32Array(0) };
+
 export class Vocabulary {
   readonly #counts = new Map<string, number>();
   /** Words by their letters (code points): byLetters[n] holds the words of n letters. */
-  readonly #byLetters: VocabularyWord[][] = [];
+  readonly #byLetters: WordsOfLength[] = [];
   /** Every word, in code-unit order: starts are looked up by bisection. */
   readonly #sorted: string[];
 
   /** `entries`: each word once, with the active PPAs holding it (zero and below are left out). */
   constructor(entries: Iterable<readonly [string, number]>) {
+    const byLetters: VocabularyWord[][] = [];
     for (const [text, count] of entries) {
       if (count <= 0 || this.#counts.has(text)) continue;
       this.#counts.set(text, count);
       const form = formOf(text);
-      (this.#byLetters[form.letters] ??= []).push({ form, count });
+      (byLetters[form.letters] ??= []).push({ form, count });
+    }
+    for (let letters = 0; letters < byLetters.length; letters++) {
+      const words = byLetters[letters] ?? [];
+      this.#byLetters[letters] = {
+        words,
+        letterBits: Int32Array.from(words, (word) => word.form.letterBits),
+      };
     }
     this.#sorted = [...this.#counts.keys()].sort();
   }
@@ -41,8 +58,8 @@ export class Vocabulary {
   }
 
   /** The words of `letters` letters. */
-  withLetters(letters: number): readonly VocabularyWord[] {
-    return this.#byLetters[letters] ?? [];
+  withLetters(letters: number): WordsOfLength {
+    return this.#byLetters[letters] ?? NO_WORDS;
   }
 
   /** The longest word's letters. */

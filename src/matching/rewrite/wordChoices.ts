@@ -5,7 +5,7 @@
 // written the other way, two words joined) may be right as it is.
 import { canonicalWords } from '../../../indexContract/text/canonical.js';
 import { standardTokens } from '../../../indexContract/text/tokenizer.js';
-import { bitCount, formOf, type Form } from '../form.js';
+import { atMostBits, formOf, type Form } from '../form.js';
 import { boundedDistance, boundedStartDistance, type DistanceRows } from '../editDistance.js';
 import type { WrittenWord } from '../queryText.js';
 import {
@@ -70,32 +70,35 @@ function nearerWords(
   vocabulary: Vocabulary,
   rows: DistanceRows,
 ): { word: VocabularyWord; edits: number }[] {
-  const near: { word: VocabularyWord; edits: number }[] = [];
+  const found: { word: VocabularyWord; edits: number }[] = [];
   const most = rewriteEdits(typed.letters, Infinity);
-  if (most === 0) return near;
+  if (most === 0) return found;
   const startLimit = rewriteEdits(typed.letters, typed.letters);
   const highest = typing ? vocabulary.maxLetters : typed.letters + most;
   for (let letters = Math.max(1, typed.letters - most); letters <= highest; letters++) {
     const limit = rewriteEdits(typed.letters, letters);
-    for (const word of vocabulary.withLetters(letters)) {
-      const target = word.form;
-      if (target.text === typed.text || QUALIFIER_LIKE.test(target.text)) continue;
+    const nearLength = Math.abs(letters - typed.letters) <= limit;
+    const { words, letterBits } = vocabulary.withLetters(letters);
+    for (let index = 0; index < words.length; index++) {
       // Letters one word has and the other lacks take an edit each (the start of a longer word: only typed ones).
-      if (bitCount(typed.letterBits & ~target.letterBits) > limit) continue;
-      let edits = limit + 1;
-      if (Math.abs(letters - typed.letters) <= limit) {
-        if (bitCount(target.letterBits & ~typed.letterBits) <= limit)
-          edits = boundedDistance(rows, typed, target, limit);
-      }
-      // The start of a longer word: by the edits a word as long as the typed one may take.
-      if (typing && edits > limit && letters > typed.letters && target.text[0] === typed.text[0]) {
+      const bits = letterBits[index]!;
+      if (!atMostBits(typed.letterBits & ~bits, limit)) continue;
+      const near = nearLength && atMostBits(bits & ~typed.letterBits, limit);
+      const word = words[index]!;
+      const target = word.form;
+      // The start of a longer word, its first letter as typed: by the edits a word as long as the typed one may take.
+      const starts =
+        typing && letters > typed.letters && target.text.charCodeAt(0) === typed.text.charCodeAt(0);
+      if ((!near && !starts) || target.text === typed.text || QUALIFIER_LIKE.test(target.text)) continue;
+      let edits = near ? boundedDistance(rows, typed, target, limit) : limit + 1;
+      if (starts && edits > limit) {
         const startEdits = boundedStartDistance(rows, typed, target, startLimit);
         if (startEdits <= startLimit) edits = startEdits;
       }
-      if (edits <= limit) near.push({ word, edits });
+      if (edits <= limit) found.push({ word, edits });
     }
   }
-  return near.sort(
+  return found.sort(
     (a, b) =>
       a.edits - b.edits || b.word.count - a.word.count || (a.word.form.text < b.word.form.text ? -1 : 1),
   );

@@ -19,8 +19,13 @@ describe('matching: the words the index holds (vocabulary.ts, issue 69)', () => 
   });
 
   it('gives the words of a length in letters (code points), and tells whether a word starts with a text', () => {
-    expect(vocabulary.withLetters(5).map((word) => word.form.text)).to.have.members(['kafue', 'gorge']);
-    expect(vocabulary.withLetters(3).map((word) => word.form.text)).to.have.members(['sao', '𝒜bc']);
+    const texts = (letters: number) => vocabulary.withLetters(letters).words.map((word) => word.form.text);
+    expect(texts(5)).to.have.members(['kafue', 'gorge']);
+    expect(texts(3)).to.have.members(['sao', '𝒜bc']);
+    expect([...vocabulary.withLetters(5).letterBits]).to.deep.equal(
+      vocabulary.withLetters(5).words.map((word) => word.form.letterBits),
+    );
+    expect(texts(9)).to.deep.equal([]);
     expect(vocabulary.maxLetters).to.equal(5);
     expect(vocabulary.holdsStart('kaf')).to.equal(true);
     expect(vocabulary.holdsStart('gorge')).to.equal(true);
