@@ -16,7 +16,8 @@ export const RELEASE: string = (
  * 2: `contract_version`, `contract_compatible_from` and `release` in _meta; the content hash's version
  *    (`content_hash_version`), so a comparison knows when a stored hash can be trusted.
  * 3: the roll-ups' group fields (`group_developer`, … indexContract/groupFields.ts): an older index groups every PPA
- *    under `key: null` for those dimensions until a reindex.
+ *    under `key: null` for those dimensions until a reindex; `vocabulary` (indexContract/text/vocabulary.ts): an
+ *    older index gets no "did you mean" until a reindex.
  */
 export const INDEX_CONTRACT_VERSION = 3;
 
@@ -63,6 +64,7 @@ const FIELD_GIVES: Readonly<Record<string, string>> = {
   group_procuring_entity: 'roll-ups by procuring entity',
   group_procurement_method: 'roll-ups by procurement method',
   group_currency: 'roll-ups by currency',
+  vocabulary: 'did you mean, for a q that found nothing',
   content_hash: 'stored content hashes (comparisons derive them meanwhile)',
 };
 

@@ -10,3 +10,9 @@ export const DATA_VERSION_FIELD = 'data_version';
 export function generationName(index: string, dataVersion: number): string {
   return `${index}@${dataVersion}`;
 }
+
+/** The concrete index of a generation's name (generationName): what a reindex moves, not a sync. */
+export function generationIndex(generation: string): string {
+  const at = generation.lastIndexOf('@');
+  return at === -1 ? generation : generation.slice(0, at);
+}

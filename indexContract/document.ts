@@ -36,6 +36,8 @@ export interface IndexDocument {
   technology: string;
   /** The technology's words and synonyms, folded ("solar", "pv", "photovoltaic"…): a word of `q` may match them. */
   technology_words: string[];
+  /** The words `q` is looked for among, each once (indexContract/text/vocabulary.ts): what "did you mean" offers. */
+  vocabulary: string[];
   tariff: string;
   risk_features: string[];
   /** Every facet value as "<facet>:<value>" (indexContract/facetValues.ts): several facets counted in one pass. */

@@ -36,6 +36,9 @@ export const TECHNOLOGY_WORDS_FIELD = 'technology_words';
 /** The country's English names (text; indexContract/text/countryNames.ts). */
 export const COUNTRY_NAMES_FIELD = 'country_names';
 
+/** The words `q` is looked for among (keywords with doc values; indexContract/text/vocabulary.ts): did you mean. */
+export const VOCABULARY_FIELD = 'vocabulary';
+
 /** Top-level fields queries address by name (a test checks each against the mapping). */
 export const QUERIED_FIELDS = [
   NAME_FOLDED_FIELD,
@@ -50,6 +53,7 @@ export const QUERIED_FIELDS = [
   NAME_PREFIXES_FIELD,
   TECHNOLOGY_WORDS_FIELD,
   COUNTRY_NAMES_FIELD,
+  VOCABULARY_FIELD,
 ] as const satisfies readonly (keyof IndexDocument)[];
 
 export const QUERIED_SUB_FIELDS = [

@@ -339,12 +339,33 @@ function renderLinkFilters() {
   $('link-filters').hidden = parts.length === 0;
 }
 
+/**
+ * "Did you mean …?": the rewrite of q the API offers when q found nothing (meta.did_you_mean), as a link that runs
+ * that search here; its text is a text node, never HTML.
+ */
+function didYouMean(offer) {
+  const params = new URLSearchParams(location.search);
+  params.set('q', offer.q);
+  params.delete('page');
+  const link = el('a', { href: `${location.pathname}?${params}` }, offer.q);
+  link.addEventListener('click', (event) => {
+    event.preventDefault();
+    state.q = offer.q;
+    state.page = 1;
+    showState();
+    search();
+  });
+  return [' Did you mean ', link, '?'];
+}
+
 function renderResults({ data, meta }) {
   const total = meta.total;
-  $('results-summary').textContent =
+  $('results-summary').replaceChildren(
     total === 0
       ? 'No PPA matches.'
-      : `${total} PPA${total === 1 ? '' : 's'} match; page ${meta.page} of ${meta.total_pages}.`;
+      : `${total} PPA${total === 1 ? '' : 's'} match; page ${meta.page} of ${meta.total_pages}.`,
+    ...(total === 0 && meta.did_you_mean ? didYouMean(meta.did_you_mean) : []),
+  );
   $('results').replaceChildren(
     ...data.map((item) => {
       const highlights = item.highlights ?? {};

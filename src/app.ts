@@ -103,6 +103,8 @@ export function createApp(deps: AppDeps): Koa {
   app.on('error', (error: unknown) => logger.error({ err: error }, 'response failed'));
 
   const liveState = deps.liveState;
+  // The words "did you mean" rewrites a `q` that found nothing towards, read in the background from now on.
+  liveState.watchVocabulary();
   const zeroResults =
     deps.zeroResults ?? createZeroResultsLog({ retentionDays: config.zeroResultsRetentionDays });
   if (metrics) metrics.observeServedState(liveState.served);

@@ -46,7 +46,9 @@ import {
   NAME_WITHOUT_FIRST_LETTER_FIELD,
   REFERENCE_CODE_FOLDED_FIELD,
   TECHNOLOGY_WORDS_FIELD,
+  VOCABULARY_FIELD,
 } from '../../indexContract/fields.js';
+import { vocabularyWords } from '../../indexContract/text/vocabulary.js';
 import { facetValues } from '../../indexContract/facetValues.js';
 import { groupFieldValues } from '../../indexContract/groupFields.js';
 import { contentHash } from '../../indexContract/contentHash.js';
@@ -79,6 +81,13 @@ function buildServedAndSearchFields(record: PpaRecord): Omit<IndexDocument, 'con
     risk_features: record.risk_features ?? [],
     financial_close_year: record.financial_close_year ?? null,
   };
+  const folded = {
+    developer: foldText(record.developer),
+    location: foldText(record.location),
+    referenceCode: foldText(record.reference_code),
+  };
+  const technology = technologyWords(faceted.technology);
+  const countries = countryNameWords(faceted.country_code);
   return {
     slug: record.slug,
     reference_code: record.reference_code,
@@ -95,14 +104,20 @@ function buildServedAndSearchFields(record: PpaRecord): Omit<IndexDocument, 'con
     // The canonical words' prefixes too: "Kafue Photo" suggests "Kafue PV Park". (The canonical words are each
     // one standard token already, so they need no second cut.)
     [NAME_PREFIXES_FIELD]: tokenPrefixes([...nameTokens, ...canonical]),
-    [DEVELOPER_FOLDED_FIELD]: foldText(record.developer),
-    [LOCATION_FOLDED_FIELD]: foldText(record.location),
-    [REFERENCE_CODE_FOLDED_FIELD]: foldText(record.reference_code),
+    [DEVELOPER_FOLDED_FIELD]: folded.developer,
+    [LOCATION_FOLDED_FIELD]: folded.location,
+    [REFERENCE_CODE_FOLDED_FIELD]: folded.referenceCode,
     country_code: faceted.country_code,
     // What the PPA is, beside what it is called: "Tobel hydro", "Tobel Switzerland" find Tobel.
-    [COUNTRY_NAMES_FIELD]: countryNameWords(faceted.country_code),
+    [COUNTRY_NAMES_FIELD]: countries,
     technology: faceted.technology,
-    [TECHNOLOGY_WORDS_FIELD]: technologyWords(faceted.technology),
+    [TECHNOLOGY_WORDS_FIELD]: technology,
+    [VOCABULARY_FIELD]: vocabularyWords({
+      nameTokens,
+      canonicalName: canonical,
+      texts: [folded.developer, folded.location, folded.referenceCode],
+      descriptors: [...technology, ...countries],
+    }),
     tariff: faceted.tariff,
     risk_features: faceted.risk_features,
     facet_values: facetValues(faceted),

@@ -1,13 +1,16 @@
 // What this instance serves now, in one place: the generation behind the alias (its concrete index and data
 // version, which the response cache keys on), the change log's head with sync's guard and high-water mark (for
-// `changes_since`, the changes operations and readiness), and the rate limiter's store (for readiness). Every
-// lookup of it in Elasticsearch is made here, each bounded in rate: the generation every 2 s while the response
-// cache watches it, the served state at most every 2 s and only when asked (./generationWatcher.ts,
-// ./servedStateWatcher.ts say how long each answer is trusted; ./lookups.ts makes them).
+// `changes_since`, the changes operations and readiness), the words its documents hold (for "did you mean"), and
+// the rate limiter's store (for readiness). Every lookup of it in Elasticsearch is made here, each bounded in rate:
+// the generation every 2 s while the response cache or the vocabulary watches it, the served state at most every
+// 2 s and only when asked, the vocabulary once per generation (./generationWatcher.ts, ./servedStateWatcher.ts,
+// ./vocabularyWatcher.ts say how long each answer is trusted; ./lookups.ts makes them).
 import type { LimiterHealth } from '../rateLimit/types.js';
 import { GenerationWatcher } from './generationWatcher.js';
 import type { LiveLookups } from './lookups.js';
 import { ServedStateWatcher } from './servedStateWatcher.js';
+import { VocabularyWatcher } from './vocabularyWatcher.js';
+import type { Vocabulary } from '../matching/vocabulary.js';
 
 export interface LiveStateSources {
   lookups: LiveLookups;
@@ -18,6 +21,7 @@ export class LiveState {
   /** The change log's head and sync's state. */
   readonly served: ServedStateWatcher;
   #generation: GenerationWatcher | undefined;
+  #vocabulary: VocabularyWatcher | undefined;
 
   constructor(private readonly sources: LiveStateSources) {
     this.served = new ServedStateWatcher({ read: () => sources.lookups.servedState() });
@@ -42,13 +46,31 @@ export class LiveState {
     return this.#generation;
   }
 
+  /**
+   * Follows the served generation's vocabulary from now on (the app at start: ./vocabularyWatcher.ts), watching the
+   * generation; the watcher, once made.
+   */
+  watchVocabulary(): VocabularyWatcher {
+    this.#vocabulary ??= new VocabularyWatcher({
+      page: (after) => this.sources.lookups.vocabularyPage(after),
+      generation: this.generation(),
+    });
+    return this.#vocabulary;
+  }
+
+  /** The served generation's vocabulary as last read; undefined until read, or when not followed. */
+  vocabulary(): Vocabulary | undefined {
+    return this.#vocabulary?.current();
+  }
+
   /** Whether the shared Redis store or the in-memory fallback is counting. */
   limiterHealth(): LimiterHealth {
     return this.sources.limiter.health();
   }
 
-  /** Stops the generation's lookups. */
+  /** Stops the generation's lookups and the vocabulary's. */
   close(): void {
     this.#generation?.close();
+    this.#vocabulary?.close();
   }
 }

@@ -1,10 +1,11 @@
 // The lookups of what is served, each one small request to Elasticsearch outside admission control (they are not a
 // client's search): the generation behind the alias, the change log's head with sync's state, whether the alias
-// exists. Only the live state (./liveState.ts), readiness and the metrics make them, each at a bounded rate.
+// exists, and the pages of the live index's vocabulary (read once per generation, in the background). Only the live state (./liveState.ts), readiness and the metrics make them, each at a bounded rate.
 import { errors, type Client, type estypes } from '@elastic/elasticsearch';
 import { changeLogIndexName, HEAD_ID, type ChangeLogHead } from '../../indexContract/changeLog.js';
 import { DATA_VERSION_FIELD, generationName } from '../../indexContract/dataVersion.js';
 import { SYNC_GUARD_FIELD, type SyncGuardState } from '../../indexContract/syncGuard.js';
+import { VOCABULARY_FIELD } from '../../indexContract/fields.js';
 import { judgeContract, type ContractMeta, type ContractReading } from '../../indexContract/contract.js';
 import { searchOutageReason } from '../gateway/clientErrors.js';
 
@@ -44,7 +45,21 @@ export interface LiveLookups {
    * release's: served fully, served with a reindex recommended, or not to be served by this API. null: no alias.
    */
   indexContract(): Promise<ContractReading | null>;
+  /**
+   * One page of the words the live index's active PPAs hold (the `vocabulary` field), in word order, from after
+   * `after`: what "did you mean" rewrites `q` towards (./vocabularyWatcher.ts walks them).
+   */
+  vocabularyPage(after: string | undefined): Promise<VocabularyPage>;
 }
+
+/** A page of the vocabulary: each word with the active PPAs holding it; `after` the last word (none: the end). */
+export interface VocabularyPage {
+  words: [string, number][];
+  after: string | undefined;
+}
+
+/** Words per page of the vocabulary walk: well under Elasticsearch's bucket limit. */
+export const VOCABULARY_PAGE_WORDS = 10_000;
 
 const missing = (error: unknown) => error instanceof errors.ResponseError && error.statusCode === 404;
 
@@ -75,6 +90,39 @@ export function createLiveLookups({
     liveGeneration: () => liveGenerationOf(target),
     indexContract: () => indexContractOf(target),
     ready: () => readinessOf(target),
+    vocabularyPage: (after) => vocabularyPageOf(target, after),
+  };
+}
+
+async function vocabularyPageOf(
+  { client, alias, requestOptions }: LookupTarget,
+  after: string | undefined,
+): Promise<VocabularyPage> {
+  const response = await client.search(
+    {
+      index: alias,
+      size: 0,
+      track_total_hits: false,
+      query: { term: { active: true } },
+      aggs: {
+        words: {
+          composite: {
+            size: VOCABULARY_PAGE_WORDS,
+            sources: [{ word: { terms: { field: VOCABULARY_FIELD } } }],
+            ...(after === undefined ? {} : { after: { word: after } }),
+          },
+        },
+      },
+    },
+    requestOptions,
+  );
+  const words = response.aggregations?.words as estypes.AggregationsCompositeAggregate | undefined;
+  const buckets = (words?.buckets ?? []) as estypes.AggregationsCompositeBucket[];
+  return {
+    words: buckets.map((bucket) => [String(bucket.key.word), bucket.doc_count]),
+    // A short page is the last: no need to ask once more for an empty one.
+    after:
+      buckets.length < VOCABULARY_PAGE_WORDS ? undefined : (words?.after_key?.word as string | undefined),
   };
 }
 

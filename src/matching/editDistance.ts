@@ -120,3 +120,29 @@ export function editDistance(a: string, b: string, limit: number): number {
   if (!distanceTable(rows, n, m, limit)) return limit + 1;
   return Math.min(rows.previous[m]!, limit + 1);
 }
+
+/** The distance from `typed` to `target` in edits, or `limit` + 1 once past `limit`, on an answer's rows. */
+export function boundedDistance(rows: DistanceRows, typed: Form, target: Form, limit: number): number {
+  if (Math.abs(typed.letters - target.letters) > limit) return limit + 1;
+  rows.room(Math.max(typed.text.length, target.text.length));
+  const n = lettersInto(typed, rows.xs);
+  const m = lettersInto(target, rows.ys);
+  if (!distanceTable(rows, n, m, limit)) return limit + 1;
+  return Math.min(rows.previous[m]!, limit + 1);
+}
+
+/**
+ * The fewest edits from `typed` to a start of `target` (of its first n − limit to n + limit letters, n typed), or
+ * `limit` + 1 once past `limit`: how far the word being typed is from a word it may be the start of.
+ */
+export function boundedStartDistance(rows: DistanceRows, typed: Form, target: Form, limit: number): number {
+  rows.room(Math.max(typed.text.length, target.text.length));
+  const n = lettersInto(typed, rows.xs);
+  const m = lettersInto(target, rows.ys, n + limit);
+  if (!distanceTable(rows, n, m, limit)) return limit + 1;
+  let best = limit + 1;
+  for (let cut = Math.max(1, n - limit); cut <= Math.min(m, n + limit); cut++) {
+    best = Math.min(best, rows.previous[cut]!);
+  }
+  return best;
+}

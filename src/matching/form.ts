@@ -37,6 +37,13 @@ export function bitCount(bits: number): number {
   return count;
 }
 
+/** Whether at most `most` bits of `bits` are set: counted only that far (a vocabulary scan asks it of every word). */
+export function atMostBits(bits: number, most: number): boolean {
+  let rest = bits | 0;
+  for (let count = 0; count < most && rest !== 0; count++) rest &= rest - 1;
+  return rest === 0;
+}
+
 /** How many of the letters of `typed` are in no bucket of `letterBits` (each takes an edit). */
 export function missingLetters(typed: Form, letterBits: number): number {
   return bitCount(typed.letterBits & ~letterBits);

@@ -61,6 +61,9 @@ interface WrittenTerm {
   phrase: boolean;
   excluded: boolean;
   field?: TextField['record'];
+  /** Where it is written in `q`: [start, end) in UTF-16 units, its `-`, qualifier and quotes included. */
+  start: number;
+  end: number;
 }
 
 /** A qualifier right before a word or a phrase: a sticky pattern carries its place between looks, so each parse makes its own. */
@@ -77,6 +80,7 @@ function writtenTerms(q: string): WrittenTerm[] {
       at++;
       continue;
     }
+    const start = at;
     let excluded = false;
     if (q[at] === '-' && at + 1 < q.length && !SPACE.test(q[at + 1]!)) {
       excluded = true;
@@ -93,13 +97,13 @@ function writtenTerms(q: string): WrittenTerm[] {
       // A quote not closed closes at the end of q.
       const close = q.indexOf('"', at + 1);
       const end = close === -1 ? q.length : close;
-      terms.push({ text: q.slice(at + 1, end), phrase: true, excluded, field });
+      terms.push({ text: q.slice(at + 1, end), phrase: true, excluded, field, start, end: end + 1 });
       at = end + 1;
       continue;
     }
     let end = at;
     while (end < q.length && !SPACE.test(q[end]!)) end++;
-    terms.push({ text: q.slice(at, end), phrase: false, excluded, field });
+    terms.push({ text: q.slice(at, end), phrase: false, excluded, field, start, end });
     at = end;
   }
   return terms;
@@ -132,7 +136,7 @@ export function parseQuery(q: string): ParsedQuery {
   const operators = written.some(
     (term, index) => term.phrase || term.excluded || term.field !== undefined || isOr(written, index),
   );
-  const clauses = operators ? clausesOf(written) : [];
+  const clauses: Clause[] = operators ? clausesOf(written).clauses : [];
   // Operators that read as nothing ("-- !!", a lone quote) leave plain words, read as ever.
   const plain = clauses.every(isPlainWord);
   if (plain) {
@@ -141,14 +145,23 @@ export function parseQuery(q: string): ParsedQuery {
       clauses.push({ terms: [{ words: [word], phrase: false }], excluded: false, typing: false });
     }
   }
-  const last = clauses[clauses.findLastIndex((clause) => !clause.excluded)];
-  if (last && last.terms.some((term) => !term.phrase)) last.typing = true;
+  markTyping(clauses);
   return { clauses, plain };
 }
 
-/** The clauses of terms as written: OR joins its neighbours into one clause. */
-function clausesOf(written: readonly WrittenTerm[]): Clause[] {
+/** The last clause looked for, unless a phrase, is the word still being typed (the prefix rule). */
+function markTyping(clauses: Clause[]): void {
+  const last = clauses[clauses.findLastIndex((clause) => !clause.excluded)];
+  if (last && last.terms.some((term) => !term.phrase)) last.typing = true;
+}
+
+/**
+ * The clauses of terms as written: OR joins its neighbours into one clause. `from`: for each clause, the written
+ * term it began with.
+ */
+function clausesOf(written: readonly WrittenTerm[]): { clauses: Clause[]; from: number[] } {
   const clauses: Clause[] = [];
+  const from: number[] = [];
   let joinNext = false;
   for (let index = 0; index < written.length; index++) {
     if (isOr(written, index)) {
@@ -166,11 +179,62 @@ function clausesOf(written: readonly WrittenTerm[]): Clause[] {
       ? [{ words, phrase, field }]
       : words.map((word) => ({ words: [word], phrase, field }));
     if (joinNext) clauses.at(-1)!.terms.push(...terms);
-    else if (phrase || excluded) clauses.push({ terms, excluded, typing: false });
-    else for (const term of terms) clauses.push({ terms: [term], excluded, typing: false });
+    else if (phrase || excluded) {
+      clauses.push({ terms, excluded, typing: false });
+      from.push(index);
+    } else {
+      for (const term of terms) {
+        clauses.push({ terms: [term], excluded, typing: false });
+        from.push(index);
+      }
+    }
     joinNext = false;
   }
-  return clauses;
+  return { clauses, from };
+}
+
+/** A plain word of `q` as written: what a rewrite of `q` may change, keeping everything else as it was typed. */
+export interface WrittenWord {
+  /** Its folded words (one, unless folding spaced it). */
+  words: string[];
+  /** Where it is written in `q`: [start, end) in UTF-16 units. */
+  start: number;
+  end: number;
+  /** The word still being typed (the prefix rule). */
+  typing: boolean;
+}
+
+/** The plain words of `q` as written, in order, and whether `q` looks for anything besides them. */
+export function writtenPlainWords(q: string): { words: WrittenWord[]; othersLookedFor: boolean } {
+  const parsed = parseQuery(q);
+  if (parsed.plain) return { words: writtenWordsOf(q), othersLookedFor: false };
+  const written = writtenTerms(q);
+  const { clauses, from } = clausesOf(written);
+  markTyping(clauses);
+  const words: WrittenWord[] = [];
+  clauses.forEach((clause, index) => {
+    if (!isPlainWord(clause)) return;
+    const term = written[from[index]!]!;
+    const last = words.at(-1);
+    // A word that folds into several is that many clauses of one written word.
+    if (last !== undefined && last.start === term.start) last.words.push(...clause.terms[0]!.words);
+    else words.push({ words: [...clause.terms[0]!.words], start: term.start, end: term.end, typing: false });
+    if (clause.typing) words.at(-1)!.typing = true;
+  });
+  return { words, othersLookedFor: clauses.some((clause) => !clause.excluded && !isPlainWord(clause)) };
+}
+
+/** The words of `q` read as typed text (every run of characters between spaces), each with its place. */
+export function writtenWordsOf(q: string): WrittenWord[] {
+  const words: WrittenWord[] = [];
+  for (const match of q.matchAll(/\S+/gu)) {
+    const folded = wordsOf(match[0]);
+    if (folded.length === 0) continue;
+    words.push({ words: folded, start: match.index, end: match.index + match[0].length, typing: false });
+  }
+  const last = words.at(-1);
+  if (last) last.typing = true;
+  return words;
 }
 
 /** Every word `q` names, counted for its bounds: the words of phrases, alternatives and exclusions included. */

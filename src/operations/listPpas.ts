@@ -19,7 +19,8 @@ export const listPpas = operation({
     description:
       'Filters combine with AND. Without sort: relevance with q, recent without. Every ordering ends with slug ' +
       `ascending. per_page is at most ${MAX_PER_PAGE}; page × per_page may not exceed ${MAX_RESULT_WINDOW}. ` +
-      'A page past the last is 200 with an empty data array.',
+      'A page past the last is 200 with an empty data array. When q finds nothing, meta.did_you_mean offers the ' +
+      'rewrite of q that finds something, if there is one.',
     parameters: [ifNoneMatch, requestIdHeader],
     responses: apiResponses(
       { description: 'A page of PPAs with paging links.', schema: 'PpaList', link: true },
@@ -33,7 +34,8 @@ export const listPpas = operation({
       const querystring = canonicalQuery();
       const sent = await answer(`${base} ${querystring}`, async () => {
         const since = await changesSince(deps);
-        const plan = planList(query);
+        const vocabulary = deps.liveState.vocabulary();
+        const plan = planList(query, vocabulary);
         // Highlights only when asked and with a q: without them nothing is computed.
         const highlight = highlighterFor(query);
         const result = await plan.run(deps.search);
@@ -44,7 +46,14 @@ export const listPpas = operation({
           changesSince: since,
           highlight,
         });
-        return { body, found: body.meta.total, ...(linkHeader ? { link: linkHeader } : {}) };
+        // An empty answer made before the vocabulary was first read would lack its "did you mean": not kept.
+        const unkept = body.meta.total === 0 && query.q !== undefined && vocabulary === undefined;
+        return {
+          body,
+          found: body.meta.total,
+          ...(linkHeader ? { link: linkHeader } : {}),
+          ...(unkept ? { unkept: true as const } : {}),
+        };
       });
       // A search with q is counted, cached answers too: an empty one is still a person who found nothing.
       if (query.q !== undefined && sent.found !== undefined) {

@@ -9,6 +9,7 @@ import {
   type SuggestSource,
 } from '../present/suggest.js';
 import { buildSuggestSearch } from '../queries/suggestSearch.js';
+import { suggestDidYouMean } from '../queries/didYouMean.js';
 import { operation } from './operation.js';
 
 export const suggestPpas = operation({
@@ -22,7 +23,8 @@ export const suggestPpas = operation({
     description:
       'Published, active PPAs whose name matches what was typed: the last word as a prefix, one typo in words ' +
       'of five letters or more, accents and case ignored; the whole name first, then names that start with ' +
-      'it. "suggest" is never looked up as a slug. Counts against the rate limit like every /api/v1 request.',
+      'it. "suggest" is never looked up as a slug. When nothing is suggested, did_you_mean offers the rewrite of q ' +
+      'that suggests something, if there is one. Counts against the rate limit like every /api/v1 request.',
     parameters: [ifNoneMatch, requestIdHeader],
     responses: apiResponses(
       { description: 'Suggestions, best first.', schema: 'Suggestions' },
@@ -32,12 +34,25 @@ export const suggestPpas = operation({
   schemas: { Suggestions: SuggestionsSchema },
   handler:
     (deps) =>
-    async ({ query, answer, base }) => {
+    async ({ query, answer, base, canonicalQuery }) => {
       await answer(`${base} ${JSON.stringify(query)}`, async () => {
         const search = buildSuggestSearch(query);
         const highlight = suggestHighlighterFor(query);
         const response = await deps.search.search<SuggestSource>(search);
-        return { body: presentSuggestions(response, base, query, highlight) };
+        const vocabulary = deps.liveState.vocabulary();
+        const empty = response.hits.hits.length === 0;
+        // Nothing suggested: the rewrite of q that suggests something, in one round trip more.
+        const didYouMean =
+          empty && vocabulary ? await suggestDidYouMean(deps.search, query, vocabulary) : undefined;
+        const request = { base, querystring: canonicalQuery() };
+        const body = presentSuggestions(
+          response,
+          base,
+          query,
+          highlight,
+          didYouMean && { didYouMean, request },
+        );
+        return { body, ...(empty && vocabulary === undefined ? { unkept: true as const } : {}) };
       });
     },
 });

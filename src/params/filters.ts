@@ -109,6 +109,9 @@ function valueFilter<const Name extends 'technology' | 'tariff'>(
   });
 }
 
+/** Whether `q` is one the list takes (its bounds as typed, folded and read): a rewrite of it must be. */
+export const isListQ = (q: string): boolean => q.length <= MAX_Q_LENGTH && qProblems(q).length === 0;
+
 /** The problems of `q` that only show once it is folded and read (the search sees it so). */
 function qProblems(q: string): InvalidParam[] {
   const folded = foldText(q);

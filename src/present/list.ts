@@ -22,6 +22,7 @@ import {
 import { API_PATHS } from '../http/apiPath.js';
 import { highlighter } from '../matching/highlight/highlighter.js';
 import { PpaListItemSchema, presentListItem, trimSlash, type ListItem, type PpaListItem } from './ppa.js';
+import { DidYouMeanSchema } from './didYouMean.js';
 
 const facetBuckets = (value: TSchema, order: string) =>
   Type.Array(record({ value, count: Type.Integer({ minimum: 1, description: 'PPAs with this value.' }) }), {
@@ -74,6 +75,7 @@ const metaSchema = Type.Object(
         properties: FACET_SCHEMAS,
       }),
     ),
+    did_you_mean: DidYouMeanSchema('PPAs it finds: the meta.total of the url.'),
     changes_since: optionalString({
       maxLength: 40,
       description:
@@ -148,7 +150,10 @@ type ItemHighlighter = ReturnType<typeof highlighter>;
 export const highlighterFor = (query: ListQuery): ItemHighlighter | undefined =>
   query.highlight && query.q !== undefined ? highlighter(query.q) : undefined;
 
-export function presentList({ response, facets }: ListResult, request: ListRequest): ListPresentation {
+export function presentList(
+  { response, facets, didYouMean }: ListResult,
+  request: ListRequest,
+): ListPresentation {
   const { query, base, highlight } = request;
   const total = totalHits(response.hits.total);
   const totalPages = Math.ceil(total / query.perPage);
@@ -193,6 +198,15 @@ export function presentList({ response, facets }: ListResult, request: ListReque
     };
   }
   if (facets) meta.facets = facets;
+  if (didYouMean) {
+    // The same request with that q, from its first page (a cursor walk from its start).
+    const url = withParameters(
+      request,
+      { q: didYouMean.q, ...(query.cursor ? { cursor: CURSOR_START } : {}) },
+      ['page'],
+    );
+    meta.did_you_mean = { ...didYouMean, url };
+  }
   const header = linkHeader(links);
   return {
     body: { data, meta, links },

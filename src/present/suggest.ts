@@ -6,6 +6,10 @@ import { ppaSummaryProperties, ppaUrl } from './ppa.js';
 import { MAX_SUGGEST_LIMIT, type SuggestQuery } from '../params/suggest.js';
 import { highlighter } from '../matching/highlight/highlighter.js';
 import { HighlightsSchema } from './highlights.js';
+import { DidYouMeanSchema } from './didYouMean.js';
+import { withParameters } from './list.js';
+import { API_PATHS } from '../http/apiPath.js';
+import type { DidYouMean } from '../queries/didYouMean.js';
 
 export type SuggestSource = Pick<ListSource, 'slug' | 'project_name' | 'technology' | 'country_code'>;
 
@@ -22,6 +26,7 @@ export const SuggestionsSchema = record({
     }),
     { maxItems: MAX_SUGGEST_LIMIT, description: 'Best first.' },
   ),
+  did_you_mean: DidYouMeanSchema('PPAs whose names it would suggest.'),
 });
 export type SuggestionsBody = Static<typeof SuggestionsSchema>;
 export type Suggestion = SuggestionsBody['data'][number];
@@ -35,13 +40,20 @@ export const suggestHighlighterFor = (
 ): ReturnType<typeof highlighter> | undefined =>
   query?.highlight ? highlighter(query.q, 'suggest') : undefined;
 
+/** A rewrite of `q` to offer, and the request it is offered on (the suggestion URL keeps its other parameters). */
+export interface SuggestionOffer {
+  didYouMean: DidYouMean;
+  request: { base: string; querystring: string };
+}
+
 export function presentSuggestions(
   response: estypes.SearchResponse<SuggestSource>,
   base: string,
   query?: Pick<SuggestQuery, 'q' | 'highlight'>,
   highlight = suggestHighlighterFor(query),
+  offer?: SuggestionOffer,
 ): SuggestionsBody {
-  return {
+  const body: SuggestionsBody = {
     data: response.hits.hits.flatMap((hit) => {
       if (!hit._source) return [];
       const suggestion: Suggestion = {
@@ -56,4 +68,9 @@ export function presentSuggestions(
       return [suggestion];
     }),
   };
+  if (offer) {
+    const url = withParameters(offer.request, { q: offer.didYouMean.q }, [], API_PATHS.suggest);
+    body.did_you_mean = { ...offer.didYouMean, url };
+  }
+  return body;
 }

@@ -75,6 +75,15 @@ export function buildListSearch(query: ListQuery): SearchRequestBody {
 }
 
 /**
+ * How many PPAs the list request would find with its filters (and slugs): a size-0 search, the page, the sort and
+ * the cursor's place aside. What a rewrite of an empty answer's `q` finds (./didYouMean.ts).
+ */
+export function buildListCountSearch(query: ListQuery): SearchRequestBody {
+  const clauses = listClauses({ ...query, cursor: undefined }).map(({ clause }) => clause);
+  return { query: buildSearchQuery(query, clauses), size: 0, track_total_hits: true };
+}
+
+/**
  * The facet counts alone: a size-0 search with the list's query (without the facetable filters, as in
  * buildListSearch) and the facet aggregations.
  */

@@ -120,3 +120,8 @@ export function buildSuggestSearch(query: SuggestQuery): SearchRequestBody {
     _source: [...SUGGEST_SOURCE_FIELDS],
   };
 }
+
+/** How many names the suggestions for `query.q` would come from: a size-0 search (a rewrite's count, didYouMean.ts). */
+export function buildSuggestCountSearch(query: SuggestQuery): SearchRequestBody {
+  return { query: buildSuggestSearch(query).query, size: 0, track_total_hits: true };
+}

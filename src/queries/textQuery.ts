@@ -6,6 +6,7 @@ import type { estypes } from '@elastic/elasticsearch';
 import { droppedLetterSpellings } from '../../indexContract/text/typos.js';
 import { canonicalWords, compactForm } from '../../indexContract/text/canonical.js';
 import { foldedWords } from '../../indexContract/text/tokenizer.js';
+import { pastedNameForms } from '../matching/pastedName.js';
 import {
   NAME_CANONICAL_FIELD,
   NAME_COMPACT_FIELD,
@@ -61,6 +62,11 @@ export const NAME_WITH_TYPO_BOOST = 50;
 export const EXTRA_LETTER_BOOST = 1;
 /** Large enough that an exact reference code outranks any combination of the other clauses. */
 export const REFERENCE_CODE_BOOST = 10_000;
+/**
+ * A `q` with operators that is, as written, a PPA's whole name or reference code (a name pasted: `PLTU -Jeneponto
+ * I & II`): above everything else, the code: qualifier's exact code included.
+ */
+export const PASTED_NAME_BOOST = 100_000;
 /** A dropped-letter match: a typo (TYPO_WEIGHT) in the name (field boost 3). */
 export const DROPPED_LETTER_BOOST = 0.6;
 /** A typed word matched through the name's canonical words (numerals, abbreviations, punctuation): as a name word. */
@@ -149,7 +155,31 @@ export const ALL_PARTS: TextQueryParts = {
  */
 export function buildTextQuery(q: string, parts: TextQueryParts = ALL_PARTS): Query {
   const parsed = parseQuery(q);
-  return parsed.plain ? plainWordsQuery(q, plainWordsOf(parsed), parts) : preciseQuery(parsed, parts);
+  if (parsed.plain) return plainWordsQuery(q, plainWordsOf(parsed), parts);
+  return { bool: { should: [preciseQuery(parsed, parts), pastedNameQuery(q)], minimum_should_match: 1 } };
+}
+
+/**
+ * Real names hold what the precise syntax reads as operators (`PLTU -Jeneponto I & II`, `"Blue Lake" GES`), and
+ * people paste names: a `q` with operators that is, as written, a PPA's whole name (folded, its spaces collapsed
+ * or as typed) or its reference code (case aside) finds that PPA first, beside what the operators select. A plain
+ * `q` has its own whole-name and code clauses (plainWordsQuery), so its query is left as it was.
+ */
+function pastedNameQuery(q: string): Query {
+  const names = pastedNameForms(q);
+  return {
+    constant_score: {
+      filter: {
+        bool: {
+          should: [
+            { terms: { [NAME_EXACT_FIELD]: names } },
+            { term: { [REFERENCE_CODE_LOWERCASE_FIELD]: q.trim().toLowerCase() } },
+          ],
+        },
+      },
+      boost: PASTED_NAME_BOOST,
+    },
+  };
 }
 
 /** A `q` of plain words only: every word forgiving, the whole-name and reference-code bonuses. */

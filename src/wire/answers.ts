@@ -12,6 +12,8 @@ export interface Answer {
   link?: string;
   /** How many results the answer found (a search's total): the representation carries it, cached or not. */
   found?: number;
+  /** Sent but not kept: an answer that would be other a moment later (an empty one before "did you mean" can be). */
+  unkept?: true;
 }
 
 /** Where a request's answer is kept: its route, and its parameters in a normalized form. */
@@ -44,7 +46,7 @@ export function answers({
     }
     const computed = await compute();
     const representation = 'etag' in computed ? computed : answerRepresentation(computed);
-    if (key === undefined) {
+    if (key === undefined || ('unkept' in computed && computed.unkept)) {
       send(ctx, representation, { cacheControl });
       return representation;
     }

@@ -13,6 +13,7 @@ import { assertMatchesOpenApi, openApiDocument } from '../support/openapi.js';
 import { indexSample } from '../support/sampleIndex.js';
 import { deleteIndices, testEsClient, uniqueName } from '../support/services.js';
 import { operationDeps } from '../support/operationDeps.js';
+import { within } from '../support/within.js';
 
 const require = createRequire(import.meta.url);
 
@@ -286,6 +287,16 @@ describe('api openapi: the document stays true', function () {
       const { status } = await get(path);
       expect(status, path).to.equal(200);
     }
+  });
+
+  it('describes real answers that offer did you mean (issue 69)', async () => {
+    // The vocabulary is read in the background once the app runs.
+    await within(20_000, 'an offer', async () => {
+      const { body } = await get('/api/v1/ppas?q=Kafue%20Gorge%20banana&facets=technology');
+      return (body as { meta: { did_you_mean?: unknown } }).meta.did_you_mean !== undefined;
+    });
+    const { body } = await get('/api/v1/ppas/suggest?q=Kafue%20Gorge%20banana');
+    expect(body).to.have.property('did_you_mean');
   });
 
   it('describes real suggest answers and list answers with facets and fields', async () => {

@@ -6,6 +6,7 @@ import { ppasApi, paramNames, parseLinkHeader, withoutNulls, type ListBody } fro
 import { buildTestApp } from '../support/app.js';
 import { useSampleApp } from '../support/sampleApp.js';
 import { records, listed, oracle, sorted, SORT_ORACLE, type Filters } from '../support/sampleOracle.js';
+import { within } from '../support/within.js';
 
 describe('GET /api/v1/ppas on the sample index', function () {
   this.timeout(120_000);
@@ -420,6 +421,67 @@ describe('GET /api/v1/ppas on the sample index', function () {
         'q',
       ]);
       expect(named('Évora Nova Solar').length).to.be.greaterThan(0);
+    });
+  });
+
+  describe('did you mean (issue 69)', () => {
+    type Offer = { q: string; total: number; url: string };
+    const answer = async (query: string) =>
+      (await list(query)) as ListBody & { meta: { did_you_mean?: Offer } };
+    const offered = async (text: string, extra = '') => {
+      const body = await answer(`q=${encodeURIComponent(text)}${extra}`);
+      expect(body.meta.total, text).to.equal(0);
+      return body.meta.did_you_mean;
+    };
+
+    before(async () => {
+      // The vocabulary is read in the background once the app runs: until then an empty answer offers nothing.
+      await within(
+        20_000,
+        'the vocabulary read',
+        async () => (await offered('Kafue Gorge banana')) !== undefined,
+      );
+    });
+
+    it('offers the rewrite that finds something, past the forgiving tolerance; its url answers its total', async () => {
+      const cases: [string, string][] = [
+        ['Penbalnaxa Battery', 'Penablanca Battery'], // three edits in a long word
+        ['Nocuva Geothermal', 'Mocuba Geothermal'], // a wrong first letter and a typo
+        ['Mocuba Geothermal banana', 'Mocuba Geothermal'], // a word the data does not hold
+        ['KafueGorgeSouth Wind', 'Kafue Gorge South Wind'], // three words joined
+      ];
+      for (const [typed, meant] of cases) {
+        const offer = await offered(typed);
+        expect(offer?.q, typed).to.equal(meant);
+        const followed = await answer(new URL(offer!.url).search.slice(1));
+        expect(followed.meta.total, typed).to.equal(offer!.total).and.above(0);
+        expect(followed.meta, typed).to.not.have.property('did_you_mean');
+      }
+    });
+
+    it('keeps operators, qualifiers and the other parameters as written; counts under the same filters', async () => {
+      const offer = await offered('Kafue "gorge south" zorblat -solar', '&technology=wind&per_page=5&page=2');
+      expect(offer?.q).to.equal('Kafue "gorge south" -solar');
+      const expected = listed.filter(
+        (r) => foldText(r.project_name).startsWith('kafue gorge south') && r.technology === 'wind',
+      );
+      expect(offer?.total).to.equal(expected.length);
+      const url = new URL(offer!.url);
+      expect(url.searchParams.get('technology')).to.equal('wind');
+      expect(url.searchParams.get('per_page')).to.equal('5');
+      expect(url.searchParams.has('page'), 'back to the first page').to.equal(false);
+      // A cursor walk starts again.
+      const walked = await offered('Mocuba Geothermal banana', '&cursor=*');
+      expect(new URL(walked!.url).searchParams.get('cursor')).to.equal('*');
+    });
+
+    it('none when there are results, and none that finds nothing (gibberish)', async () => {
+      expect((await answer('q=Mocuba%20Geothermal')).meta).to.not.have.property('did_you_mean');
+      expect((await answer('q=Mocuba')).meta).to.not.have.property('did_you_mean');
+      expect(await offered('qzxvbn bcdfgh')).to.equal(undefined);
+      expect(await offered('qzxvbn')).to.equal(undefined);
+      // Without q nothing is rewritten, whatever the filters leave.
+      expect((await answer('technology=nuclear_fusion')).meta).to.not.have.property('did_you_mean');
     });
   });
 

@@ -10,7 +10,13 @@ import { standardTokens } from '../../indexContract/text/tokenizer.js';
 import { editDistance } from '../../src/matching/editDistance.js';
 import { paramNames, ppasApi } from '../support/ppasApi.js';
 import { useSampleApp } from '../support/sampleApp.js';
-import { listed, sorted } from '../support/sampleOracle.js';
+import { listed, records, sorted } from '../support/sampleOracle.js';
+import { buildTestApp, type TestApp } from '../support/app.js';
+import { indexSample } from '../support/sampleIndex.js';
+import { deleteIndices, testEsClient, uniqueName } from '../support/services.js';
+import { rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const TEXT_FIELDS = ['project_name', 'developer', 'location', 'reference_code'] as const;
 const tokens = (text: string | null | undefined) => standardTokens(foldText(text ?? ''));
@@ -311,5 +317,76 @@ describe('precise search on the sample index (issue 59)', function () {
       }
       expect(failures).to.deep.equal([]);
     });
+  });
+});
+
+describe('a pasted name on an index whose names hold operator characters (issue 69)', function () {
+  this.timeout(120_000);
+  const client = testEsClient();
+  const alias = uniqueName('api-pasted');
+  const source = join(tmpdir(), `${alias}.ndjson`);
+  let app: TestApp | undefined;
+  const { get } = ppasApi(() => app!.url);
+
+  // Sample records renamed as registries name some: a "-" before a word, quotes, and one the operators would find.
+  const renamed = new Map([
+    [listed[0]!.slug, 'PLTU -Jeneponto I & II'],
+    [listed[1]!.slug, '"Blue Lake" GES'],
+    [listed[2]!.slug, 'Blue Lake GES Extension'],
+    [listed[3]!.slug, 'Jeneponto Wind Farm'],
+  ]);
+  const [jeneponto, blueLake, extension] = [...renamed.keys()];
+
+  before(async () => {
+    const lines = records.map((record) =>
+      JSON.stringify({ ...record, project_name: renamed.get(record.slug) ?? record.project_name }),
+    );
+    await writeFile(source, `${lines.join('\n')}\n`);
+    await indexSample(client, alias, source);
+    app = await buildTestApp({ alias, configOverrides: { logLevel: 'warn' } });
+  });
+
+  after(async () => {
+    await app?.close();
+    await deleteIndices(client, alias);
+    await rm(source, { force: true });
+    await client.close();
+  });
+
+  const listOf = async (text: string, extra = '') => {
+    const response = await get(
+      `/api/v1/ppas?per_page=100&highlight=true&q=${encodeURIComponent(text)}${extra}`,
+    );
+    expect(response.status, text).to.equal(200);
+    return response.body as {
+      data: { slug: string; project_name: string; highlights: { project_name?: [number, number][] } }[];
+      meta: { total: number; sort: string };
+    };
+  };
+
+  it('finds the PPA whose whole name q is first, as written, in capitals and padded; marked as one span', async () => {
+    for (const [slug, name] of [
+      [jeneponto!, 'PLTU -Jeneponto I & II'],
+      [blueLake!, '"Blue Lake" GES'],
+    ] as const) {
+      for (const text of [name, name.toUpperCase(), `  ${name.split(' ').join('   ')} `]) {
+        const body = await listOf(text);
+        expect(body.data[0]?.slug, text).to.equal(slug);
+        expect(body.data[0]?.highlights.project_name, text).to.deep.equal([[0, name.length]]);
+      }
+    }
+  });
+
+  it("the operator reading's matches follow it; the same q selects the same PPAs in the statistics", async () => {
+    const body = await listOf('"Blue Lake" GES');
+    expect(body.data.map((item) => item.slug)).to.deep.equal([blueLake, extension]);
+    expect(body.meta.sort).to.equal('relevance');
+    // The word left out still leaves out every other PPA holding it.
+    const pasted = await listOf('PLTU -Jeneponto I & II');
+    expect(pasted.data.map((item) => item.slug))
+      .to.include(jeneponto)
+      .and.not.include(listed[3]!.slug);
+    const statistics = await get(`/api/v1/ppas/statistics?q=${encodeURIComponent('"Blue Lake" GES')}`);
+    expect((statistics.body as { data: { totals: { ppas: number } } }).data.totals.ppas).to.equal(2);
   });
 });

@@ -4,6 +4,7 @@ import { foldText } from '../../indexContract/text/fold.js';
 import { paramNames, ppasApi } from '../support/ppasApi.js';
 import { useSampleApp } from '../support/sampleApp.js';
 import { listed, records } from '../support/sampleOracle.js';
+import { within } from '../support/within.js';
 
 interface Suggestions {
   data: {
@@ -111,6 +112,24 @@ describe('GET /api/v1/ppas/suggest on the sample index', function () {
     expect((await suggest('s')).data).to.have.length(10);
     expect((await suggest('zqxjkv')).data).to.deep.equal([]);
     expect((await suggest('...')).data).to.deep.equal([]);
+  });
+
+  it('offers did_you_mean when nothing is suggested, and only then (issue 69)', async () => {
+    type Offered = Suggestions & { did_you_mean?: { q: string; total: number; url: string } };
+    // The vocabulary is read in the background once the app runs.
+    await within(20_000, 'the vocabulary read', async () => {
+      return ((await suggest('Mocuba Geothermal banana')) as Offered).did_you_mean !== undefined;
+    });
+    const empty = (await suggest('Penbalnaxa Bat', '&limit=5')) as Offered;
+    expect(empty.data).to.deep.equal([]);
+    expect(empty.did_you_mean?.q).to.equal('Penablanca Bat');
+    const url = new URL(empty.did_you_mean!.url);
+    expect(url.pathname).to.equal('/api/v1/ppas/suggest');
+    expect(url.searchParams.get('limit')).to.equal('5');
+    const followed = (await suggest(url.searchParams.get('q')!, '&limit=5')) as Offered;
+    expect(followed.data.map((item) => item.project_name)).to.include('Peñablanca Battery Storage Project');
+    expect(followed).to.not.have.property('did_you_mean');
+    expect(await suggest('zqxjkv')).to.not.have.property('did_you_mean');
   });
 
   it('refuses a missing or too long q, a bad limit and unknown parameters, naming each', async () => {

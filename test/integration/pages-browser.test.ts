@@ -385,6 +385,32 @@ describe('the explorer in a real browser', function () {
     expect(await page().locator('#q').inputValue()).to.equal(b.word);
   });
 
+  it('a search that finds nothing shows "Did you mean …?" as a link that runs that search (issue 69)', async () => {
+    const typed = 'Mocuba Geothermal banana';
+    // The API reads its vocabulary in the background: wait until it offers the rewrite.
+    let offered: string | undefined;
+    for (let tries = 0; tries < 100 && offered === undefined; tries++) {
+      const body = await api<{ meta: { did_you_mean?: { q: string } } }>(
+        `/api/v1/ppas?q=${encodeURIComponent(typed)}`,
+      );
+      offered = body.meta.did_you_mean?.q;
+      if (offered === undefined) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(offered).to.equal('Mocuba Geothermal');
+    await page().goto(`${app().url}/?q=${encodeURIComponent(typed)}`);
+    const link = page().locator('#results-summary a');
+    await link.waitFor();
+    expect(await page().locator('#results-summary').textContent()).to.equal(
+      'No PPA matches. Did you mean Mocuba Geothermal?',
+    );
+    await link.click();
+    const expected = await apiSlugs(`q=${encodeURIComponent(offered!)}`);
+    expect(expected.length).to.be.above(0);
+    expect(await shownSlugs(page(), expected)).to.deep.equal(expected);
+    expect(await page().locator('#q').inputValue()).to.equal(offered);
+    expect(queryOf(page().url())).to.deep.equal(queryOf(`${app().url}/?q=${encodeURIComponent(offered!)}`));
+  });
+
   it('“Follow this search” and the head’s feed link carry exactly the filters and q, never page or order', async () => {
     const feedOf = async () => {
       const follow = page().locator('#follow');

@@ -16,6 +16,7 @@ export function liveStateOf(
       liveIndex: unnamed('liveIndex'),
       liveGeneration: unnamed('liveGeneration'),
       indexContract: unnamed('indexContract'),
+      vocabularyPage: unnamed('vocabularyPage'),
       ...lookups,
     },
     limiter: { health: () => health },

@@ -5,7 +5,9 @@
 //               ranked classes and the operator classes), both endpoints for every query;
 //   highlights: the highlights of every item the API gives for those queries with highlight=true (the list's page of
 //               HITS_READ, the suggest's SUGGESTIONS_READ), through the real presenters, against the corpus;
-//   documents:  every document the real reindex writes for the relevance corpus, read back by slug.
+//   documents:  every document the real reindex writes for the relevance corpus, read back by slug;
+//   offers:     for each of those queries whose list or suggest answer is empty, the "did you mean" offered (issue
+//               69; the searches it asks are not in `requests`, which holds the bodies every answer sends).
 //
 //   node --import tsx tools/relevance/answerDigest.ts [--dump <dir>]
 //
@@ -26,6 +28,10 @@ import { highlighterFor, presentList } from '../../src/present/list.js';
 import { presentSuggestions, type SuggestSource } from '../../src/present/suggest.js';
 import { buildListSearch } from '../../src/queries/listSearch.js';
 import { buildSuggestSearch } from '../../src/queries/suggestSearch.js';
+import { listDidYouMean, suggestDidYouMean } from '../../src/queries/didYouMean.js';
+import { createLiveLookups } from '../../src/liveState/lookups.js';
+import { readVocabulary } from '../../src/liveState/vocabularyWatcher.js';
+import type { Vocabulary } from '../../src/matching/vocabulary.js';
 import { buildCorpus, DEFAULT_CORPUS, dropCorpus, relevanceAlias } from './corpus.js';
 import { DEFAULT_SUITE } from './measure.js';
 import { generateOperatorQueries, OPERATOR_QUERIES_PER_CLASS } from './operatorSuite.js';
@@ -68,13 +74,20 @@ const listQueryOf = (q: string) =>
 const suggestQueryOf = (q: string) =>
   parseSuggestQuery(`q=${encodeURIComponent(q)}&limit=${SUGGESTIONS_READ}&highlight=true`);
 
-/** The two bodies of one q (a q an endpoint refuses is written as its refusal) and their items' highlights. */
-async function answersOf(
-  search: SearchGateway,
-  q: string,
-): Promise<{ requests: string[]; highlights: string[] }> {
+interface Answers {
+  requests: string[];
+  highlights: string[];
+  offers: string[];
+}
+
+/**
+ * The two bodies of one q (a q an endpoint refuses is written as its refusal), their items' highlights, and what an
+ * empty answer offers.
+ */
+async function answersOf(search: SearchGateway, q: string, vocabulary: Vocabulary): Promise<Answers> {
   const requests: string[] = [];
   const highlights: string[] = [];
+  const offers: string[] = [];
   const key = JSON.stringify(q);
   try {
     const query = listQueryOf(q);
@@ -85,6 +98,10 @@ async function answersOf(
     const { body } = presentList({ response }, { query, querystring: '', base: BASE, highlight });
     for (const item of body.data)
       highlights.push(`list ${key} ${item.slug} ${JSON.stringify(item.highlights)}`);
+    if (body.meta.total === 0 && query.q !== undefined) {
+      const offer = await listDidYouMean(search, { ...query, q: query.q }, vocabulary);
+      offers.push(`list ${key} ${JSON.stringify(offer ?? null)}`);
+    }
   } catch (error) {
     requests.push(`list ${key} refused: ${(error as Error).message}`);
   }
@@ -93,13 +110,17 @@ async function answersOf(
     const request = buildSuggestSearch(query);
     requests.push(`suggest ${key} ${JSON.stringify(request)}`);
     const response = await search.search<SuggestSource>(request);
-    for (const item of presentSuggestions(response, BASE, query).data) {
+    const { data } = presentSuggestions(response, BASE, query);
+    for (const item of data)
       highlights.push(`suggest ${key} ${item.slug} ${JSON.stringify(item.highlights)}`);
+    if (data.length === 0) {
+      const offer = await suggestDidYouMean(search, query, vocabulary);
+      offers.push(`suggest ${key} ${JSON.stringify(offer ?? null)}`);
     }
   } catch (error) {
     requests.push(`suggest ${key} refused: ${(error as Error).message}`);
   }
-  return { requests, highlights };
+  return { requests, highlights, offers };
 }
 
 /** The indexed documents, by slug, as the index returns their sources. */
@@ -125,24 +146,32 @@ async function main(): Promise<void> {
   const keep = values.dump !== undefined;
   const client = new Client({ node: process.env.ES_URL ?? 'http://127.0.0.1:9200', requestTimeout: 120_000 });
   const alias = relevanceAlias();
-  const digests = { requests: new Digest(keep), highlights: new Digest(keep), documents: new Digest(keep) };
+  const digests = {
+    requests: new Digest(keep),
+    highlights: new Digest(keep),
+    documents: new Digest(keep),
+    offers: new Digest(keep),
+  };
   try {
     const corpus = await buildCorpus(client, alias, DEFAULT_CORPUS);
     const queries = suiteQueries(corpus.records);
     const search = createSearchGateway({ client, alias, requestTimeoutMs: 30_000 });
+    const lookups = createLiveLookups({ client, alias, requestTimeoutMs: 30_000 });
+    const vocabulary = await readVocabulary((after) => lookups.vocabularyPage(after));
     // A little concurrency (the machine is shared), the lines kept in the queries' order.
-    const answers: { requests: string[]; highlights: string[] }[] = new Array(queries.length);
+    const answers: Answers[] = new Array(queries.length);
     let next = 0;
     const worker = async (): Promise<void> => {
       while (next < queries.length) {
         const index = next++;
-        answers[index] = await answersOf(search, queries[index]!);
+        answers[index] = await answersOf(search, queries[index]!, vocabulary);
       }
     };
     await Promise.all(Array.from({ length: 3 }, worker));
     for (const answer of answers) {
       for (const line of answer.requests) digests.requests.add(line);
       for (const line of answer.highlights) digests.highlights.add(line);
+      for (const line of answer.offers) digests.offers.add(line);
     }
     await documentLines(client, alias, digests.documents);
     console.log(`queries: ${queries.length}`);
@@ -154,6 +183,7 @@ async function main(): Promise<void> {
       await writeFile(join(values.dump, 'requests.txt'), `${digests.requests.lines.join('\n')}\n`);
       await writeFile(join(values.dump, 'highlights.txt'), `${digests.highlights.lines.join('\n')}\n`);
       await writeFile(join(values.dump, 'documents.ndjson'), `${digests.documents.lines.join('\n')}\n`);
+      await writeFile(join(values.dump, 'offers.txt'), `${digests.offers.lines.join('\n')}\n`);
     }
   } finally {
     await dropCorpus(client, alias);

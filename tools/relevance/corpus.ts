@@ -16,6 +16,7 @@ import { writeNdjson } from '../../tools/generate/writeNdjson.js';
 import type { PpaRecord } from '../../indexContract/record.js';
 import { reindex } from '../../indexer/reindex/reindex.js';
 import { Random } from '../../tools/generate/random.js';
+import { foldedWords } from '../../indexContract/text/tokenizer.js';
 
 export interface CorpusOptions {
   seed: number;
@@ -138,12 +139,78 @@ function rewriteName(random: Random, name: string): string {
 export function relevanceRecords(options: CorpusOptions): PpaRecord[] {
   const random = new Random(options.seed ^ 0x5eed);
   const developers = developerNames(random, 480);
-  return [...generateRecords(options)].map((record) => ({
+  const records = [...generateRecords(options)].map((record) => ({
     ...record,
     project_name: rewriteName(random, record.project_name),
     developer: random.pick(developers),
   }));
+  return [...records, ...pastedNameRecords(options.seed, records)];
 }
+
+/**
+ * Names that hold what the precise syntax reads as operators, as real registries write some (`PLTU -Jeneponto I &
+ * II`, `"Blue Lake" GES`), each around a made-up word of its own: a `-` before a word, quotes, an "Or" between
+ * words (an operator once the name is typed in capitals), a field name and a colon.
+ */
+const PASTED_NAME_FORMS: readonly ((own: string, other: string) => string)[] = [
+  (own) => `PLTU -${own} I & II`,
+  (own) => `"${own} Lake" GES`,
+  (own, other) => `${own} -${other} Solar`,
+  (own, other) => `${own} Or ${other} Hydro`,
+  (own, other) => `${own} Location:${other} Wind Farm`,
+  (own, other) => `"${own}" ${other} Power Plant`,
+  (own) => `Code:${own} Biomass`,
+  (own, other) => `${own} - ${other} "Phase 2"`,
+];
+/** Records of each form. */
+const PASTED_NAMES_PER_FORM = 15;
+/** Marks the records named so (their slugs): the ranked classes are drawn from the other records. */
+export const PASTED_NAME_SLUG = 'pasted-name-';
+
+/**
+ * PASTED_NAME_FORMS written as the names of copies of live records (their own slugs, codes and developers), after the others
+ * and from a stream of their own, so that every other record and every query drawn from them stay as they were.
+ */
+function pastedNameRecords(seed: number, records: readonly PpaRecord[]): PpaRecord[] {
+  const random = new Random(seed ^ 0x9a57);
+  const live = records.filter((record) => record.published && record.active);
+  const known = new Set(
+    records.flatMap((record) =>
+      [record.project_name, record.location, record.developer].flatMap((text) => foldedWords(text)),
+    ),
+  );
+  const made = new Set<string>();
+  const word = (): string => {
+    for (;;) {
+      const letters = Array.from(
+        { length: random.int(2, 3) },
+        () => random.pick([...'bdfgklmnprstvz']) + random.pick([...'aeiou']),
+      ).join('');
+      const candidate = letters.charAt(0).toUpperCase() + letters.slice(1) + random.pick(['n', 'r', 'l', '']);
+      if (!known.has(candidate.toLowerCase()) && !made.has(candidate)) {
+        made.add(candidate);
+        return candidate;
+      }
+    }
+  };
+  return PASTED_NAME_FORMS.flatMap((form, formIndex) =>
+    Array.from({ length: PASTED_NAMES_PER_FORM }, (_, index) => {
+      const copied = random.pick(live);
+      const own = word();
+      return {
+        ...copied,
+        slug: `${PASTED_NAME_SLUG}${formIndex + 1}-${index + 1}`,
+        reference_code: `PN-${formIndex + 1}-${String(index + 1).padStart(3, '0')}`,
+        project_name: form(own, word()),
+        // A developer of its own: the developer_name class asks for every PPA of the corpus's developers.
+        developer: `${own} Energy Holdings`,
+      };
+    }),
+  );
+}
+
+/** Whether a record is one of the pasted-name records (relevanceRecords). */
+export const isPastedNameRecord = (record: PpaRecord): boolean => record.slug.startsWith(PASTED_NAME_SLUG);
 
 export function relevanceAlias(): string {
   return `relevance-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;

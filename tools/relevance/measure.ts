@@ -2,6 +2,8 @@
 import type { Client } from '@elastic/elasticsearch';
 import type { PpaRecord } from '../../indexContract/record.js';
 import { createSearchGateway } from '../../src/gateway/gateway.js';
+import { createLiveLookups } from '../../src/liveState/lookups.js';
+import { readVocabulary } from '../../src/liveState/vocabularyWatcher.js';
 import { classFigures, type ClassFigures, type QueryResult } from './rankingMetrics.js';
 import { generateQueries, QUERY_CLASSES } from './queries.js';
 import { runQueries } from './runner.js';
@@ -35,8 +37,11 @@ export async function runSuite(
   const queries = generateQueries(records, options);
   // The gateway does not close a client it was given; this one is the caller's.
   const search = createSearchGateway({ client, alias, requestTimeoutMs: 30_000 });
+  // The words "did you mean" rewrites towards, read from the index as the API reads them.
+  const lookups = createLiveLookups({ client, alias, requestTimeoutMs: 30_000 });
+  const vocabulary = await readVocabulary((after) => lookups.vocabularyPage(after));
   const started = Date.now();
-  const results = await runQueries(search, queries, options.concurrency, options.textQuery);
+  const results = await runQueries(search, queries, options.concurrency, options.textQuery, vocabulary);
   const querySeconds = (Date.now() - started) / 1000;
   const figures = QUERY_CLASSES.map((queryClass) =>
     classFigures(

@@ -18,6 +18,7 @@ import type { SearchGateway } from '../../src/gateway/gateway.js';
 import { buildListSearch } from '../../src/queries/listSearch.js';
 import { Random } from '../generate/random.js';
 import { editDistance } from './queries.js';
+import { isPastedNameRecord } from './corpus.js';
 
 export const OPERATOR_CLASSES = ['phrase', 'exclusion', 'or', 'qualifier'] as const;
 export type OperatorClass = (typeof OPERATOR_CLASSES)[number];
@@ -85,7 +86,9 @@ export function generateOperatorQueries(
   records: readonly PpaRecord[],
   { seed, perClass }: { seed: number; perClass: number },
 ): OperatorQuery[] {
-  const live = records.filter((record) => record.published && record.active).map(heldWords);
+  // The oracle reads every live PPA; the queries are drawn from those of the ranked classes (not the pasted names).
+  const everyLive = records.filter((record) => record.published && record.active).map(heldWords);
+  const live = everyLive.filter((held) => !isPastedNameRecord(held.record));
   // How many live PPAs hold each word anywhere in the four fields: the plain parts are taken among the rarer ones.
   const holders = new Map<string, number>();
   for (const held of live) {
@@ -116,14 +119,14 @@ export function generateOperatorQueries(
       q: `"${words.join(' ')}"`,
       expected: async () =>
         new Set(
-          live
+          everyLive
             .filter((r) => TEXT_FIELDS.some((field) => holdsSequence(r.fields[field], words)))
             .map((r) => r.record.slug),
         ),
     });
   }
 
-  const bySlug = new Map(live.map((held) => [held.record.slug, held]));
+  const bySlug = new Map(everyLive.map((held) => [held.record.slug, held]));
   const holdersOf = new Map<string, HeldWords[]>();
   for (const held of live) {
     for (const word of new Set(TEXT_FIELDS.flatMap((field) => held.fields[field]))) {
@@ -179,7 +182,7 @@ export function generateOperatorQueries(
       expected: async (answer) => {
         const got = await answer(q);
         return new Set(
-          live
+          everyLive
             .filter((held) => {
               const words = held.fields[field];
               return (

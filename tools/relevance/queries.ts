@@ -15,7 +15,7 @@ import {
   TECHNOLOGY_WORDS,
 } from '../../indexContract/text/canonical.js';
 import { countryNames } from '../../indexContract/text/countryNames.js';
-import { COMPOUND_WORDS } from './corpus.js';
+import { COMPOUND_WORDS, isPastedNameRecord } from './corpus.js';
 
 export const QUERY_CLASSES = [
   'exact',
@@ -43,6 +43,11 @@ export const QUERY_CLASSES = [
   'name_technology',
   'name_place_technology',
   'first_letter_typo',
+  // Past the forgiving tolerance (issue 69): each finds nothing as typed, and "did you mean" should lead to it.
+  'three_edits',
+  'first_letter_and_typo',
+  'unknown_word',
+  'joined_beyond',
   // Suggestions as you type (GET /api/v1/ppas/suggest), not `q`:
   'suggest_typing',
   'suggest_typo',
@@ -177,7 +182,8 @@ interface CanonicalName {
 }
 
 function describeCorpus(records: readonly PpaRecord[]): Corpus {
-  const live = records.filter(isLive);
+  // The pasted names (corpus.ts) have checks of their own (pastedNames.ts): the classes are drawn from the rest.
+  const live = records.filter((record) => isLive(record) && !isPastedNameRecord(record));
   const byName = new Map<string, PpaRecord[]>();
   const vocabulary = new Set<string>();
   const nameWordFrequency = new Map<string, number>();
@@ -556,6 +562,105 @@ function* punctuationDropped(random: Random, corpus: Corpus): Generator<Relevanc
   }
 }
 
+/** Whether a corpus word is within `edits` of `word` (folded): what the forgiving match could meet it by. */
+function nearCorpusWord(corpus: Corpus, word: string, edits: number): boolean {
+  const letters = [...word].length;
+  for (const other of corpus.vocabulary) {
+    if (Math.abs([...other].length - letters) <= edits && editDistance(word, other) <= edits) return true;
+  }
+  return false;
+}
+
+const eligibleWords = (words: readonly string[], pattern: RegExp) =>
+  words.map((word, index) => ({ word, index })).filter(({ word }) => pattern.test(word));
+
+/**
+ * Past the forgiving tolerance (issue 69): three typos in one word of eight letters or more (never its first
+ * letter), one more than the fuzziness allows, and no corpus word within two typos of what was typed.
+ */
+function* threeEdits(random: Random, corpus: Corpus): Generator<RelevanceQuery> {
+  for (const record of sampleNames(random, corpus, () => true)) {
+    const words = record.project_name.split(/\s+/u);
+    const eligible = eligibleWords(words, /^\p{L}{8,}$/u);
+    if (eligible.length === 0) continue;
+    const { word, index } = random.pick(eligible);
+    let typed = word;
+    for (let typo = 0; typo < 3; typo++) typed = applyTypo(random, typed)?.typo ?? typed;
+    const folded = foldText(typed);
+    if (editDistance(foldText(word), folded) !== 3 || nearCorpusWord(corpus, folded, 2)) continue;
+    const q = words.map((w, i) => (i === index ? typed : w)).join(' ');
+    yield writtenOtherwise('three_edits', q, record, corpus, `${word} → ${typed}`);
+  }
+}
+
+/**
+ * A wrong first letter and a second typo in one word of five to seven letters (two edits where the fuzziness allows
+ * one), no corpus word within one typo of what was typed.
+ */
+function* firstLetterAndTypo(random: Random, corpus: Corpus): Generator<RelevanceQuery> {
+  for (const record of sampleNames(random, corpus, () => true)) {
+    const words = record.project_name.split(/\s+/u);
+    const eligible = eligibleWords(words, /^\p{L}{5,7}$/u);
+    if (eligible.length === 0) continue;
+    const { word, index } = random.pick(eligible);
+    const first = applyFirstLetterTypo(random, word);
+    const second = first && applyTypo(random, first.typo);
+    if (!first || !second) continue;
+    const folded = foldText(second.typo);
+    if (editDistance(foldText(word), folded) !== 2 || nearCorpusWord(corpus, folded, 1)) continue;
+    const q = words.map((w, i) => (i === index ? second.typo : w)).join(' ');
+    yield writtenOtherwise('first_letter_and_typo', q, record, corpus, `${word} → ${second.typo}`);
+  }
+}
+
+/**
+ * A word the data does not hold at all (made up, five to eight letters, no corpus word within two typos of it or
+ * starting with it) typed among the name's words.
+ */
+function* unknownWord(random: Random, corpus: Corpus): Generator<RelevanceQuery> {
+  const words = [...corpus.vocabulary];
+  for (const record of sampleNames(random, corpus, (r) => r.project_name.split(/\s+/u).length >= 2)) {
+    const length = random.int(5, 8);
+    const made = Array.from({ length }, (_, i) =>
+      random.pick([...(i % 2 === 0 ? CONSONANTS : 'aeiou')]),
+    ).join('');
+    if (nearCorpusWord(corpus, made, 2) || words.some((word) => word.startsWith(made))) continue;
+    const name = record.project_name.split(/\s+/u);
+    const at = random.int(0, name.length);
+    const q = [...name.slice(0, at), made, ...name.slice(at)].join(' ');
+    yield writtenOtherwise('unknown_word', q, record, corpus, `+ ${made}`);
+  }
+}
+
+/**
+ * Three adjacent words written as one in a name of four words or more, another of its words left out (the whole
+ * name written together is still found: the forgiving match takes it as the name's compact form); only where the
+ * words written apart single the name out.
+ */
+function* joinedBeyond(random: Random, corpus: Corpus): Generator<RelevanceQuery> {
+  for (const record of sampleNames(random, corpus, (r) => r.project_name.split(/\s+/u).length >= 4)) {
+    const words = record.project_name.split(/\s+/u);
+    const at = random.int(0, words.length - 3);
+    const three = words.slice(at, at + 3);
+    if (!three.every((word) => /^\p{L}{2,}$/u.test(word))) continue;
+    const others = eligibleWords(words, /^\p{L}{3,}$/u).filter(({ index }) => index < at || index >= at + 3);
+    if (others.length === 0) continue;
+    const { word: left, index: leftOut } = random.pick(others);
+    const kept = (joined: string) =>
+      words.flatMap((word, index) =>
+        index === leftOut || (index > at && index < at + 3) ? [] : [index === at ? joined : word],
+      );
+    const joined = three.join('');
+    if (
+      corpus.vocabulary.has(foldText(joined)) ||
+      !singlesOut(corpus, kept(three.join(' ')).join(' '), record)
+    )
+      continue;
+    const q = kept(joined).join(' ');
+    yield writtenOtherwise('joined_beyond', q, record, corpus, `${three.join(' ')} joined, ${left} left out`);
+  }
+}
+
 /** The suggest classes: run through the suggest endpoint's request path, not the list's. */
 export const isSuggestClass = (queryClass: QueryClass): boolean => queryClass.startsWith('suggest_');
 
@@ -815,6 +920,10 @@ export function generateQueries(
     ...take(nameTechnology(stream(23), corpus, false), perClass),
     ...take(nameTechnology(stream(24), corpus, true), perClass),
     ...take(firstLetterTypos(stream(25), corpus), perClass),
+    ...take(threeEdits(stream(26), corpus), perClass),
+    ...take(firstLetterAndTypo(stream(27), corpus), perClass),
+    ...take(unknownWord(stream(28), corpus), perClass),
+    ...take(joinedBeyond(stream(29), corpus), perClass),
     ...take(suggestTyping(stream(11), corpus, false), perClass),
     ...take(suggestTyping(stream(12), corpus, true), perClass),
   ];

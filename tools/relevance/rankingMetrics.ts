@@ -17,6 +17,10 @@ export interface QueryResult {
   esTookMs: number;
   /** Whether the expected item's highlights pass the check (highlightCheck.ts); absent when it was not returned. */
   highlightOk?: boolean;
+  /** It found nothing and "did you mean" offered this `q` (issue 69). */
+  didYouMean?: string;
+  /** The rank of the expected record when the offer is followed; null when not among the hits read. */
+  followedRank?: number | null;
 }
 
 export interface ClassFigures {
@@ -42,6 +46,12 @@ export interface ClassFigures {
    * none was returned (gibberish).
    */
   highlighted: number;
+  /** Share of the queries that found nothing as typed. */
+  empty: number;
+  /** Of those, the share "did you mean" offered a rewrite for (0 when none found nothing). */
+  offered: number;
+  /** Of those, the share whose offer, followed, puts the expected PPA among the first 3. */
+  followed3: number;
 }
 
 /** Rank of the first hit that is an acceptable answer; null when none of the hits is. */
@@ -98,6 +108,21 @@ export function classFigures(queryClass: QueryClass, results: readonly QueryResu
       0.9,
     ),
     highlighted: highlightedShare(results),
+    ...didYouMeanShares(results),
+  };
+}
+
+/** The "did you mean" figures: of the queries that found nothing, how many got an offer, and one that leads there. */
+function didYouMeanShares(
+  results: readonly QueryResult[],
+): Pick<ClassFigures, 'empty' | 'offered' | 'followed3'> {
+  const empty = results.filter((r) => r.total === 0);
+  const shareOfEmpty = (predicate: (result: QueryResult) => boolean) =>
+    empty.length === 0 ? 0 : empty.filter(predicate).length / empty.length;
+  return {
+    empty: results.length === 0 ? 0 : empty.length / results.length,
+    offered: shareOfEmpty((r) => r.didYouMean !== undefined),
+    followed3: shareOfEmpty((r) => r.followedRank != null && r.followedRank <= 3),
   };
 }
 

@@ -1,6 +1,6 @@
 // The figures as a console table and as the markdown report bench/results/relevance-<date>.md.
 import type { ClassFigures, QueryResult } from './rankingMetrics.js';
-import { describeTarget, type TargetCheck } from './targets.js';
+import { describeTarget, PAST_TOLERANCE_CLASSES, type TargetCheck } from './targets.js';
 import { operatorTable, type OperatorFigures } from './operatorSuite.js';
 
 const HEADERS = [
@@ -54,6 +54,42 @@ export function markdownTable(figures: readonly ClassFigures[]): string {
     `|${HEADERS.map((_, i) => (i === 0 ? '---' : '---:')).join('|')}|`,
     ...figures.map((figure) => `| ${row(figure).join(' | ')} |`),
   ].join('\n');
+}
+
+/**
+ * "Did you mean" (issue 69), per class past the forgiving tolerance and for gibberish: of the queries that found
+ * nothing as typed, the share offered a rewrite, and the share whose rewrite, followed, puts the PPA in the first 3.
+ */
+export function didYouMeanTable(figures: readonly ClassFigures[]): string {
+  const rows = figures
+    .filter(
+      (figure) => PAST_TOLERANCE_CLASSES.includes(figure.queryClass) || figure.queryClass === 'gibberish',
+    )
+    .map((figure) => {
+      const gibberish = figure.queryClass === 'gibberish';
+      return `| ${figure.queryClass} | ${figure.queries} | ${figure.empty.toFixed(3)} | ${figure.offered.toFixed(3)} | ${gibberish ? '–' : figure.followed3.toFixed(3)} |`;
+    });
+  return [
+    '| class | queries | found nothing as typed | offered | followed, success@3 |',
+    '|---|---:|---:|---:|---:|',
+    ...rows,
+  ].join('\n');
+}
+
+/** A few offers per past-tolerance class: what was typed, what was offered, where following it led. */
+export function offerExamples(results: readonly QueryResult[], perClass = 3): string[] {
+  const lines: string[] = [];
+  for (const queryClass of PAST_TOLERANCE_CLASSES) {
+    for (const result of results.filter((r) => r.query.queryClass === queryClass).slice(0, perClass)) {
+      const offer =
+        result.didYouMean === undefined ? 'no offer' : `did you mean ${JSON.stringify(result.didYouMean)}`;
+      lines.push(
+        `${queryClass}: q=${JSON.stringify(result.query.q)} → total ${result.total}, ${offer}` +
+          (result.didYouMean === undefined ? '' : ` → rank ${result.followedRank ?? 'none'}`),
+      );
+    }
+  }
+  return lines;
 }
 
 export function targetLines(checks: readonly TargetCheck[]): string[] {
@@ -113,6 +149,12 @@ export function markdownReport(input: ReportInput): string {
     markdownTable(input.figures),
     '',
     ...(input.cost ? [`${input.cost}.`, ''] : []),
+    '## Did you mean (past the forgiving tolerance; of the queries that found nothing as typed)',
+    '',
+    didYouMeanTable(input.figures),
+    '',
+    ...offerExamples(input.results).map((line) => `- ${line}`),
+    '',
     ...(input.operators
       ? [
           '## Operator classes (precise search: sets against an oracle, floors 1.00)',

@@ -8,6 +8,8 @@ import { buildSuggestSearch } from '../../src/queries/suggestSearch.js';
 import type { ListSource } from '../../indexContract/sourceFields.js';
 import type { SearchGateway } from '../../src/gateway/gateway.js';
 import { buildListSearch } from '../../src/queries/listSearch.js';
+import { listDidYouMean } from '../../src/queries/didYouMean.js';
+import type { Vocabulary } from '../../src/matching/vocabulary.js';
 import { highlighterFor, presentList } from '../../src/present/list.js';
 import { presentSuggestions } from '../../src/present/suggest.js';
 import { highlightsPass } from './highlightCheck.js';
@@ -40,13 +42,32 @@ export function listRequest(q: string, textQuery?: TextQueryBuilder): ReturnType
 }
 
 /**
+ * For a list query that found nothing: the rewrite the API offers (meta.did_you_mean, through the list plan's own
+ * step, listDidYouMean) and the rank of the expected record when it is followed (its list request, as a person clicking it sends).
+ */
+async function followedOffer(
+  search: SearchGateway,
+  query: RelevanceQuery,
+  vocabulary: Vocabulary,
+): Promise<Pick<QueryResult, 'didYouMean' | 'followedRank'>> {
+  const listQuery = listQueryOf(query.q);
+  const offer = await listDidYouMean(search, { ...listQuery, q: listQuery.q ?? query.q }, vocabulary);
+  if (!offer) return {};
+  const response = await search.search<ListSource>(listRequest(offer.q));
+  const hits = response.hits.hits.map((hit) => hit._source?.slug ?? '');
+  return { didYouMean: offer.q, followedRank: rankOf(hits, query.equivalent) };
+}
+
+/**
  * `textQuery` replaces the text clause of the list request (to re-measure an earlier step of the tuning log);
- * without it the request is exactly the API's.
+ * without it the request is exactly the API's. `vocabulary`: a list query that finds nothing is followed through
+ * its "did you mean" (issue 69).
  */
 export async function runQuery(
   search: SearchGateway,
   query: RelevanceQuery,
   textQuery?: TextQueryBuilder,
+  vocabulary?: Vocabulary,
 ): Promise<QueryResult> {
   if (isSuggestClass(query.queryClass)) return runSuggestQuery(search, query);
   const request = listRequest(query.q, textQuery);
@@ -64,15 +85,17 @@ export async function runQuery(
     const item = body.data[rank - 1];
     highlightOk = item !== undefined && highlightsPass(query.queryClass, query.q, item, item.highlights);
   }
+  const total = totalOf(response.hits.total);
   return {
     query,
     rank,
     ...(highlightOk === undefined ? {} : { highlightOk }),
-    total: totalOf(response.hits.total),
+    total,
     top: hits.slice(0, 5),
     recall10: recallAt10(hits, query.equivalent),
     tookMs,
     esTookMs: response.took,
+    ...(total === 0 && vocabulary ? await followedOffer(search, query, vocabulary) : {}),
   };
 }
 
@@ -113,13 +136,14 @@ export async function runQueries(
   queries: readonly RelevanceQuery[],
   concurrency = 3,
   textQuery?: TextQueryBuilder,
+  vocabulary?: Vocabulary,
 ): Promise<QueryResult[]> {
   const results: QueryResult[] = new Array(queries.length);
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < queries.length) {
       const index = next++;
-      results[index] = await runQuery(search, queries[index] as RelevanceQuery, textQuery);
+      results[index] = await runQuery(search, queries[index] as RelevanceQuery, textQuery, vocabulary);
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));

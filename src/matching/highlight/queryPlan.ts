@@ -10,6 +10,7 @@ import {
 import { standardTokens } from '../../../indexContract/text/tokenizer.js';
 import type { HighlightTextField } from './itemHighlights.js';
 import { formOf, type Form } from '../form.js';
+import { pastedNameForms } from '../pastedName.js';
 import { isPlainWord, parseQuery, plainWordsOf, typedWords } from '../queryText.js';
 import { JOINED_MIN_LETTERS, type MatchMode, type TypoRules } from '../typoRules.js';
 import { prefilterForm, type Prefilter } from './prefilter.js';
@@ -62,8 +63,10 @@ export interface QueryPlan {
   joins: boolean;
   /** Every word of `q`, as bits (bit i: the i-th word). */
   all: number;
-  /** The reference code as typed, case aside (textQuery.ts referenceCode); '' when `q` has operators. */
+  /** The reference code as typed, case aside (textQuery.ts: a plain `q`'s code, a pasted one's). */
   whole: string;
+  /** `q` with operators as a whole name, folded (pastedName.ts); none for a plain `q`, whose words mark a name. */
+  pastedNames: readonly string[];
   mode: MatchMode;
   /** The typo rules words are compared by: the mode's in names; 'text' or 'exact' elsewhere (textFields.ts). */
   rules: TypoRules;
@@ -218,7 +221,8 @@ export function namePlanOf(q: string, mode: MatchMode): QueryPlan {
     splits,
     joins: words.some((word) => word.joining.length > 0),
     all: (1 << words.length) - 1,
-    whole: asTyped ? q.trim().toLowerCase() : '',
+    whole: q.trim().toLowerCase(),
+    pastedNames: asTyped ? NO_PASTED_NAMES : pastedNameForms(q),
     mode,
     rules: mode,
     writtenOnly: false,
@@ -244,6 +248,7 @@ function prefilterOf(
 }
 
 const NO_SPLITS: readonly QuerySplit[] = Object.freeze([]);
+const NO_PASTED_NAMES: readonly string[] = Object.freeze([]);
 
 /**
  * The plan for a field looked for by its written words only (textFields.ts: the developer and the location by the

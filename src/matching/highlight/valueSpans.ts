@@ -1,5 +1,6 @@
 // The spans of one served value: its words cut at their own offsets (indexContract/text/tokenizer.ts), each word
 // marked with the words of `q` that name it, alone, split, or joining it with its neighbours.
+import { foldText } from '../../../indexContract/text/fold.js';
 import { cutWords, newWordCuts, type WordCuts } from '../../../indexContract/text/tokenizer.js';
 import { DistanceRows } from '../editDistance.js';
 import type { HighlightTextField, Span } from './itemHighlights.js';
@@ -79,6 +80,11 @@ export function valueSpans(
   value: string,
   field: HighlightTextField,
 ): Span[] | undefined {
+  // A pasted name (a `q` with operators that is the whole name) is one span of it, every word of `q`.
+  if (field === 'project_name' && plan.pastedNames.length > 0 && plan.pastedNames.includes(foldText(value))) {
+    scratch.matched = plan.all;
+    return [[0, value.length]];
+  }
   const { cuts, plainLetters, bits: wordBits } = scratch;
   const count = cutWords(value, cuts, MAX_VALUE_WORDS);
   for (let k = 0; k < count; k++) {
@@ -95,7 +101,7 @@ export function valueSpans(
     matched |= bits;
   }
   if (plan.joins) matched |= joinedWords(plan, scratch, value, count);
-  // The reference code as typed (case aside) is the whole value, every word of `q`.
+  // The reference code as typed or pasted (case aside) is the whole value, every word of `q`.
   if (field === 'reference_code' && plan.whole === value.toLowerCase()) {
     scratch.matched = plan.all;
     return [[0, value.length]];

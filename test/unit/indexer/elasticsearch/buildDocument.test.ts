@@ -107,6 +107,34 @@ describe('indexer: buildDocument', () => {
     ).to.deep.equal(['obel', 'ydro']);
   });
 
+  it('writes the words q is looked for among, each once, only those with a letter (did you mean, issue 69)', () => {
+    const document = buildDocument({
+      ...kahone,
+      project_name: "O'Neill Kahoné PV 2",
+      reference_code: 'SN-SOL-2018-001',
+      country_code: 'CI',
+    });
+    expect(document.vocabulary).to.include.members([
+      "o'neill",
+      'oneill',
+      'kahone',
+      'pv',
+      'photovoltaic',
+      'aero',
+      'energie',
+      'lodz',
+      'kaolack',
+      'senegal',
+      'sn',
+      'sol',
+      'solar',
+      'ivoire',
+      'ivory',
+    ]);
+    expect(document.vocabulary).to.not.include.members(['2', '2018', '001']);
+    expect(document.vocabulary).to.deep.equal([...new Set(document.vocabulary)].sort());
+  });
+
   it('name_sort keeps letters that only foldText rewrites (the contract sort key)', () => {
     const document = buildDocument({ ...kahone, project_name: 'Łódź Straße' });
     expect(document.name_sort).to.equal('łodz straße');

@@ -19,6 +19,7 @@ describe('liveState: what is served now, in one place', () => {
         ready: () => Promise.resolve({ cluster: true, alias: true }),
         liveIndex: () => Promise.resolve('ppas-1'),
         indexContract: () => Promise.resolve(null),
+        vocabularyPage: () => Promise.resolve({ words: [], after: undefined }),
       },
       limiter: { health: () => ({ status: 'degraded', store: 'redis', detail: 'away' }) },
     });

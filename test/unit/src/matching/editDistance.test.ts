@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import {
+  boundedDistance,
+  boundedStartDistance,
   DistanceRows,
   editDistance,
   startsWithTypos,
@@ -84,5 +86,21 @@ describe('matching: the bounded edit distance (editDistance.ts)', () => {
     }
     expect(startsWithTypos(rows, formOf('kafy'), formOf('kafuegorge'), 1)).to.equal(true);
     expect(startsWithTypos(rows, formOf('gorge'), formOf('kafuegorge'), 1)).to.equal(false);
+  });
+});
+
+describe('matching: bounded distances for rewrites (editDistance.ts, issue 69)', () => {
+  const rows = new DistanceRows();
+  it('gives the distance up to the limit, and the limit + 1 past it', () => {
+    expect(boundedDistance(rows, formOf('kiakgtai'), formOf('kikagati'), 3)).to.equal(2);
+    expect(boundedDistance(rows, formOf('penbalnaxa'), formOf('penablanca'), 3)).to.equal(3);
+    expect(boundedDistance(rows, formOf('penbalnaxa'), formOf('penablanca'), 2)).to.equal(3);
+    expect(boundedDistance(rows, formOf('solar'), formOf('solarpark'), 3)).to.equal(4);
+  });
+
+  it('gives the fewest edits to a start of a longer word', () => {
+    expect(boundedStartDistance(rows, formOf('gorj'), formOf('gorge'), 2)).to.equal(1);
+    expect(boundedStartDistance(rows, formOf('blakw'), formOf('blackwater'), 2)).to.equal(1);
+    expect(boundedStartDistance(rows, formOf('xyzw'), formOf('blackwater'), 2)).to.equal(3);
   });
 });

@@ -1,5 +1,12 @@
 import { expect } from 'chai';
-import { looksFor, parseQuery, wordCount, type ParsedQuery } from '../../../../src/matching/queryText.js';
+import {
+  looksFor,
+  parseQuery,
+  wordCount,
+  writtenPlainWords,
+  writtenWordsOf,
+  type ParsedQuery,
+} from '../../../../src/matching/queryText.js';
 
 /** A parsed q in short: each clause as its terms ("word", '"a phrase"', "field:word"), "-" before one left out, "|" between alternatives, "…" after the word being typed. */
 function shape(parsed: ParsedQuery): string[] {
@@ -72,5 +79,34 @@ describe('matching: q read into terms (queryText.ts, docs/api.md "Search syntax"
     expect(looksFor(parseQuery('-coal -gas'))).to.equal(false);
     expect(looksFor(parseQuery('-coal ghana'))).to.equal(true);
     expect(looksFor(parseQuery('coal'))).to.equal(true);
+  });
+});
+
+describe('matching: the plain words of q as written (queryText.ts, issue 69)', () => {
+  const placed = (q: string) =>
+    writtenPlainWords(q).words.map(({ start, end, words, typing }) => [
+      q.slice(start, end),
+      words.join(' '),
+      typing,
+    ]);
+
+  it('gives each plain word with its place in q, the last looked for being typed', () => {
+    expect(placed(' São  João solar ')).to.deep.equal([
+      ['São', 'sao', false],
+      ['João', 'joao', false],
+      ['solar', 'solar', true],
+    ]);
+    expect(writtenPlainWords('kafue').othersLookedFor).to.equal(false);
+  });
+
+  it('leaves out what is not a plain word: phrases, exclusions, alternatives, qualified words', () => {
+    const q = 'kafue "gorge south" -solar hydro OR wind developer:acme dam';
+    expect(placed(q)).to.deep.equal([
+      ['kafue', 'kafue', false],
+      ['dam', 'dam', true],
+    ]);
+    expect(writtenPlainWords(q).othersLookedFor).to.equal(true);
+    expect(writtenPlainWords('kafue -solar').othersLookedFor).to.equal(false);
+    expect(writtenWordsOf('"kafue -x').map(({ words }) => words)).to.deep.equal([['"kafue'], ['-x']]);
   });
 });

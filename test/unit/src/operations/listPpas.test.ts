@@ -75,6 +75,37 @@ describe('operations/listPpas: GET /api/v1/ppas', () => {
     }
   });
 
+  it('offers did_you_mean on an empty answer once the vocabulary is read; before, sends it unkept (issue 69)', async () => {
+    const liveState = liveStateOf({
+      liveGeneration: async () => 'ppas-1@0',
+      vocabularyPage: async () => ({ words: [['kahone', 1]], after: undefined }),
+    });
+    const served = await serve(
+      { search: page([], 0), msearch: (requests) => requests.map(() => searchResponse([], { total: 1 })) },
+      { liveState, answer: cachedAnswers() },
+    );
+    const path = '/api/v1/ppas?q=kahone%20zorblat';
+    try {
+      for (let asked = 1; asked <= 2; asked++) {
+        const body = jsonOf<ListBody>(await served.get(path));
+        expect(body.meta).to.not.have.property('did_you_mean');
+        expect(served.requests('search')).to.have.length(asked);
+      }
+      await liveState.watchVocabulary().read();
+      const offered = jsonOf<ListBody>(await served.get(path));
+      expect(offered.meta.did_you_mean).to.deep.equal({
+        q: 'kahone',
+        total: 1,
+        url: `${served.server.base}/api/v1/ppas?q=kahone`,
+      });
+      expect(served.requests('msearch')).to.have.length(1);
+      await served.get(path);
+      expect(served.requests('search')).to.have.length(3);
+    } finally {
+      liveState.close();
+    }
+  });
+
   it('puts links on PUBLIC_BASE_URL when it is set', async () => {
     const served = await serve({ search: page([kahone]) }, { publicBaseUrl: 'https://ppa.example.org' });
     const body = jsonOf<ListBody>(await served.get('/api/v1/ppas?country=sn'));

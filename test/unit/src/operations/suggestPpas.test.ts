@@ -12,6 +12,7 @@ import { jsonOf } from '../../../support/koaServer.js';
 import { cachedAnswers } from '../../../support/operationDeps.js';
 import { failing, searchResponse } from '../../../support/recordingGateway.js';
 import { operationServers } from '../../../support/servedOperations.js';
+import { liveStateOf } from '../../../support/liveState.js';
 
 const names: SuggestSource[] = [
   { slug: 'kahone-solar', project_name: 'Kahone Solar', technology: 'solar_pv', country_code: 'SN' },
@@ -44,6 +45,41 @@ describe('operations/suggestPpas: GET /api/v1/ppas/suggest', () => {
     ]);
   });
 
+  it('offers did_you_mean when nothing is suggested, in one round trip more; none with suggestions (issue 69)', async () => {
+    const liveState = liveStateOf({
+      liveGeneration: async () => 'ppas-1@0',
+      vocabularyPage: async () => ({ words: [['kahone', 2]], after: undefined }),
+    });
+    await liveState.watchVocabulary().read();
+    try {
+      const empty = await serve(
+        {
+          search: () => searchResponse([]),
+          msearch: (requests) => requests.map(() => searchResponse([], { total: 2 })),
+        },
+        { liveState },
+      );
+      const body = jsonOf<{ data: Suggestion[]; did_you_mean?: unknown }>(
+        await empty.get('/api/v1/ppas/suggest?q=kahone%20zorblat&limit=3'),
+      );
+      expect(body.data).to.deep.equal([]);
+      expect(body.did_you_mean).to.deep.equal({
+        q: 'kahone',
+        total: 2,
+        url: `${empty.server.base}/api/v1/ppas/suggest?limit=3&q=kahone`,
+      });
+      expect((empty.requests('msearch')[0] as unknown as object[])[0]).to.deep.include({
+        size: 0,
+        track_total_hits: true,
+      });
+      const found = await serve({ search: suggest }, { liveState });
+      const suggested = jsonOf<{ data: Suggestion[] }>(await found.get('/api/v1/ppas/suggest?q=kah'));
+      expect(suggested).to.not.have.property('did_you_mean');
+      expect(found.calls.map((call) => call.method)).to.deep.equal(['search']);
+    } finally {
+      liveState.close();
+    }
+  });
   it('marks what matched in each name only when asked', async () => {
     const served = await serve({ search: suggest });
     const asked = jsonOf<{ data: Suggestion[] }>(

@@ -89,6 +89,23 @@ describe('api present: list, meta and links', () => {
     expect(past.links.prev).to.equal(`${BASE}/api/v1/ppas?per_page=10&page=8`);
   });
 
+  it('did_you_mean: the rewrite, its total, the same request with it from the first page (issue 69)', () => {
+    const offer = { ...result(0, []), didYouMean: { q: 'Kafue "gorge"', total: 7 } };
+    const { body } = presentList(
+      offer,
+      request('technology=wind&q=Kafeu%20%22gorge%22%20zz&page=2&per_page=5'),
+    );
+    expect(body.meta.did_you_mean).to.deep.equal({
+      q: 'Kafue "gorge"',
+      total: 7,
+      url: `${BASE}/api/v1/ppas?technology=wind&q=Kafue%20%22gorge%22&per_page=5`,
+    });
+    const walk = presentList(offer, request('q=zz&cursor=*')).body.meta.did_you_mean;
+    expect(walk?.url).to.equal(`${BASE}/api/v1/ppas?q=Kafue%20%22gorge%22&cursor=*`);
+    // Absent when nothing is offered: the body it always was.
+    expect(presentList(result(0, []), request('q=zz')).body.meta).to.not.have.property('did_you_mean');
+  });
+
   it('links keep every other parameter exactly as sent', () => {
     const querystring =
       'q=S%C3%A3o+Jo%C3%A3o&risk_features[]=a&risk_features%5B%5D=b&page=&x=%7E&sort=name_asc';

@@ -8,7 +8,12 @@ import type { ListSource } from '../../../../indexContract/sourceFields.js';
 import { parseListQuery } from '../../../../src/params/list.js';
 import { COMBINED_FACETS_AGGREGATION } from '../../../../src/queries/facetAggregations.js';
 import type { SearchGateway, SearchRequestBody } from '../../../../src/gateway/gateway.js';
-import { buildFacetCountSearch, buildListSearches } from '../../../../src/queries/listSearch.js';
+import {
+  buildFacetCountSearch,
+  buildListCountSearch,
+  buildListSearches,
+} from '../../../../src/queries/listSearch.js';
+import { Vocabulary } from '../../../../src/matching/vocabulary.js';
 import { planList } from '../../../../src/queries/listPlan.js';
 
 type Aggregations = Record<string, unknown>;
@@ -95,5 +100,65 @@ describe('api search: the list plan', () => {
     expect(calls.map((call) => call.kind)).to.deep.equal(['msearch', 'search']);
     expect(calls[1]!.bodies).to.deep.equal([buildFacetCountSearch(query, ['country'], { combine: false })]);
     expect(result.facets).to.deep.equal({ country: [{ value: 'SN', count: 9 }] });
+  });
+});
+
+describe('api search: the list plan, did you mean (issue 69)', () => {
+  const vocabulary = new Vocabulary([
+    ['kafue', 3],
+    ['gorge', 5],
+    ['south', 2],
+  ]);
+  const withTotal = (total: number): estypes.SearchResponse<ListSource> => ({
+    ...answer(),
+    hits: { total: { value: total, relation: 'eq' }, hits: [] },
+  });
+
+  /** A gateway whose page finds `pageTotal`, and whose counts find what `counts` says per rewritten q. */
+  function gatewayOf(pageTotal: number, counts: Record<string, number>) {
+    const calls: { kind: 'search' | 'msearch'; bodies: SearchRequestBody[] }[] = [];
+    const gateway = {
+      search: async (body: SearchRequestBody) => {
+        calls.push({ kind: 'search', bodies: [body] });
+        return withTotal(pageTotal);
+      },
+      msearch: async (bodies: readonly SearchRequestBody[]) => {
+        calls.push({ kind: 'msearch', bodies: [...bodies] });
+        return bodies.map((body) => {
+          const q = Object.keys(counts).find(
+            (text) => JSON.stringify(body) === JSON.stringify(countOf(text)),
+          );
+          return withTotal(q === undefined ? 0 : counts[q]!);
+        });
+      },
+    } as unknown as SearchGateway;
+    return { gateway, calls };
+  }
+  const query = parseListQuery('q=Kafue%20zorblat%20Gorge&technology=wind&page=2');
+  const countOf = (q: string) => buildListCountSearch({ ...query, q });
+
+  it('a page with results: the one search it always was, whatever the vocabulary', async () => {
+    const { gateway, calls } = gatewayOf(4, {});
+    const result = await planList(query, vocabulary).run(gateway);
+    expect(calls).to.deep.equal([{ kind: 'search', bodies: buildListSearches(query) }]);
+    expect(result).to.not.have.property('didYouMean');
+  });
+
+  it('an empty answer: one round trip more, counting the likeliest rewrites under the same filters', async () => {
+    const { gateway, calls } = gatewayOf(0, { 'Kafue Gorge': 7 });
+    const result = await planList(query, vocabulary).run(gateway);
+    expect(calls.map((call) => call.kind)).to.deep.equal(['search', 'msearch']);
+    expect(calls[1]!.bodies[0]).to.deep.equal(countOf('Kafue Gorge'));
+    expect(calls[1]!.bodies[0]).to.deep.include({ size: 0, track_total_hits: true });
+    expect(JSON.stringify(calls[1]!.bodies[0])).to.include('"technology":["wind"]');
+    expect(result.didYouMean).to.deep.equal({ q: 'Kafue Gorge', total: 7 });
+  });
+
+  it('an empty answer whose rewrites find nothing, or no vocabulary: nothing offered', async () => {
+    const none = gatewayOf(0, {});
+    expect(await planList(query, vocabulary).run(none.gateway)).to.not.have.property('didYouMean');
+    const unread = gatewayOf(0, { 'Kafue Gorge': 7 });
+    expect(await planList(query).run(unread.gateway)).to.not.have.property('didYouMean');
+    expect(unread.calls).to.have.length(1);
   });
 });

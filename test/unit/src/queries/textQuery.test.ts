@@ -225,7 +225,9 @@ describe('api search: text query, technology and country words, first-letter typ
 
 describe('api search: text query, precise search (issue 59)', () => {
   type Bool = { must?: unknown[]; must_not?: unknown[]; should?: unknown[] };
-  const boolOf = (q: string) => (buildTextQuery(q) as { bool: Bool }).bool;
+  /** The operator reading of q (beside it, the pasted-name clause: issue 69). */
+  const boolOf = (q: string) =>
+    (buildTextQuery(q) as { bool: { should: [{ bool: Bool }, unknown] } }).bool.should[0].bool;
   const EXCLUSION_FIELDS = [...TEXT_FIELDS, ...DESCRIPTOR_FIELDS];
 
   it('a q without operators is the query it always was', () => {
@@ -289,13 +291,48 @@ describe('api search: text query, precise search (issue 59)', () => {
   });
 });
 
+describe('api search: text query, a pasted name (issue 69)', () => {
+  const pasted = (names: string[], code: string) => ({
+    constant_score: {
+      filter: {
+        bool: {
+          should: [{ terms: { 'name_folded.exact': names } }, { term: { 'reference_code.lc': code } }],
+        },
+      },
+      boost: 100_000,
+    },
+  });
+
+  it('a q with operators also finds, first, the PPA whose whole name or code it is as written', () => {
+    const query = buildTextQuery('  PLTU -Jeneponto  I & II ') as {
+      bool: { should: unknown[]; minimum_should_match: number };
+    };
+    expect(query.bool.minimum_should_match).to.equal(1);
+    expect(query.bool.should).to.have.length(2);
+    // Folded and trimmed, as typed and with its spaces collapsed; the code case aside.
+    expect(query.bool.should[1]).to.deep.equal(
+      pasted(['pltu -jeneponto  i & ii', 'pltu -jeneponto i & ii'], 'pltu -jeneponto  i & ii'),
+    );
+    expect(
+      (buildTextQuery('"Blue Lake" GES') as { bool: { should: unknown[] } }).bool.should[1],
+    ).to.deep.equal(pasted(['"blue lake" ges'], '"blue lake" ges'));
+  });
+
+  it('a plain q keeps its own whole-name and code clauses, and no pasted-name clause', () => {
+    for (const q of ['Kafue Gorge', 'Run-of-River Hydro', 'ZM-HYD-2008'])
+      expect(JSON.stringify(buildTextQuery(q)), q).to.not.include('"boost":100000');
+  });
+});
+
 /** Every field a query addresses: the keys of its field-level clauses, and multi_match's fields (boosts aside). */
 function addressedFields(query: unknown, into = new Set<string>()): Set<string> {
   if (Array.isArray(query)) {
     for (const part of query) addressedFields(part, into);
   } else if (query !== null && typeof query === 'object') {
     for (const [key, value] of Object.entries(query)) {
-      if (['term', 'fuzzy', 'match', 'match_phrase', 'match_phrase_prefix', 'prefix'].includes(key)) {
+      if (
+        ['term', 'terms', 'fuzzy', 'match', 'match_phrase', 'match_phrase_prefix', 'prefix'].includes(key)
+      ) {
         for (const field of Object.keys(value as object)) into.add(field);
       } else if (key === 'fields' && Array.isArray(value)) {
         for (const field of value as string[]) into.add(field.replace(/\^[\d.]+$/u, ''));

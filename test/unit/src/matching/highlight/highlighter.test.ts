@@ -325,4 +325,14 @@ describe('matching: highlights of precise search (issue 59)', () => {
   it('reads operators as plain characters in suggest', () => {
     expect(computeHighlights('-kafue', ppa, 'suggest')).to.deep.equal({ project_name: [[0, 5]] });
   });
+
+  it('marks a pasted whole name or code as one span of that field (issue 69)', () => {
+    const pasted = { ...ppa, project_name: 'PLTU -Jeneponto I & II', reference_code: '"BL" GES-7' };
+    for (const q of ['PLTU -Jeneponto I & II', '  pltu  -JENEPONTO i & ii ']) {
+      expect(computeHighlights(q, pasted), q).to.deep.equal({ project_name: [[0, 22]] });
+    }
+    expect(computeHighlights('"bl" ges-7', pasted)).to.deep.equal({ reference_code: [[0, 10]] });
+    // The operator reading where the name is not the whole q: what it looks for, not what it leaves out.
+    expect(computeHighlights('PLTU -Jeneponto', pasted)).to.deep.equal({ project_name: [[0, 4]] });
+  });
 });

@@ -58,8 +58,9 @@ describe('matching: q read once an answer (highlight/queryPlan.ts)', () => {
     expect(plan.everywhere).to.equal(0b01);
     expect(plan.allowed).to.equal(0b01);
     expect(allowedIn(plan.words, 'developer')).to.equal(0b11);
-    // Not the reference code as typed: it has operators.
-    expect(plan.whole).to.equal('');
+    // A pasted code or name as a whole (issue 69): the search looks for it as typed too.
+    expect(plan.whole).to.equal('"kafue gorge" -solar developer:zesco hydro name:"gorge dam"');
+    expect(plan.pastedNames).to.deep.equal(['"kafue gorge" -solar developer:zesco hydro name:"gorge dam"']);
   });
 
   it('reads suggest as plain words whatever they hold', () => {
