@@ -3,28 +3,19 @@
 // (indexer/elasticsearch/buildDocument.ts); the query is folded the same way, so "Sao Joao" meets "São João" without an
 // asciifolding filter in Elasticsearch.
 import type { estypes } from '@elastic/elasticsearch';
-import { droppedLetterSpellings } from '../../indexContract/text/typos.js';
+
 import { canonicalWords, compactForm } from '../../indexContract/text/canonical.js';
-import { foldedWords } from '../../indexContract/text/tokenizer.js';
+
 import { pastedNameForms } from '../matching/pastedName.js';
 import {
   NAME_CANONICAL_FIELD,
   NAME_COMPACT_FIELD,
-  NAME_DROPPED_LETTER_FIELD,
   NAME_EXACT_FIELD,
   NAME_FOLDED_FIELD,
   NAME_JOINED_FIELD,
-  NAME_WITHOUT_FIRST_LETTER_FIELD,
   REFERENCE_CODE_LOWERCASE_FIELD,
 } from '../../indexContract/fields.js';
-import {
-  boostedField,
-  DESCRIPTOR_FIELDS,
-  TEXT_FIELD_TABLE,
-  TEXT_FIELDS,
-  TYPO_FIELDS,
-  type TextField,
-} from '../matching/textFields.js';
+import { DESCRIPTOR_FIELDS, TEXT_FIELDS } from '../matching/textFields.js';
 import {
   isPlainWord,
   parseQuery,
@@ -35,116 +26,33 @@ import {
 } from '../matching/queryText.js';
 import {
   ALL_WORDS_PREFIX_LENGTH,
-  DROPPED_LETTER_MIN_LETTERS,
   FIRST_LETTER_AS_TYPED,
   FUZZINESS,
   JOINED_MIN_LETTERS,
   MAX_TYPO_WORD_LETTERS,
   NAME_START_MIN_LETTERS,
   ONE_TYPO,
-  TWO_TYPOS_WORD_LETTERS,
   typoTolerance,
 } from '../matching/typoRules.js';
+import {
+  PHRASE_BOOST,
+  PHRASE_PREFIX_BOOST,
+  EXACT_NAME_BOOST,
+  NAME_WITH_TYPO_BOOST,
+  REFERENCE_CODE_BOOST,
+  PASTED_NAME_BOOST,
+  CANONICAL_WORD_BOOST,
+  JOINED_WORD_BOOST,
+  NAME_START_BOOST,
+} from './textBoosts.js';
+import { ALL_PARTS, type TextQueryParts } from './textQueryParts.js';
+
+import { descriptorQuery, joinedSplitQueries, scopeOf, wordQuery } from './wordClauses.js';
+
+export * from './textBoosts.js';
+export { ALL_PARTS, type TextQueryParts } from './textQueryParts.js';
 
 type Query = estypes.QueryDslQueryContainer;
-
-/** A word matched through a typo counts this much of the word matched as typed. */
-export const TYPO_WEIGHT = 0.2;
-/** The whole query is the name's own phrase. */
-export const PHRASE_BOOST = 10;
-/** The name starts with the query, its last word still being typed. */
-export const PHRASE_PREFIX_BOOST = 5;
-/** The query is the whole project name (case, accents and spacing aside): those records first. */
-export const EXACT_NAME_BOOST = 100;
-/** The query is the whole project name but for one typo. */
-export const NAME_WITH_TYPO_BOOST = 50;
-/** A typed word that is a name word with one letter doubled or inserted ("Viitória"): above other typo matches. */
-export const EXTRA_LETTER_BOOST = 1;
-/** Large enough that an exact reference code outranks any combination of the other clauses. */
-export const REFERENCE_CODE_BOOST = 10_000;
-/**
- * A `q` with operators that is, as written, a PPA's whole name or reference code (a name pasted: `PLTU -Jeneponto
- * I & II`): above everything else, the code: qualifier's exact code included.
- */
-export const PASTED_NAME_BOOST = 100_000;
-/** A dropped-letter match: a typo (TYPO_WEIGHT) in the name (field boost 3). */
-export const DROPPED_LETTER_BOOST = 0.6;
-/** A typed word matched through the name's canonical words (numerals, abbreviations, punctuation): as a name word. */
-export const CANONICAL_WORD_BOOST = 3;
-/** A typed word that is two name words joined, or half of a name word split in two. */
-export const JOINED_WORD_BOOST = 3;
-/** The compact name starts with the compact query (NAME_START_MIN_LETTERS): above a whole-name typo match. */
-export const NAME_START_BOOST = 60;
-/** A typed word of six or seven letters one edit from a name word's dropped-letter spelling: two typos. */
-export const TWO_TYPOS_WORD_BOOST = 0.3;
-const TWO_TYPOS_WORD = new RegExp(`^\\p{L}{${TWO_TYPOS_WORD_LETTERS.join(',')}}$`, 'u');
-/**
- * A typed word matched by the technology or the country (a constant, whatever the word's frequency): below a
- * word of the name (field boost 3, about 1.5 and up) so that names that say it rank first.
- */
-export const DESCRIPTOR_WORD_BOOST = 1;
-/** A first letter dropped ("Olar" for "Solar"): a typo in the name, as DROPPED_LETTER_BOOST. */
-export const FIRST_LETTER_DROPPED_BOOST = 0.6;
-/** Typed words looked up among the names' one-letter-dropped spellings (typoRules.ts). */
-const DROPPED_LETTER_WORD = new RegExp(`^\\p{L}{${DROPPED_LETTER_MIN_LETTERS},}$`, 'u');
-
-/**
- * The parts of the query, each a step in the order they were measured (tools/relevance/method.md). The API always uses all
- * of them; the relevance bench can leave later steps out to re-measure earlier ones.
- */
-export interface TextQueryParts {
-  /** The word as typed matches with its frequency blended over the fields (cross_fields), not per field. */
-  crossFields: boolean;
-  /** Typed words are looked up among the names' one-letter-dropped spellings (NAME_DROPPED_LETTER_FIELD). */
-  droppedLetter: boolean;
-  /** Typed words with one letter taken out are looked up among the name's words. */
-  extraLetter: boolean;
-  /** The whole name, and the name's start (phrase prefix), rank higher. */
-  nameBonuses: boolean;
-  /** The whole name but for one typo ranks higher. */
-  nameWithTypo: boolean;
-  /** All words in the name itself (typos allowed) rank higher. */
-  allWordsInName: boolean;
-  /**
-   * Canonical forms (indexContract/text/canonical.ts): a typed word also matches the name's canonical words
-   * (numerals either way, sector abbreviations, punctuation dropped), and the whole name matches on its compact
-   * form; all words in the name are looked for among its canonical words.
-   */
-  canonical: boolean;
-  /** A typed word may be two name words joined ("KafueGorge"), or two typed words one name word split. */
-  joinedSplit: boolean;
-  /**
-   * Two typos: a typed word of six or seven letters one edit away from a name word with a letter dropped (two
-   * typos, one of them a dropped letter, in a word of seven letters or more: fuzziness alone allows two edits only
-   * from eight typed letters); the whole-name typo bonus on the compact form. (A two-typo whole-name bonus, fuzzy
-   * 2 on the compact form, was left out for what it cost Elasticsearch: docs/performance.md, "Tried and not kept".)
-   */
-  twoTypos: boolean;
-  /** The name starts with what was typed, however it is spaced or written (compact prefix): above typo matches. */
-  compactPrefix: boolean;
-  /**
-   * A typed word may match the PPA's technology (its words and synonyms) or its country's English names
-   * (DESCRIPTOR_FIELDS), as typed or (last word) as a prefix, for a constant below a name word.
-   */
-  descriptors: boolean;
-  /** First-letter typos: a typed word of four letters or more looked up among the name words minus their first letter. */
-  firstLetter: boolean;
-}
-
-export const ALL_PARTS: TextQueryParts = {
-  crossFields: true,
-  droppedLetter: true,
-  extraLetter: true,
-  nameBonuses: true,
-  nameWithTypo: true,
-  allWordsInName: true,
-  canonical: true,
-  joinedSplit: true,
-  twoTypos: true,
-  compactPrefix: true,
-  descriptors: true,
-  firstLetter: true,
-};
 
 /**
  * Every word must match somewhere in the four fields, as typed, with one typo (two from eight letters; not in the
@@ -342,32 +250,6 @@ function plainWordClauses(
   });
 }
 
-/** Where a term is looked for: everywhere `q` looks, or in the one field a qualifier names. */
-interface Scope {
-  /** The folded fields, with their boosts. */
-  fields: string[];
-  /** Those of them a word may match with a typo. */
-  typoFields: string[];
-  /** The name is among them: its other spellings (dropped letters, joined words, …) count. */
-  name: boolean;
-  /** Everywhere: the technology and the country count too. */
-  descriptors: boolean;
-}
-
-const EVERYWHERE: Scope = { fields: TEXT_FIELDS, typoFields: TYPO_FIELDS, name: true, descriptors: true };
-
-function scopeOf(field: TextField['record'] | undefined): Scope {
-  const entry = TEXT_FIELD_TABLE.find(({ record }) => record === field);
-  if (entry === undefined) return EVERYWHERE;
-  const fields = [boostedField(entry)];
-  return {
-    fields,
-    typoFields: entry.rules === 'exact' ? [] : fields,
-    name: entry.rules === 'name',
-    descriptors: false,
-  };
-}
-
 /** A clause looked for: its one term, or the best of its alternatives (any of them matches). */
 function clauseQuery(clause: Clause, parts: TextQueryParts): Query {
   const queries = clause.terms.map((term) => termQuery(term, clause.typing, parts));
@@ -424,113 +306,3 @@ function exclusionQueries(term: Term): Query[] {
 }
 
 const EXCLUSION_FIELDS = [...TEXT_FIELDS, ...DESCRIPTOR_FIELDS];
-
-/**
- * A typed word that is two adjacent name words joined ("kafuegorge" in name_joined), or one half of a name word
- * typed as two ("hydro" + "electric" is the name word "hydroelectric", for either of the two typed words).
- */
-function joinedSplitQueries(compactWords: readonly string[], position: number): Query[] {
-  const queries: Query[] = [];
-  const word = compactWords[position] ?? '';
-  if ([...word].length >= JOINED_MIN_LETTERS) {
-    queries.push({ term: { [NAME_JOINED_FIELD]: { value: word, boost: JOINED_WORD_BOOST } } });
-  }
-  const splits = new Set<string>();
-  if (position > 0) splits.add(`${compactWords[position - 1] ?? ''}${word}`);
-  if (position + 1 < compactWords.length) splits.add(`${word}${compactWords[position + 1] ?? ''}`);
-  for (const joined of splits) {
-    if ([...joined].length < JOINED_MIN_LETTERS || joined === word) continue;
-    queries.push({ term: { [NAME_CANONICAL_FIELD]: { value: joined, boost: JOINED_WORD_BOOST } } });
-  }
-  return queries;
-}
-
-/** One typed word: the best of its matches as typed, with a typo, and (last word) as a prefix. */
-function wordQuery(
-  word: string,
-  last: boolean,
-  parts: TextQueryParts,
-  alternatives: Query[],
-  scope: Scope = EVERYWHERE,
-): Query {
-  const exactOnly = [...word].length > MAX_TYPO_WORD_LETTERS;
-  const queries: Query[] = [
-    // cross_fields blends a word's frequency over the fields: "solar", common in names, would otherwise score
-    // higher in a developer's name (rare there) than in the project name, boost or not.
-    {
-      multi_match: {
-        query: word,
-        type: parts.crossFields ? 'cross_fields' : 'best_fields',
-        fields: scope.fields,
-        operator: 'and',
-      },
-    },
-  ];
-  queries.push(...alternatives);
-  if (exactOnly) return { dis_max: { queries } };
-  if (scope.name && parts.twoTypos && TWO_TYPOS_WORD.test(word)) {
-    const tolerance = typoTolerance(ONE_TYPO, FIRST_LETTER_AS_TYPED);
-    queries.push({
-      fuzzy: { [NAME_DROPPED_LETTER_FIELD]: { value: word, ...tolerance, boost: TWO_TYPOS_WORD_BOOST } },
-    });
-  }
-  if (scope.typoFields.length > 0) {
-    queries.push({
-      multi_match: {
-        query: word,
-        type: 'best_fields',
-        fields: scope.typoFields,
-        ...typoTolerance(FUZZINESS),
-        operator: 'and',
-        boost: TYPO_WEIGHT,
-      },
-    });
-  }
-  // A letter dropped from a word of TYPO_MIN_LETTERS leaves one fewer, too short for fuzziness ("Slar" for
-  // "Solar"): the indexer writes every name word that long or longer with one letter (not the first) dropped.
-  if (scope.name && parts.droppedLetter && DROPPED_LETTER_WORD.test(word)) {
-    queries.push({ term: { [NAME_DROPPED_LETTER_FIELD]: { value: word, boost: DROPPED_LETTER_BOOST } } });
-  }
-  // The same for the first letter ("Olar"): kept in a field of its own, so that the other lookups of
-  // the dropped-letter spellings (two typos, suggestions) still rely on the first letter.
-  if (scope.name && parts.firstLetter && DROPPED_LETTER_WORD.test(word)) {
-    queries.push({
-      term: { [NAME_WITHOUT_FIRST_LETTER_FIELD]: { value: word, boost: FIRST_LETTER_DROPPED_BOOST } },
-    });
-  }
-  // The other way round: a letter doubled or inserted. Fuzziness finds "Vitória" and "Victoria" for "Viitória"
-  // alike (one edit each); only the first is the typed word with a letter taken out.
-  const withoutOneLetter = scope.name && parts.extraLetter ? droppedLetterSpellings(word) : [];
-  if (withoutOneLetter.length > 0) {
-    queries.push({
-      match: { [NAME_FOLDED_FIELD]: { query: withoutOneLetter.join(' '), boost: EXTRA_LETTER_BOOST } },
-    });
-  }
-  if (last) {
-    queries.push({
-      multi_match: { query: word, type: 'bool_prefix', fields: scope.fields, operator: 'and' },
-    });
-  }
-  return { dis_max: { queries } };
-}
-
-/**
- * A typed word matched by the PPA's technology or country (DESCRIPTOR_FIELDS): as typed, the last word also as a
- * prefix ("Tobel hydr"). A constant score: how common "solar" is among technologies says nothing about how well a
- * PPA matches. No typo tolerance here: a fuzzy clause on these fields cost Elasticsearch more than it found
- * (docs/performance.md, "Tried and not kept"), and a name that says the word still matches it with a typo. The
- * word is cut as the indexer cuts the descriptors' words (foldedWords: "d'ivoire" → d, ivoire).
- */
-function descriptorQuery(word: string, last: boolean): Query[] {
-  const query = foldedWords(word).join(' ');
-  if (query === '') return [];
-  const type = last ? 'bool_prefix' : 'best_fields';
-  return [
-    {
-      constant_score: {
-        filter: { multi_match: { query, type, fields: DESCRIPTOR_FIELDS, operator: 'and' } },
-        boost: DESCRIPTOR_WORD_BOOST,
-      },
-    },
-  ];
-}
