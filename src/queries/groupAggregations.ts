@@ -1,9 +1,10 @@
-// A roll-up's aggregations (statistics?group_by=…): composite aggregations walked to the end, so the groups are
-// exact whatever their number (a terms aggregation's top buckets are approximate across shards and capped by
-// search.max_buckets, and a size covering every key cannot be known before asking). The groups of the first
-// dimension are one walk; a pivot adds the pairs of both dimensions as a second (a PPA with several values of
-// the second dimension counts once in its group, which the pairs alone could not say). Each page carries the
-// figures of its buckets; the API merges spellings, sorts and cuts (src/present/groups.ts).
+// A roll-up's aggregations (statistics?group_by=…), exact whatever the number of groups. The groups of the first
+// dimension are first asked as one terms aggregation of every key (GROUP_TERMS_SIZE per shard and in all): one pass
+// over the matches, and exact when Elasticsearch says it left nothing out (no other documents, no count error);
+// past that many keys they are a composite aggregation walked to the end, a page a pass. A pivot adds the pairs of
+// both dimensions as a composite walk (a PPA with several values of the second dimension counts once in its group,
+// which the pairs alone could not say). Each bucket carries its figures; the API merges spellings, sorts and cuts
+// (src/present/groups.ts).
 import type { estypes } from '@elastic/elasticsearch';
 import { GROUP_DIMENSIONS, type DimensionName, type GroupQuery } from '../params/groupBy.js';
 import { FISCAL_SUMS } from './statisticsSearch.js';
@@ -12,6 +13,15 @@ type Aggregation = estypes.AggregationsAggregationContainer;
 
 /** Buckets a page of a walk holds: far below search.max_buckets (65,536), few pages even at 100k records. */
 export const GROUP_PAGE_SIZE = 10_000;
+/**
+ * Keys the one-pass terms aggregation of the groups holds, on each shard and in all: with a pivot's first page of
+ * pairs and the topics' buckets, within search.max_buckets (65,536; a bucket's sums and filter are not counted).
+ */
+export const GROUP_TERMS_SIZE = 50_000;
+/** What the terms aggregation counts the PPAs without a value under (null): no real value is blank or negative. */
+const MISSING_KEYWORD = '';
+const MISSING_NUMBER = -1;
+
 /** The walks of a roll-up, by aggregation name: the first dimension's groups and, for a pivot, the pairs. */
 export const GROUPS_AGGREGATION = 'roll_up_groups';
 export const PAIRS_AGGREGATION = 'roll_up_pairs';
@@ -79,4 +89,35 @@ export function groupAggregations(
 /** Where a walk goes on after this page, or undefined when the page was its last. */
 export function nextPosition(page: CompositePage): CompositeKey | undefined {
   return page.buckets.length < GROUP_PAGE_SIZE ? undefined : page.after_key;
+}
+
+/** The groups of `dimension` in one pass: a terms aggregation of every key, the PPAs without one in a bucket. */
+export function groupsInOnePass(dimension: DimensionName): Aggregation {
+  const { field } = GROUP_DIMENSIONS[dimension];
+  const numeric = 'numeric' in GROUP_DIMENSIONS[dimension];
+  return {
+    terms: {
+      field,
+      size: GROUP_TERMS_SIZE,
+      shard_size: GROUP_TERMS_SIZE,
+      missing: numeric ? MISSING_NUMBER : MISSING_KEYWORD,
+    },
+    aggs: GROUP_METRICS,
+  };
+}
+
+interface TermsAnswer {
+  buckets: (Omit<GroupBucket, 'key'> & { key: string | number })[];
+  sum_other_doc_count?: number;
+  doc_count_error_upper_bound?: number;
+}
+
+/** The one pass's groups as a walk's buckets, or undefined when it left keys out (the walk then asks them all). */
+export function onePassGroups(answer: TermsAnswer): GroupBucket[] | undefined {
+  if ((answer.sum_other_doc_count ?? 0) !== 0 || (answer.doc_count_error_upper_bound ?? 0) !== 0)
+    return undefined;
+  return answer.buckets.map(({ key, ...figures }) => ({
+    ...figures,
+    key: { [sourceName(0)]: key === MISSING_KEYWORD || key === MISSING_NUMBER ? null : key },
+  }));
 }

@@ -7,7 +7,11 @@ import type { SearchGateway } from '../gateway/gateway.js';
 import type { StatisticsQuery } from '../params/statistics.js';
 import {
   GROUP_PAGE_SIZE,
+  GROUPS_AGGREGATION,
   groupAggregations,
+  groupsInOnePass,
+  onePassGroups,
+  PAIRS_AGGREGATION,
   nextPosition,
   walksOf,
   type CompositeKey,
@@ -16,6 +20,9 @@ import {
   type WalkName,
 } from './groupAggregations.js';
 import { buildStatisticsSearch, type StatisticsAggregations } from './statisticsSearch.js';
+
+/** The one-pass terms aggregation of the first dimension's groups, beside the topics. */
+const ONE_PASS_AGGREGATION = 'roll_up_groups_one_pass';
 
 /** Pages a roll-up may walk in all: 300,000 groups and pairs, three for every PPA of a 100k-record index. */
 export const MAX_GROUP_PAGES = 30;
@@ -34,11 +41,10 @@ export async function runStatistics(
   if (!query.groups) return { response: await gateway.search<unknown, StatisticsAggregations>(topics) };
   const groups = query.groups;
   const walks = new Map<WalkName, GroupBucket[]>();
+  // The groups come from the one pass unless it left keys out; a pivot's pairs are walked from the first search.
   const positions = new Map<WalkName, CompositeKey | undefined>();
-  for (const name of walksOf(groups).keys()) {
-    walks.set(name, []);
-    positions.set(name, undefined);
-  }
+  for (const name of walksOf(groups).keys()) walks.set(name, []);
+  if (walks.has(PAIRS_AGGREGATION)) positions.set(PAIRS_AGGREGATION, undefined);
   const takePages = (aggregations: Record<string, unknown> | undefined) => {
     for (const name of [...positions.keys()]) {
       const page = aggregations?.[name] as CompositePage | undefined;
@@ -54,11 +60,21 @@ export async function runStatistics(
   const response = await gateway.search<unknown, StatisticsAggregations>(
     {
       ...topics,
-      aggs: { ...topics.aggs, ...groupAggregations(groups, positions) },
+      aggs: {
+        ...topics.aggs,
+        [ONE_PASS_AGGREGATION]: groupsInOnePass(groups.dimensions[0]!),
+        ...groupAggregations(groups, positions),
+      },
     },
     { startedAt },
   );
-  takePages(response.aggregations as Record<string, unknown> | undefined);
+  const aggregations = response.aggregations as Record<string, unknown> | undefined;
+  const onePass = aggregations?.[ONE_PASS_AGGREGATION];
+  if (!onePass) throw new Error('statistics: the roll-up gave no groups');
+  const groupsFound = onePassGroups(onePass as Parameters<typeof onePassGroups>[0]);
+  takePages(aggregations);
+  if (groupsFound) walks.set(GROUPS_AGGREGATION, groupsFound);
+  else positions.set(GROUPS_AGGREGATION, undefined);
   for (let pages = 1; positions.size > 0; pages++) {
     if (pages >= MAX_GROUP_PAGES) throw tooManyGroups();
     const next = await gateway.search(

@@ -34,13 +34,38 @@ describe('queries/statisticsPlan: the searches of a statistics request', () => {
     expect(Object.keys(fake.requests('search')[0]!.aggs ?? {})).to.not.include(GROUPS_AGGREGATION);
   });
 
-  it('with a pivot: the first pages beside the topics, then each walk until its short page, filtered alike', async () => {
+  const ONE_PASS = 'roll_up_groups_one_pass';
+  /** A terms answer of `count` groups; `leftOut`: documents of keys it did not hold. */
+  const onePass = (count: number, leftOut = 0) => ({
+    sum_other_doc_count: leftOut,
+    doc_count_error_upper_bound: 0,
+    buckets: [
+      ...page(count, 'g').buckets.map((bucket) => ({ ...bucket, key: bucket.key.d0 })),
+      { ...bucket('x'), key: '' },
+    ],
+  });
+
+  it('asks the groups in one pass beside the topics and uses them when nothing was left out, the PPAs without a value as null', async () => {
+    const fake = recordingGateway({
+      search: () => ({ hits: { total: 7 }, aggregations: { [ONE_PASS]: onePass(3) } }),
+    });
+    const result = await runStatistics(parseStatisticsQuery('group_by=developer'), fake.gateway);
+    expect(fake.calls).to.have.length(1);
+    const terms = fake.requests('search')[0]!.aggs?.[ONE_PASS]?.terms;
+    expect(terms).to.deep.include({ field: 'group_developer', missing: '' });
+    expect(terms?.size).to.equal(terms?.shard_size);
+    const groups = result.walks?.get(GROUPS_AGGREGATION) ?? [];
+    expect(groups.map((group) => group.key.d0)).to.deep.equal(['g0', 'g1', 'g2', null]);
+  });
+
+  it('with a pivot, or when the one pass left keys out: each walk until its short page, filtered alike', async () => {
     const fake = recordingGateway({
       search: (request, _options, nth) => {
         const aggs = request.aggs ?? {};
         const answer: Record<string, unknown> = {};
+        if (ONE_PASS in aggs) answer[ONE_PASS] = onePass(5, 12);
         if (GROUPS_AGGREGATION in aggs)
-          answer[GROUPS_AGGREGATION] = nth === 0 ? page(GROUP_PAGE_SIZE, 'g') : page(3, 'h');
+          answer[GROUPS_AGGREGATION] = nth === 1 ? page(GROUP_PAGE_SIZE, 'g') : page(3, 'h');
         if (PAIRS_AGGREGATION in aggs) answer[PAIRS_AGGREGATION] = page(2, 'p');
         return { hits: { total: 7 }, aggregations: answer };
       },
@@ -49,23 +74,22 @@ describe('queries/statisticsPlan: the searches of a statistics request', () => {
       parseStatisticsQuery('country=gh&group_by=country,technology'),
       fake.gateway,
     );
-    const [first, second] = fake.requests('search');
-    expect(fake.calls).to.have.length(2);
-    expect(Object.keys(first!.aggs ?? {})).to.include.members([
-      'capacity_mw',
-      GROUPS_AGGREGATION,
-      PAIRS_AGGREGATION,
-    ]);
+    const [first, second, third] = fake.requests('search');
+    expect(fake.calls).to.have.length(3);
+    expect(Object.keys(first!.aggs ?? {})).to.include.members(['capacity_mw', ONE_PASS, PAIRS_AGGREGATION]);
+    expect(Object.keys(first!.aggs ?? {})).to.not.include(GROUPS_AGGREGATION);
+    // The one pass left keys out: the groups are walked from the start.
     expect(Object.keys(second!.aggs ?? {})).to.deep.equal([GROUPS_AGGREGATION]);
-    expect(second!.aggs?.[GROUPS_AGGREGATION]?.composite?.after).to.deep.equal({
+    expect(second!.aggs?.[GROUPS_AGGREGATION]?.composite).to.not.have.property('after');
+    expect(third!.aggs?.[GROUPS_AGGREGATION]?.composite?.after).to.deep.equal({
       d0: `g${GROUP_PAGE_SIZE - 1}`,
     });
     expect(second!.query).to.deep.equal(first!.query);
     expect(second).to.include({ size: 0, track_total_hits: false });
-    // The pages share the first search's deadline.
-    const [firstOptions, secondOptions] = fake.calls.map((call) => call.options);
-    expect(firstOptions?.startedAt).to.be.a('number');
-    expect(secondOptions?.startedAt).to.equal(firstOptions?.startedAt);
+    // The searches share the first one's deadline.
+    const startedAts = fake.calls.map((call) => call.options?.startedAt);
+    expect(startedAts[0]).to.be.a('number');
+    expect(new Set(startedAts).size).to.equal(1);
     expect(result.walks?.get(GROUPS_AGGREGATION)).to.have.length(GROUP_PAGE_SIZE + 3);
     expect(result.walks?.get(PAIRS_AGGREGATION)).to.have.length(2);
   });
@@ -74,7 +98,7 @@ describe('queries/statisticsPlan: the searches of a statistics request', () => {
     const fake = recordingGateway({
       search: () => ({
         hits: { total: 1 },
-        aggregations: { [GROUPS_AGGREGATION]: page(GROUP_PAGE_SIZE, 'g') },
+        aggregations: { [ONE_PASS]: onePass(1, 99), [GROUPS_AGGREGATION]: page(GROUP_PAGE_SIZE, 'g') },
       }),
     });
     const failure = await runStatistics(parseStatisticsQuery('group_by=developer'), fake.gateway).catch(
