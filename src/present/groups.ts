@@ -87,7 +87,11 @@ type Key = string | number | null;
 interface Tally {
   /** What it is merged by: the group key of a name, the value otherwise. */
   mergeKey: Key;
-  spellings: Map<string, number>;
+  /** Its spelling, while it has one (nearly every group), and how many PPAs carry it. */
+  spelling?: string;
+  spellingPpas: number;
+  /** Every spelling and its PPAs, once a second one is seen. */
+  spellings?: Map<string, number>;
   ppas: number;
   capacity: number;
   annualPayment: number;
@@ -110,7 +114,7 @@ function addBucket(
   if (!tally) {
     tally = {
       mergeKey,
-      spellings: new Map(),
+      spellingPpas: 0,
       ppas: 0,
       capacity: 0,
       annualPayment: 0,
@@ -119,8 +123,7 @@ function addBucket(
     };
     tallies.set(mergeKey, tally);
   }
-  if (typeof value === 'string')
-    tally.spellings.set(value, (tally.spellings.get(value) ?? 0) + bucket.doc_count);
+  if (typeof value === 'string') countSpelling(tally, value, bucket.doc_count);
   tally.ppas += bucket.doc_count;
   tally.capacity += bucket.capacity_mw.value ?? 0;
   tally.annualPayment += bucket.annual_payment_obligation_usd.value ?? 0;
@@ -129,8 +132,24 @@ function addBucket(
 }
 
 /** The spelling most PPAs of the group carry; ties by code point. */
+/** Counts `ppas` PPAs spelling the group `value`: a map of spellings only once a second one is seen. */
+function countSpelling(tally: Tally, value: string, ppas: number): void {
+  if (tally.spellings) {
+    tally.spellings.set(value, (tally.spellings.get(value) ?? 0) + ppas);
+  } else if (tally.spelling === undefined || tally.spelling === value) {
+    tally.spelling = value;
+    tally.spellingPpas += ppas;
+  } else {
+    tally.spellings = new Map([
+      [tally.spelling, tally.spellingPpas],
+      [value, ppas],
+    ]);
+  }
+}
+
+/** The spelling most PPAs of the group carry; ties by code point. */
 function shownKey(tally: Tally): Key {
-  if (tally.spellings.size === 0) return tally.mergeKey;
+  if (!tally.spellings) return tally.spelling ?? tally.mergeKey;
   let best: [string, number] | undefined;
   for (const entry of tally.spellings) {
     if (!best || entry[1] > best[1] || (entry[1] === best[1] && entry[0] < best[0])) best = entry;
@@ -150,14 +169,18 @@ function present(tally: Tally, totalCapacity: number): Group {
   };
 }
 
-/** Keys in order: numbers as numbers, names by group key then spelling, null last. */
-function compareKeys(a: Key, b: Key): number {
+/** A group in the making: shown as `group`, ordered by its merge key (a name's group key) then its shown key. */
+interface Entry {
+  group: Group;
+  tally: Tally;
+}
+
+/** Merge keys in order: numbers as numbers, names by group key, null last. */
+function compareMergeKeys(a: Key, b: Key): number {
   if (a === b) return 0;
   if (a === null) return 1;
   if (b === null) return -1;
   if (typeof a === 'number' && typeof b === 'number') return a - b;
-  const [foldedA, foldedB] = [groupKey(String(a)), groupKey(String(b))];
-  if (foldedA !== foldedB) return foldedA < foldedB ? -1 : 1;
   return String(a) < String(b) ? -1 : 1;
 }
 
@@ -169,9 +192,15 @@ const SORTS: Record<GroupSort, (group: Group) => number> = {
   key_asc: () => 0,
 };
 
-function sortGroups<G extends Group>(groups: G[], sort: GroupSort): G[] {
+/** By the sort's figure, ties by key (the group key, read once a group, then the spelling shown). */
+function sortEntries(entries: Entry[], sort: GroupSort): Entry[] {
   const measure = SORTS[sort];
-  return groups.sort((a, b) => measure(b) - measure(a) || compareKeys(a.key, b.key));
+  return entries.sort(
+    (a, b) =>
+      measure(b.group) - measure(a.group) ||
+      compareMergeKeys(a.tally.mergeKey, b.tally.mergeKey) ||
+      (String(a.group.key) < String(b.group.key) ? -1 : String(a.group.key) > String(b.group.key) ? 1 : 0),
+  );
 }
 
 /** The groups not shown, summed as shown (tenths of a MW and whole dollars, so that the sums are exact). */
@@ -200,18 +229,14 @@ function level<G extends Group>(
   totalCapacity: number,
   extend: (group: Group, tally: Tally) => G,
 ): { groups: G[]; groups_meta: GroupsMeta } {
-  const entries = [...tallies.values()].map((tally) => ({ group: present(tally, totalCapacity), tally }));
-  const byGroup = new Map(entries.map((entry) => [entry.group, entry]));
-  const sorted = sortGroups(
-    entries.map((entry) => entry.group),
+  const sorted = sortEntries(
+    [...tallies.values()].map((tally) => ({ group: present(tally, totalCapacity), tally })),
     query.sort,
   );
   const shown = sorted.slice(0, query.limit);
-  const hidden = sorted
-    .slice(query.limit)
-    .map((group) => ({ group, capacity: byGroup.get(group)!.tally.capacity }));
+  const hidden = sorted.slice(query.limit).map(({ group, tally }) => ({ group, capacity: tally.capacity }));
   return {
-    groups: shown.map((group) => extend(group, byGroup.get(group)!.tally)),
+    groups: shown.map(({ group, tally }) => extend(group, tally)),
     groups_meta: {
       dimension,
       total_groups: sorted.length,
