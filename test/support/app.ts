@@ -20,6 +20,7 @@ import { createMetrics, type Metrics } from '../../src/metrics/metrics.js';
 import { createEsClient } from '../../settings/esClient.js';
 import type { ZeroResultsLog } from '../../src/zeroResults/zeroResultsLog.js';
 import { ES_URL } from './services.js';
+import { within } from './within.js';
 
 /** The front door's loop bound in test apps (see configOverrides). */
 const TEST_LOOP_DELAY_MS = 1000;
@@ -77,6 +78,11 @@ export interface TestApp {
   metrics?: Metrics;
   /** What the default logger wrote (empty when a logger was given). */
   logs: LogLine[];
+  /**
+   * Resolves once the app has read its vocabulary, which it walks in the background at start with searches of its
+   * own (suites that count the searches reaching Elasticsearch wait for it first).
+   */
+  vocabularyRead(): Promise<void>;
   /** Stops the server (dropping keep-alive connections), then closes the gateway and the default limiter. */
   close(): Promise<void>;
 }
@@ -158,6 +164,9 @@ export async function buildTestApp(options: TestAppOptions): Promise<TestApp> {
     ...(responseCache ? { responseCache } : {}),
     ...(metrics ? { metrics } : {}),
     logs,
+    async vocabularyRead() {
+      await within(20_000, 'the vocabulary read', async () => liveState.vocabulary() !== undefined, 20);
+    },
     async close() {
       liveState.close();
       responseCache?.close();
