@@ -13,8 +13,8 @@
 // with the same load, for a before/after.
 import { Option } from 'commander';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { positiveInteger } from '../indexer/optionParsers.js';
 import { pathToFileURL } from 'node:url';
@@ -22,7 +22,7 @@ import type * as PresenterModule from '../src/matching/highlight/highlighter.js'
 import type { HighlightSource } from '../src/matching/highlight/itemHighlights.js';
 import { withFixture, type BenchFixture } from './fixture.js';
 import { apiModeOf, defineSuite, type SharedOptions } from './suite.js';
-import { newestProfile, REPO_ROOT, startApi, type ApiBuild, type ApiProcess } from './perf/apiProcess.js';
+import { profiledApiRun, REPO_ROOT, type ApiBuild, type ApiProcess } from './perf/apiProcess.js';
 import type { GeneratedCorpus } from './perf/loadCorpus.js';
 import { localEsPid } from './perf/cpuSplit.js';
 import { localNodeInfo } from './perf/rawElasticsearch.js';
@@ -30,12 +30,7 @@ import { apiTarget, median, runLoad } from './perf/load.js';
 import { cpuSecondsIfLocal, machineInfo, preciseCpuSeconds } from './perf/machine.js';
 import { buildTextSearchMix, type MixRequest } from './perf/requestMix.js';
 import { runEvenlyPaced } from './perf/pacedLoad.js';
-import {
-  profileClockMicros,
-  profileLines,
-  summariseProfileFile,
-  type ProfileSummary,
-} from './perf/profile.js';
+import { profileLines, type ProfileSummary } from './perf/profile.js';
 
 interface HighlightsOptions extends SharedOptions {
   rounds: number;
@@ -386,34 +381,28 @@ async function profileSides(
   { warmup, rounds }: RequestSets,
 ): Promise<{ side: Side; summary: ProfileSummary }[]> {
   const profiles: { side: Side; summary: ProfileSummary }[] = [];
+  const pace = { connections: options.connections, ratePerSecond: options.rate };
   for (const side of ['without', 'with'] as const) {
-    const profileDir = await mkdtemp(join(tmpdir(), 'highlights-profile-'));
-    const profiled = await startApi({
-      build,
-      alias,
-      esUrl: fixture.es.url,
-      logLevel: 'info',
-      cpuProfileDir: profileDir,
-      // A highlighted page costs a tenth of a millisecond or so: sampled finer than node's 1 ms.
-      cpuProfileIntervalMicros: 200,
-      env: { RESPONSE_CACHE_MB: '0' },
-    });
     const sent = (set: MixRequest[]) => (side === 'with' ? set.map(withHighlight) : set);
-    const pace = { connections: options.connections, ratePerSecond: options.rate };
-    await runEvenlyPaced(apiTarget(profiled.url, sent(warmup), headers), {
-      ...pace,
-      durationSeconds: warmup.length / options.rate,
-    });
-    const since = profileClockMicros();
-    await runEvenlyPaced(apiTarget(profiled.url, sent(rounds[0]![0]!), headers), {
-      ...pace,
-      durationSeconds: rounds[0]![0]!.length / options.rate,
-    });
-    await profiled.stop();
-    const file = await newestProfile(profileDir);
-    if (file) profiles.push({ side, summary: await summariseProfileFile(file, 30, since) });
-    if (options.keepProfiles) log(`${side}: the profile is in ${file ?? profileDir}`);
-    else await rm(profileDir, { recursive: true, force: true });
+    const run = (set: MixRequest[]) => (url: string) =>
+      runEvenlyPaced(apiTarget(url, sent(set), headers), {
+        ...pace,
+        durationSeconds: set.length / options.rate,
+      });
+    const summary = await profiledApiRun(
+      {
+        build,
+        alias,
+        esUrl: fixture.es.url,
+        logLevel: 'info',
+        // A highlighted page costs a tenth of a millisecond or so: sampled finer than node's 1 ms.
+        cpuProfileIntervalMicros: 200,
+        env: { RESPONSE_CACHE_MB: '0' },
+      },
+      { warm: run(warmup), measured: run(rounds[0]![0]!) },
+      { top: 30, keep: options.keepProfiles === true, label: side, log },
+    );
+    if (summary) profiles.push({ side, summary });
   }
   return profiles;
 }

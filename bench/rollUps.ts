@@ -8,8 +8,8 @@
 // plain side, and whether the slowest developer roll-up stayed inside the deadline's default. --profile adds a CPU
 // profile of the API over the plain request and the developer roll-up with no filter. Writes
 // bench/results/<date>-roll-ups.md unless --no-write; --api-root DIR runs another checkout's API (a before/after).
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { positiveInteger } from '../indexer/optionParsers.js';
 import type { PpaRecord } from '../indexContract/record.js';
@@ -17,18 +17,13 @@ import { ES_VARIABLES_SPEC } from '../settings/elasticsearch.js';
 import { withFixture, type BenchFixture } from './fixture.js';
 import { Random } from '../tools/generate/random.js';
 import { apiModeOf, defineSuite, type SharedOptions } from './suite.js';
-import { newestProfile, REPO_ROOT, startApi, type ApiBuild, type ApiProcess } from './perf/apiProcess.js';
+import { profiledApiRun, REPO_ROOT, type ApiBuild, type ApiProcess } from './perf/apiProcess.js';
 import { localEsPid } from './perf/cpuSplit.js';
 import { quantile, type LoadTarget } from './perf/load.js';
 import { cpuSecondsIfLocal, machineInfo, preciseCpuSeconds } from './perf/machine.js';
 import { runEvenlyPaced } from './perf/pacedLoad.js';
 import { localNodeInfo, setRequestCache } from './perf/rawElasticsearch.js';
-import {
-  profileClockMicros,
-  profileLines,
-  summariseProfileFile,
-  type ProfileSummary,
-} from './perf/profile.js';
+import { profileLines, type ProfileSummary } from './perf/profile.js';
 
 interface RollUpsOptions extends SharedOptions {
   rounds: number;
@@ -219,10 +214,10 @@ function pathOf(selection: Selection, side: Side): string {
   return `/api/v1/ppas/statistics${query ? `?${query}` : ''}`;
 }
 
-function targetOf(api: ApiProcess, selection: Selection, side: Side): LoadTarget {
+function targetOf(url: string, selection: Selection, side: Side): LoadTarget {
   return {
     side: 'api',
-    url: api.url,
+    url,
     requests: [{ kind: 'statistics', method: 'GET', path: pathOf(selection, side), headers: HEADERS }],
   };
 }
@@ -255,7 +250,7 @@ async function checkAnswers({ api, selections }: RollUpsBench): Promise<Map<stri
 async function warmUp({ api, options, selections }: RollUpsBench): Promise<void> {
   for (const selection of selections) {
     for (const side of SIDES) {
-      await runEvenlyPaced(targetOf(api, selection, side), {
+      await runEvenlyPaced(targetOf(api.url, selection, side), {
         connections: options.connections,
         ratePerSecond: options.rate,
         durationSeconds: options.warmup / options.rate,
@@ -285,7 +280,7 @@ async function measureRun(
 ): Promise<Run> {
   const apiBefore = await preciseCpuSeconds(api.pid);
   const esBefore = await cpuSecondsIfLocal(esPid);
-  const result = await runEvenlyPaced(targetOf(api, selection, side), {
+  const result = await runEvenlyPaced(targetOf(api.url, selection, side), {
     connections: options.connections,
     ratePerSecond: options.rate,
     durationSeconds: options.seconds,
@@ -424,26 +419,16 @@ function targetLines(bench: RollUpsBench, runs: Run[]): string[] {
 async function profileSides(bench: RollUpsBench): Promise<{ side: Side; summary: ProfileSummary }[]> {
   const { fixture, build, alias, options } = bench;
   const profiles: { side: Side; summary: ProfileSummary }[] = [];
+  const pace = { connections: options.connections, ratePerSecond: options.rate };
   for (const side of ['plain', 'developer'] as const) {
-    const profileDir = await mkdtemp(join(tmpdir(), 'roll-ups-profile-'));
-    const profiled = await startApi({
-      build,
-      alias,
-      esUrl: fixture.es.url,
-      logLevel: 'info',
-      cpuProfileDir: profileDir,
-      env: { RESPONSE_CACHE_MB: '0' },
-    });
-    const target = targetOf(profiled, bench.selections[0]!, side);
-    const pace = { connections: options.connections, ratePerSecond: options.rate };
-    await runEvenlyPaced(target, { ...pace, durationSeconds: options.warmup / options.rate });
-    const since = profileClockMicros();
-    await runEvenlyPaced(target, { ...pace, durationSeconds: options.seconds });
-    await profiled.stop();
-    const file = await newestProfile(profileDir);
-    if (file) profiles.push({ side, summary: await summariseProfileFile(file, 30, since) });
-    if (options.keepProfiles) log(`${side}: the profile is in ${file ?? profileDir}`);
-    else await rm(profileDir, { recursive: true, force: true });
+    const run = (durationSeconds: number) => (url: string) =>
+      runEvenlyPaced(targetOf(url, bench.selections[0]!, side), { ...pace, durationSeconds });
+    const summary = await profiledApiRun(
+      { build, alias, esUrl: fixture.es.url, logLevel: 'info', env: { RESPONSE_CACHE_MB: '0' } },
+      { warm: run(options.warmup / options.rate), measured: run(options.seconds) },
+      { top: 30, keep: options.keepProfiles === true, label: side, log },
+    );
+    if (summary) profiles.push({ side, summary });
   }
   return profiles;
 }

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../../tools/services/net.js';
+import { profileClockMicros, summariseProfileFile, type ProfileSummary } from './profile.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -186,8 +187,48 @@ export async function startApi(options: ApiProcessOptions): Promise<ApiProcess> 
   };
 }
 
-/** The newest .cpuprofile in a directory. */
+/**
+ * The newest main-thread .cpuprofile in a directory. Node writes one a thread (CPU.<date>.<time>.<pid>.<thread>.<n>),
+ * and an API run from its sources has tsx's module loader on a thread of its own (1), which would sort last.
+ */
 export async function newestProfile(directory: string): Promise<string | undefined> {
-  const names = (await readdir(directory)).filter((name) => name.endsWith('.cpuprofile')).sort();
+  const names = (await readdir(directory)).filter((name) => /\.0\.\d+\.cpuprofile$/.test(name)).sort();
   return names.length > 0 ? join(directory, names[names.length - 1]!) : undefined;
+}
+
+/** What `profiledApiRun` does with the profile once summarised. */
+export interface ProfileKeeping {
+  /** Functions and areas in the summary. */
+  top: number;
+  /** The .cpuprofile stays on disk (its path logged), else it is deleted. */
+  keep: boolean;
+  /** Names the profile in the log line. */
+  label: string;
+  log: (line: string) => void;
+}
+
+/**
+ * An API of its own under node --cpu-prof, warmed by `warm`, then profiled over `measured` alone (start-up and
+ * warm-up stay out of the summary); undefined when node wrote no profile.
+ */
+export async function profiledApiRun(
+  options: Omit<ApiProcessOptions, 'cpuProfileDir'>,
+  steps: { warm: (url: string) => Promise<unknown>; measured: (url: string) => Promise<unknown> },
+  keeping: ProfileKeeping,
+): Promise<ProfileSummary | undefined> {
+  const profileDir = await mkdtemp(join(tmpdir(), 'api-profile-'));
+  const profiled = await startApi({ ...options, cpuProfileDir: profileDir });
+  let since = 0;
+  try {
+    await steps.warm(profiled.url);
+    since = profileClockMicros();
+    await steps.measured(profiled.url);
+  } finally {
+    await profiled.stop();
+  }
+  const file = await newestProfile(profileDir);
+  const summary = file ? await summariseProfileFile(file, keeping.top, since) : undefined;
+  if (keeping.keep) keeping.log(`${keeping.label}: the profile is in ${file ?? profileDir}`);
+  else await rm(profileDir, { recursive: true, force: true });
+  return summary;
 }
