@@ -3,6 +3,7 @@
 // answering, promptly), and once the cluster heals the quota is shared again.
 import { expect } from 'chai';
 import { createRateLimiter, type ClientRateLimiter } from '../../src/rateLimit/index.js';
+import { DEFAULT_COMMAND_TIMEOUT_MS } from '../../src/rateLimit/redisRateLimiter.js';
 import {
   buildRateLimitedApp,
   capturingLogger,
@@ -185,7 +186,7 @@ describe('rate limit: a Redis Cluster of three masters', function () {
       const stillShared = await expectShared(clientOn(others[0]!));
       for (const instance of [a, b]) {
         expect(instance.limiter.health().detail).to.equal(
-          `Redis ${frozen.address} did not answer within 200 ms`,
+          `Redis ${frozen.address} did not answer within ${DEFAULT_COMMAND_TIMEOUT_MS} ms`,
         );
       }
       // The first request on each instance waits out the 200 ms timeout; the breaker answers the rest at once.
@@ -195,7 +196,9 @@ describe('rate limit: a Redis Cluster of three masters', function () {
           `slowest ${slowest(onFrozenMaster).toFixed(1)} ms, others ${slowest(stillShared).toFixed(1)} ms`,
       );
       expect(waited).to.be.at.most(2 + 2);
-      expect(slowest(onFrozenMaster)).to.be.below(normalMs + ALLOWED_EXTRA_MS);
+      // Those few wait out the command timeout by design; the allowance for a noisy machine comes on top of it (a
+      // busy CI machine has taken 316 ms for a 200 ms wait), and a hang would still be seconds past it.
+      expect(slowest(onFrozenMaster)).to.be.below(normalMs + DEFAULT_COMMAND_TIMEOUT_MS + ALLOWED_EXTRA_MS);
       expect(slowest(stillShared)).to.be.below(normalMs + ALLOWED_EXTRA_MS);
     } finally {
       frozen.resume();
