@@ -48,6 +48,12 @@ const NAMES = [
   'facets',
   'Q',
   'limit',
+  // The roll-ups' (statistics?group_by=…) and the exports' own.
+  'group_by',
+  'group_sort',
+  'group_limit',
+  'format',
+  'cursor',
   '',
   'q[]',
   'page[]',
@@ -73,6 +79,16 @@ const WORDS = [
   'url',
   'technology,tariff,country,year,risk_features',
   'year',
+  'offtaker',
+  'developer',
+  'country,technology',
+  'procurement_method,developer,year',
+  'guaranteed_desc',
+  'ppas_asc',
+  'key_asc',
+  'csv',
+  'ocds',
+  '50000',
   'kahone-solar',
   Array.from({ length: 101 }, (_, i) => `p-${i}`).join(','),
   'São João',
@@ -178,7 +194,11 @@ function fuzzCase(next: () => number): string {
   const roll = next();
   if (roll < 0.45) return `/api/v1/ppas?${query()}`;
   if (roll < 0.55) return `/api/v1/ppas/suggest?${next() < 0.7 ? `q=${encode(value())}&` : ''}${query()}`;
-  if (roll < 0.7) return `/api/v1/ppas/statistics?${query()}`;
+  if (roll < 0.7) {
+    // Half of them roll-ups: a dimension (or two, or junk) grouped by, beside random parameters.
+    const dimension = pick(['offtaker', 'developer', 'country,technology', 'year', 'risk_features', value()]);
+    return `/api/v1/ppas/statistics?${next() < 0.5 ? `group_by=${encode(dimension)}&` : ''}${query()}`;
+  }
   if (roll < 0.95) {
     const slug = next() < 0.4 ? pick(slugs) : next() < 0.5 ? encode(junk()) : encode(pick(WORDS));
     return `/api/v1/ppas/${slug || 'x'}${next() < 0.2 ? `?${query()}` : ''}`;
@@ -250,12 +270,15 @@ function expectedType(path: string, contentType: string): boolean {
 async function fuzz(base: URL, paths: readonly string[], concurrency: number) {
   const statuses = new Map<number, number>();
   const failures: string[] = [];
+  /** The paths answered 200 (the fuzz must reach what it aims at, not only refusals). */
+  const served: string[] = [];
   let cursor = 0;
   const worker = async () => {
     while (cursor < paths.length) {
       const path = paths[cursor++] as string;
       const answer = await getRaw(base, path);
       statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+      if (answer.status === 200) served.push(path);
       const problemJson = answer.contentType.startsWith('application/problem+json');
       const ok =
         (answer.status === 200 && expectedType(path, answer.contentType)) ||
@@ -275,7 +298,7 @@ async function fuzz(base: URL, paths: readonly string[], concurrency: number) {
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
   console.log(`      statuses: ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`);
-  return { statuses, failures };
+  return { statuses, failures, served };
 }
 
 describe('api /api/v1/ppas fuzz: no 5xx', function () {
@@ -298,11 +321,14 @@ describe('api /api/v1/ppas fuzz: no 5xx', function () {
   it(`${REQUESTS} seeded random requests answer 200, 400, 404 or 414, never 5xx`, async () => {
     const next = random(20261122);
     const paths = Array.from({ length: REQUESTS }, () => fuzzCase(next));
-    const { statuses, failures } = await fuzz(new URL(app.url), paths, CONCURRENCY);
+    const { statuses, failures, served } = await fuzz(new URL(app.url), paths, CONCURRENCY);
     expect(failures).to.deep.equal([]);
     expect(app.logs.filter((line) => line.level >= 50)).to.deep.equal([]);
-    // The fuzz reaches every kind of answer.
+    // The fuzz reaches every kind of answer, roll-ups served among them.
     expect([...statuses.keys()]).to.include.members([200, 400, 404, 414]);
+    const rollUps = served.filter((path) => path.startsWith('/api/v1/ppas/statistics?group_by='));
+    console.log(`      roll-ups answered: ${rollUps.length}`);
+    expect(rollUps.length).to.be.at.least(20);
   });
 
   it(`${OCDS_REQUESTS} seeded random requests of the OCDS routes, and OCDS exports, never 5xx`, async () => {
