@@ -15,6 +15,7 @@ import { AliasLock } from '../../../../indexer/elasticsearch/lock.js';
 import { LockedError } from '../../../../indexer/errors.js';
 import { fakeElasticsearch, type FakeElasticsearch } from '../../../support/fakeElasticsearch.js';
 import { addGeneration, documentsOf, generationName } from '../../../support/generations.js';
+import { rejectionOf } from '../../../support/rejection.js';
 
 const LOG = 'ppas-changes';
 
@@ -39,15 +40,6 @@ async function visibleEvents(
 
 const upserts = (...slugs: string[]) =>
   documentsOf(slugs).map((document) => ({ reason: 'published' as const, document }));
-
-async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('indexer/changes/changeLog', () => {
   it('makes the log once, refresh off, with its head at sequence 0; an existing log keeps its head', async () => {

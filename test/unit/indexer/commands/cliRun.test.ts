@@ -5,7 +5,6 @@
 // run with a warning (its listener called directly: the test runner's own are left alone).
 import { errors, type Client } from '@elastic/elasticsearch';
 import { expect } from 'chai';
-import { createServer } from 'node:net';
 import {
   abortOnSignals,
   aliasFrom,
@@ -19,23 +18,8 @@ import { UsageError } from '../../../../indexer/errors.js';
 import { ConfigError } from '../../../../settings/variables.js';
 import { cliRun, withEnv, withoutNewSignalListeners } from '../../../support/cliRuns.js';
 import { fakeElasticsearch } from '../../../support/fakeElasticsearch.js';
-
-async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
-}
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { rejectionOf } from '../../../support/rejection.js';
+import { freePort } from '../../../../tools/services/net.js';
 
 describe('indexer/commands/cliRun', () => {
   it('takes --source, else DATABASE_URL, and only a postgres:// URL for sync', async () => {
@@ -95,7 +79,7 @@ describe('indexer/commands/cliRun', () => {
   });
 
   it('names ES_URL when the cluster cannot be reached', async () => {
-    const url = `http://127.0.0.1:${await closedPort()}`;
+    const url = `http://127.0.0.1:${await freePort()}`;
     await withEnv({ ES_URL: url }, async () => {
       const error = await rejectionOf(connectedClient(cliRun()));
       expect(error).to.be.instanceOf(ElasticsearchError);

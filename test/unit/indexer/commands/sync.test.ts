@@ -4,7 +4,6 @@
 // source that is no postgres:// URL; --follow printing a line a run until the first SIGTERM stops it.
 import { expect } from 'chai';
 import { Command } from 'commander';
-import { createServer } from 'node:net';
 import { HEAD_ID, type ChangeLogHead } from '../../../../indexContract/changeLog.js';
 import { addSyncCommand } from '../../../../indexer/commands/sync.js';
 import { AliasLock, LOCK_INDEX } from '../../../../indexer/elasticsearch/lock.js';
@@ -14,23 +13,16 @@ import { FakeRelation, serveChangesFrom } from '../../../support/fakeChangeSourc
 import { fakeElasticsearch, type FakeElasticsearch } from '../../../support/fakeElasticsearch.js';
 import { addGeneration, generationName } from '../../../support/generations.js';
 import { ppaRecord } from '../../../support/ppaRecords.js';
+import { freePort } from '../../../../tools/services/net.js';
 
 const LIVE = generationName('ppas', 1);
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe('indexer/commands/sync', () => {
   let relation: FakeRelation;
   let served: ReturnType<typeof serveChangesFrom>;
   let es: FakeElasticsearch;
   let database: string;
-  before(async () => (database = `postgres://indexer@127.0.0.1:${await closedPort()}/ppas`));
+  before(async () => (database = `postgres://indexer@127.0.0.1:${await freePort()}/ppas`));
   beforeEach(() => {
     relation = new FakeRelation();
     served = serveChangesFrom(relation);

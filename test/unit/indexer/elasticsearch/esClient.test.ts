@@ -13,6 +13,7 @@ import {
 import { ElasticsearchError } from '../../../../indexer/elasticsearch/elasticsearchErrors.js';
 import { ConfigError } from '../../../../settings/variables.js';
 import { fakeCluster } from '../../../support/fakeConnection.js';
+import { rejectionOf } from '../../../support/rejection.js';
 
 const HEADERS = { 'content-type': 'application/json', 'x-elastic-product': 'Elasticsearch' };
 
@@ -22,15 +23,6 @@ function listening(server: Server): Promise<string> {
       resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`),
     ),
   );
-}
-
-async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
 }
 
 describe('indexer/elasticsearch/esClient', () => {

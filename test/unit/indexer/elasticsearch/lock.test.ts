@@ -18,6 +18,7 @@ import {
 } from '../../../../indexer/elasticsearch/lock.js';
 import { LockedError } from '../../../../indexer/errors.js';
 import { fakeElasticsearch, type FakeElasticsearch } from '../../../support/fakeElasticsearch.js';
+import { rejectionOf } from '../../../support/rejection.js';
 
 const T0 = Date.UTC(2026, 0, 1);
 
@@ -31,15 +32,6 @@ function cluster(): FakeElasticsearch & { clock: { now: number } } {
 
 function lockDocument(es: FakeElasticsearch, id: string): LockDocument | undefined {
   return es.sources(LOCK_INDEX).get(id) as LockDocument | undefined;
-}
-
-async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
 }
 
 describe('indexer/elasticsearch/lock', () => {

@@ -11,6 +11,7 @@ import { fakeElasticsearch, type FakeElasticsearch } from '../../../support/fake
 import { generationBuild } from '../../../support/generationBuilds.js';
 import { generationName } from '../../../support/generations.js';
 import { ppaRecord } from '../../../support/ppaRecords.js';
+import { rejectionOf } from '../../../support/rejection.js';
 
 const NEW = generationName('ppas', 2);
 const records = ['a', 'b', 'c'].map((slug) => ppaRecord(slug));
@@ -26,15 +27,6 @@ async function loaded(es: FakeElasticsearch, count = records.length): Promise<vo
       .slice(0, count)
       .flatMap((record) => [{ create: { _index: NEW, _id: record.slug } }, buildDocument(record)]),
   });
-}
-
-async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
 }
 
 describe('indexer/reindex/checkIndex', () => {

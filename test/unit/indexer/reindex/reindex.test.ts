@@ -35,6 +35,7 @@ import { fakeElasticsearch, type FakeElasticsearch } from '../../../support/fake
 import { FakeRecordSource } from '../../../support/fakeRecordSource.js';
 import { addGeneration, generationName } from '../../../support/generations.js';
 import { ndjsonStream, ndjsonText, ppaRecord } from '../../../support/ppaRecords.js';
+import { rejectionOf } from '../../../support/rejection.js';
 
 const OLD = generationName('ppas', 1);
 const slugs = (count: number, prefix = 'ppa') =>
@@ -42,15 +43,6 @@ const slugs = (count: number, prefix = 'ppa') =>
 
 function run(es: FakeElasticsearch, records: readonly unknown[], options: Partial<ReindexOptions> = {}) {
   return reindex({ client: es.client, alias: 'ppas', source: ndjsonStream(records), ...options });
-}
-
-async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
 }
 
 /** The data indices of `ppas` now. */

@@ -10,19 +10,11 @@ import { NothingToRollBackError, rollback } from '../../../../indexer/reindex/ro
 import { fakeElasticsearch, type FakeElasticsearch } from '../../../support/fakeElasticsearch.js';
 import { addGeneration, generationName } from '../../../support/generations.js';
 import { ppaRecord } from '../../../support/ppaRecords.js';
+import { rejectionOf } from '../../../support/rejection.js';
 
 const [T1, T2, T3] = [1, 2, 3].map((minute) => generationName('ppas', minute)) as [string, string, string];
 
 const locksHeld = (es: FakeElasticsearch) => [...(es.indices.get(LOCK_INDEX)?.documents.keys() ?? [])];
-
-async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('indexer/reindex/rollback', () => {
   it('points the alias back at the generation before the live one, and logs what that changes', async () => {

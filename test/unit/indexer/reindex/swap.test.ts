@@ -14,6 +14,7 @@ import { fakeElasticsearch, type FakeElasticsearch } from '../../../support/fake
 import { generationBuild } from '../../../support/generationBuilds.js';
 import { addGeneration, generationName } from '../../../support/generations.js';
 import { ppaRecord } from '../../../support/ppaRecords.js';
+import { rejectionOf } from '../../../support/rejection.js';
 
 const OLD = generationName('ppas', 1);
 const NEW = generationName('ppas', 2);
@@ -29,15 +30,6 @@ function twoGenerations(es: FakeElasticsearch): BuiltEntries {
   const built = new BuiltEntries();
   for (const record of incoming) built.add(record.slug, buildDocument(record).content_hash);
   return built;
-}
-
-async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
 }
 
 describe('indexer/reindex/swap', () => {

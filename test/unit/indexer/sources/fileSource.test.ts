@@ -11,21 +11,13 @@ import { FileSource } from '../../../../indexer/sources/fileSource.js';
 import type { SourceItem } from '../../../../indexer/sources/source.js';
 import { SourceError } from '../../../../indexer/sources/sourceErrors.js';
 import { ndjsonStream, ndjsonText, ppaRecord } from '../../../support/ppaRecords.js';
+import { rejectionOf } from '../../../support/rejection.js';
 
 async function slugs(source: FileSource): Promise<string[]> {
   const read: string[] = [];
   for await (const item of source.items({}) as AsyncIterable<SourceItem & { value: { slug: string } }>)
     read.push(item.value.slug);
   return read;
-}
-
-async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
 }
 
 describe('indexer/sources/fileSource', () => {

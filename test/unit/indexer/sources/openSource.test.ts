@@ -4,7 +4,6 @@
 // as a file.
 import { expect } from 'chai';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -14,24 +13,8 @@ import { FileSource } from '../../../../indexer/sources/fileSource.js';
 import { isPostgresUrl, openRecordSource } from '../../../../indexer/sources/openSource.js';
 import { SourceError } from '../../../../indexer/sources/sourceErrors.js';
 import { ndjsonText, ppaRecord } from '../../../support/ppaRecords.js';
-
-async function rejectionOf(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected a rejection');
-}
-
-/** A local port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { rejectionOf } from '../../../support/rejection.js';
+import { freePort } from '../../../../tools/services/net.js';
 
 describe('indexer/sources/openSource', () => {
   it('takes postgres:// and postgresql:// URLs, in any case, for PostgreSQL and nothing else', () => {
@@ -63,7 +46,7 @@ describe('indexer/sources/openSource', () => {
   });
 
   it('opens a URL as PostgreSQL: a bad relation is refused before connecting, an absent database named', async () => {
-    const relation = await rejectionOf(
+    const relation = await rejectionOf<Error>(
       openRecordSource('postgres://127.0.0.1:1/ppas', { relation: 'ppas; drop' }),
     );
     // PostgreSQL's module is loaded by a dynamic import, which under mocha and tsx is a second copy of the
@@ -72,8 +55,10 @@ describe('indexer/sources/openSource', () => {
     expect(relation.constructor.name).to.equal(UsageError.name);
     expect(String(relation)).to.include('--relation must be NAME or SCHEMA.NAME');
 
-    const port = await closedPort();
-    const absent = await rejectionOf(openRecordSource(`postgresql://indexer:secret@127.0.0.1:${port}/ppas`));
+    const port = await freePort();
+    const absent = await rejectionOf<Error>(
+      openRecordSource(`postgresql://indexer:secret@127.0.0.1:${port}/ppas`),
+    );
     expect(absent.constructor.name).to.equal(SourceError.name);
     expect(absent).to.have.property('exitCode', EXIT_CODES.usage);
     expect(String(absent)).to.include(`the PostgreSQL source 127.0.0.1:${port}/ppas cannot be read`);

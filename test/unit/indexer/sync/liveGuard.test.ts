@@ -13,6 +13,7 @@ import { FakeRelation } from '../../../support/fakeChangeSource.js';
 import { fakeElasticsearch, type FakeElasticsearch } from '../../../support/fakeElasticsearch.js';
 import { addGeneration, generationName } from '../../../support/generations.js';
 import { ppaRecord } from '../../../support/ppaRecords.js';
+import { rejectionOf } from '../../../support/rejection.js';
 
 const LIVE = generationName('ppas', 1);
 const slugs = (count: number) => Array.from({ length: count }, (_, n) => `p-${String(n).padStart(4, '0')}`);
@@ -45,15 +46,6 @@ function guard(
 
 const held = (es: FakeElasticsearch) =>
   es.indices.get(LIVE)!.mappings._meta!.sync_guard as SyncGuardState | undefined;
-
-async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('indexer/sync/liveGuard', () => {
   it('lets a run through within 5% of the live PPAs, counting only unpublished rows still served', async () => {

@@ -14,19 +14,11 @@ import { FakeRelation, serveChangesFrom } from '../../../support/fakeChangeSourc
 import { fakeElasticsearch, type FakeElasticsearch } from '../../../support/fakeElasticsearch.js';
 import { addGeneration, generationName } from '../../../support/generations.js';
 import { ppaRecord } from '../../../support/ppaRecords.js';
+import { rejectionOf } from '../../../support/rejection.js';
 
 const LIVE = generationName('ppas', 1);
 const NEXT = generationName('ppas', 2);
 const slugs = (count: number) => Array.from({ length: count }, (_, n) => `p-${String(n).padStart(2, '0')}`);
-
-async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('indexer/sync/sync', () => {
   let relation: FakeRelation;

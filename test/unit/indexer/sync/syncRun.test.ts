@@ -21,6 +21,7 @@ import { FakeRelation, microseconds, readerOf } from '../../../support/fakeChang
 import { fakeElasticsearch, type FakeElasticsearch } from '../../../support/fakeElasticsearch.js';
 import { addGeneration, generationName } from '../../../support/generations.js';
 import { ppaRecord } from '../../../support/ppaRecords.js';
+import { rejectionOf } from '../../../support/rejection.js';
 
 const LIVE = generationName('ppas', 1);
 
@@ -81,15 +82,6 @@ function syncRun(es: FakeElasticsearch, relation: FakeRelation, changes: Partial
 }
 
 const meta = (es: FakeElasticsearch) => es.indices.get(LIVE)!.mappings._meta!;
-
-async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('indexer/sync/syncRun', () => {
   it('writes the published, deletes the unpublished, skips and names the invalid, then moves the mark', async () => {

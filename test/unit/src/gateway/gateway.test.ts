@@ -17,6 +17,7 @@ import {
   type FakeCall,
   type FakeCluster,
 } from '../../../support/fakeConnection.js';
+import { rejectionOf } from '../../../support/rejection.js';
 
 const REQUEST_TIMEOUT_MS = 400;
 
@@ -42,16 +43,6 @@ function hitsOf(...ids: string[]): unknown {
 }
 
 const lookup = (id: string) => ({ id, _source_includes: ['slug'], realtime: false as const });
-
-/** The rejection `promise` ends with (fails the test when it resolves). */
-async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
-}
 
 /** Elasticsearch's answer to a failed request: `status`, with an error of `type`. */
 const failed = (status: number, type: string) => ({
