@@ -11,6 +11,7 @@ import highlights from './highlightCost.js';
 import queryCost from './queryCost.js';
 import queryCostMix from './queryCostMix.js';
 import rollUps from './rollUps.js';
+import misses from './misses.js';
 
 export const SUITES: readonly Suite[] = [
   mix,
@@ -23,6 +24,7 @@ export const SUITES: readonly Suite[] = [
   queryCost,
   queryCostMix,
   rollUps,
+  misses,
 ];
 
 /** The suite `npm run bench` runs without a name. */

@@ -17,6 +17,7 @@ import { buildListSearches } from '../../src/queries/listSearch.js';
 import { buildOcdsReleasePageSearch } from '../../src/queries/ocdsSearch.js';
 import { buildStatisticsSearch } from '../../src/queries/statisticsSearch.js';
 import { buildSuggestSearch } from '../../src/queries/suggestSearch.js';
+import { slippedText } from './typedText.js';
 
 export const REQUEST_KINDS = [
   'list_plain',
@@ -152,9 +153,19 @@ function plainList(random: Random): string {
   return query(random.pick([[], [], [['page', 2]], [['page', random.int(3, 40)]], [['per_page', 50]]]));
 }
 
-function textSearch(random: Random, vocabulary: Vocabulary): string {
+/**
+ * The share of the mix's text searches that find nothing (issue 72): typed words with a slip past the forgiving
+ * match, a partial last word, gibberish (./typedText.ts). Each asks for a "did you mean", as such searches do.
+ */
+export const MIX_MISS_SHARE = 0.2;
+
+/** A text search of the list; `missShare` of them slipped (most find nothing). */
+function textSearch(random: Random, vocabulary: Vocabulary, missShare = 0): string {
   const record = random.pick(vocabulary.records);
   const name = record.project_name;
+  if (missShare > 0 && random.chance(missShare)) {
+    return query([['q', slippedText(random, record)], ...pageParams(random)]);
+  }
   const draw = random.next();
   let q: string;
   if (draw < 0.25) q = name;
@@ -235,7 +246,7 @@ export function buildMix(records: PpaRecord[], options: MixOptions): MixRequest[
     for (let index = 0; index < count; index++) {
       if (kind === 'detail') mix.push(mixRequest(kind, random.pick(records).slug));
       else if (kind === 'list_plain') mix.push(mixRequest(kind, plainList(random)));
-      else if (kind === 'list_q') mix.push(mixRequest(kind, textSearch(random, vocabulary)));
+      else if (kind === 'list_q') mix.push(mixRequest(kind, textSearch(random, vocabulary, MIX_MISS_SHARE)));
       else if (kind === 'list_filter') mix.push(mixRequest(kind, filteredList(random, vocabulary)));
       else if (kind === 'list_sort') mix.push(mixRequest(kind, sortedList(random, vocabulary)));
       else mix.push(mixRequest(kind, statistics(random, vocabulary)));

@@ -17,7 +17,7 @@ import {
   elasticsearchLatency,
   type ConcurrencyLimitOptions,
 } from './concurrencyLimit.js';
-import { SearchAbandonedError, SearchOverloadedError } from './searchErrors.js';
+import { SearchAbandonedError, SearchDeclinedError, SearchOverloadedError } from './searchErrors.js';
 import type { LoopLoad } from './loopMonitor.js';
 
 /** What an ended search says to the limit: a latency sample, a sign of overload, or nothing (cancelled). */
@@ -53,6 +53,11 @@ export interface AdmissionState {
   queued: number;
   /** Searches refused since start. */
   refused: number;
+  /**
+   * Optional searches (a "did you mean" count) not run since start, because searches were waiting or being
+   * refused: their answers went without what they would have added.
+   */
+  declined: number;
   /** A search was refused within the last SHEDDING_MEMORY_MS. */
   shedding: boolean;
   /** The latency the limit is measured against (ms), once known. */
@@ -79,6 +84,7 @@ export class Admission {
   private readonly maxQueued: number;
   private readonly deadlineMs: number;
   private refusedCount = 0;
+  private declinedCount = 0;
   private meanLatencyMs = 0;
   private meanSlotMs = 0;
   /** Searches measured so far. */
@@ -152,12 +158,36 @@ export class Admission {
     return this.slotFree() || (this.queue.size < this.maxQueued && this.answersInTime(this.queue.size + 1));
   }
 
+  /**
+   * Runs an optional search (one that only adds to an answer, never decides it: "did you mean") when a slot is free
+   * now and nothing is refused or waiting; else declines it at once (SearchDeclinedError), not queued and not counted
+   * as a refusal, so that under pressure the searches answers depend on go first.
+   */
+  async runOptional<T>(search: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    if (signal?.aborted) throw new SearchAbandonedError();
+    if (!this.idleNow()) {
+      this.declinedCount++;
+      throw new SearchDeclinedError();
+    }
+    return this.queue.add(() => this.measure(search, this.now()));
+  }
+
+  /** A slot is free, nothing waits, nothing was refused lately and the process has room: no pressure at all. */
+  private idleNow(): boolean {
+    return (
+      this.slotFree() &&
+      this.now() - this.lastRefusalAt >= SHEDDING_MEMORY_MS &&
+      !this.options.loop?.saturated()
+    );
+  }
+
   state(): AdmissionState {
     return {
       limit: this.queue.concurrency,
       inFlight: this.queue.pending,
       queued: this.queue.size,
       refused: this.refusedCount,
+      declined: this.declinedCount,
       shedding: this.now() - this.lastRefusalAt < SHEDDING_MEMORY_MS,
       minimumLatencyMs: this.control.minimumLatencyMs ?? null,
       latencyMs: this.meanLatencyMs,

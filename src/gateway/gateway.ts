@@ -38,7 +38,10 @@ export interface SearchGateway {
    * Several searches on the alias in one round trip (_msearch), answered in order; one that fails fails them all,
    * as a search would.
    */
-  msearch<TDoc>(requests: readonly SearchRequestBody[]): Promise<estypes.SearchResponse<TDoc>[]>;
+  msearch<TDoc>(
+    requests: readonly SearchRequestBody[],
+    options?: SearchOptions,
+  ): Promise<estypes.SearchResponse<TDoc>[]>;
   /**
    * One document of the alias by id (null when there is none), with the same retries and errors as search(): the
    * detail's lookup.
@@ -60,6 +63,11 @@ export interface SearchOptions {
    * searches of one answer (a roll-up's pages) share the one deadline. Absent: from this search.
    */
   startedAt?: number;
+  /**
+   * The search only adds to an answer ("did you mean"): run only when admission is under no pressure at all,
+   * else declined at once (SearchDeclinedError), never queued.
+   */
+  optional?: boolean;
 }
 
 export interface SearchGatewayOptions {
@@ -76,12 +84,20 @@ export interface SearchGatewayOptions {
 type Read = <T>(attempt: Attempt<T>, options?: SearchOptions) => Promise<T>;
 
 /** A search run through admission control. */
-type Admit = <T>(search: () => Promise<T>, signal: AbortSignal | undefined) => Promise<T>;
+type Admit = <T>(
+  search: () => Promise<T>,
+  signal: AbortSignal | undefined,
+  optional: boolean | undefined,
+) => Promise<T>;
 
-/** Admission, its wait traced when tracing is on and the search is made for a traced request. */
+/**
+ * Admission, its wait traced when tracing is on and the search is made for a traced request; an optional search
+ * never waits, so it has no wait to trace.
+ */
 function admitThrough(admission: Admission, tracer: Tracer | undefined): Admit {
-  if (!tracer) return (search, signal) => admission.run(search, signal);
-  return (search, signal) => {
+  return (search, signal, optional) => {
+    if (optional) return admission.runOptional(search, signal);
+    if (!tracer) return admission.run(search, signal);
     const request = requestTraceContext();
     return request ? admitTraced(tracer, admission, search, signal, request) : admission.run(search, signal);
   };
@@ -97,7 +113,7 @@ function createRead({ client, requestTimeoutMs, admission, tracer }: SearchGatew
     const signal = currentRequestSignal();
     const run = () => failover.run(attempt, started, signal);
     try {
-      return await (admit && !options?.unqueued ? admit(run, signal) : run());
+      return await (admit && !options?.unqueued ? admit(run, signal, options?.optional) : run());
     } catch (error) {
       throw searchError(error, admission);
     }
@@ -112,9 +128,12 @@ export function createSearchGateway(options: SearchGatewayOptions): SearchGatewa
     search: (request, searchOptions) =>
       read((attempt) => client.search({ ...request, index: alias }, attempt), searchOptions),
 
-    async msearch<TDoc>(requests: readonly SearchRequestBody[]) {
+    async msearch<TDoc>(requests: readonly SearchRequestBody[], searchOptions?: SearchOptions) {
       const searches = requests.flatMap((request) => [{}, request as estypes.MsearchMultisearchBody]);
-      const answer = await read((attempt) => client.msearch<TDoc>({ index: alias, searches }, attempt));
+      const answer = await read(
+        (attempt) => client.msearch<TDoc>({ index: alias, searches }, attempt),
+        searchOptions,
+      );
       return answer.responses.map((item) => searchResponseOf(item, admission));
     },
 

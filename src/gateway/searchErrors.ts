@@ -64,3 +64,14 @@ export class SearchAbandonedError extends ClientClosedError {
     this.name = 'SearchAbandonedError';
   }
 }
+
+/**
+ * An optional search (it only adds to an answer: "did you mean") was not run, because admission was queueing or
+ * shedding. Never a client's problem: the answer is sent without what it would have added.
+ */
+export class SearchDeclinedError extends Error {
+  constructor() {
+    super('optional search not run: searches are waiting or being refused');
+    this.name = 'SearchDeclinedError';
+  }
+}

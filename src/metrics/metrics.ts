@@ -10,6 +10,7 @@ import type { SearchGateway } from '../gateway/gateway.js';
 import type { ServedStateWatcher } from '../liveState/servedStateWatcher.js';
 import type { Admission } from '../gateway/admission.js';
 import { routeOf, wasOverloaded } from '../http/refusalLog.js';
+import { SearchDeclinedError } from '../gateway/searchErrors.js';
 import { registerServedIndexGauges, servedStateMetrics, type MetricsSources } from './servedMetrics.js';
 
 export type { MetricsSources };
@@ -129,7 +130,8 @@ function searchMetrics(registry: Registry): Pick<Metrics, 'instrumentSearch'> {
       stop({ outcome: 'ok' });
       return answer;
     } catch (error) {
-      stop({ outcome: 'error' });
+      // An optional search admission declined made no round trip (admissionMetrics counts it).
+      if (!(error instanceof SearchDeclinedError)) stop({ outcome: 'error' });
       throw error;
     }
   };
@@ -138,7 +140,7 @@ function searchMetrics(registry: Registry): Pick<Metrics, 'instrumentSearch'> {
       ({
         ...search,
         search: (request, options) => timed(() => search.search(request, options)),
-        msearch: (requests) => timed(() => search.msearch(requests)),
+        msearch: (requests, options) => timed(() => search.msearch(requests, options)),
         getDocument: (lookup) => timed(() => search.getDocument(lookup)),
       }) as SearchGateway,
   };
@@ -219,6 +221,18 @@ function admissionMetrics(registry: Registry): Pick<Metrics, 'observeAdmission'>
     '1 while the instance refuses searches for overload (a refusal in the last 10 s), else 0',
     (s) => (s.shedding ? 1 : 0),
   );
+  new Counter({
+    name: 'ppa_admission_optional_declined_total',
+    help:
+      'Optional searches (the count behind did_you_mean) not run because searches were waiting or being ' +
+      'refused: those empty answers were sent at once, with meta.did_you_mean null',
+    registers: [registry],
+    collect() {
+      // Admission counts; the counter repeats its total (it only ever rises, as admission's does).
+      this.reset();
+      if (admissionState) this.inc(admissionState().declined);
+    },
+  });
   return {
     observeAdmission(admission) {
       admissionState = () => admission.state();

@@ -46,8 +46,12 @@ export const listPpas = operation({
           changesSince: since,
           highlight,
         });
-        // An empty answer made before the vocabulary was first read would lack its "did you mean": not kept.
-        const unkept = body.meta.total === 0 && query.q !== undefined && vocabulary === undefined;
+        // An empty answer without its "did you mean" (made before the vocabulary was first read, or none looked
+        // for under pressure) is not kept: the same request later may have one.
+        const unkept =
+          body.meta.total === 0 &&
+          query.q !== undefined &&
+          (vocabulary === undefined || result.didYouMean === null);
         return {
           body,
           found: body.meta.total,

@@ -38,21 +38,27 @@ export const suggestPpas = operation({
       await answer(`${base} ${JSON.stringify(query)}`, async () => {
         const search = buildSuggestSearch(query);
         const highlight = suggestHighlighterFor(query);
+        const startedAt = performance.now();
         const response = await deps.search.search<SuggestSource>(search);
         const vocabulary = deps.liveState.vocabulary();
         const empty = response.hits.hits.length === 0;
-        // Nothing suggested: the rewrite of q that suggests something, in one round trip more.
+        // Nothing suggested: the rewrite of q that suggests something, within the same deadline, never under
+        // pressure (null then).
         const didYouMean =
-          empty && vocabulary ? await suggestDidYouMean(deps.search, query, vocabulary) : undefined;
+          empty && vocabulary
+            ? await suggestDidYouMean(deps.search, query, vocabulary, startedAt)
+            : undefined;
         const request = { base, querystring: canonicalQuery() };
         const body = presentSuggestions(
           response,
           base,
           query,
           highlight,
-          didYouMean && { didYouMean, request },
+          didYouMean === undefined ? undefined : { didYouMean, request },
         );
-        return { body, ...(empty && vocabulary === undefined ? { unkept: true as const } : {}) };
+        // An empty answer without its "did you mean" (the vocabulary not read yet, or none looked for) is not kept.
+        const unkept = empty && (vocabulary === undefined || didYouMean === null);
+        return { body, ...(unkept ? { unkept: true as const } : {}) };
       });
     },
 });

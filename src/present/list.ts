@@ -198,7 +198,8 @@ export function presentList(
     };
   }
   if (facets) meta.facets = facets;
-  if (didYouMean) {
+  if (didYouMean === null) meta.did_you_mean = null;
+  else if (didYouMean) {
     // The same request with that q, from its first page (a cursor walk from its start).
     const url = withParameters(
       request,

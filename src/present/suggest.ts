@@ -40,9 +40,12 @@ export const suggestHighlighterFor = (
 ): ReturnType<typeof highlighter> | undefined =>
   query?.highlight ? highlighter(query.q, 'suggest') : undefined;
 
-/** A rewrite of `q` to offer, and the request it is offered on (the suggestion URL keeps its other parameters). */
+/**
+ * A rewrite of `q` to offer (null: none was looked for, under pressure), and the request it is offered on (the
+ * suggestion URL keeps its other parameters).
+ */
 export interface SuggestionOffer {
-  didYouMean: DidYouMean;
+  didYouMean: DidYouMean | null;
   request: { base: string; querystring: string };
 }
 
@@ -68,7 +71,8 @@ export function presentSuggestions(
       return [suggestion];
     }),
   };
-  if (offer) {
+  if (offer?.didYouMean === null) body.did_you_mean = null;
+  else if (offer) {
     const url = withParameters(offer.request, { q: offer.didYouMean.q }, [], API_PATHS.suggest);
     body.did_you_mean = { ...offer.didYouMean, url };
   }

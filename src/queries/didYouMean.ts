@@ -1,18 +1,49 @@
 // "Did you mean": for a list or suggest request with `q` that found nothing, the first rewrite of `q`
-// (src/matching/rewrite/, best first) that finds something, with how much it finds. One round trip: a count of the
-// likeliest rewrites at once (one _msearch of size-0 searches with the same filters), only ever after an empty
-// answer, so an answer with results costs what it did.
+// (src/matching/rewrite/, best first) that finds something, with how much it finds. Only ever after an empty
+// answer, so an answer with results costs what it did; and a miss may cost little more than a hit (issue 72):
+//   1. one size-0 search, cheap, says which of the likeliest rewrites some PPA holds every word of (each word
+//      looked up as written, no typo, no prefix: a filter of terms per rewrite, in one `filters` aggregation);
+//   2. then only the first rewrite so held is counted exactly, by what the request itself selects (its filters,
+//      its `q` without the bonuses that only rank), with any rewrite before it the first search could not judge (a
+//      word it keeps that the vocabulary does not hold: a typo the forgiving match forgives), at most
+//      REWRITES_COUNTED in all.
+// Both are optional searches: under pressure (admission queueing or shedding) they are not run, and the empty
+// answer goes at once with `did_you_mean: null`; a failed or late one does the same, never failing the answer.
+import type { estypes } from '@elastic/elasticsearch';
 import type { SearchGateway, SearchRequestBody } from '../gateway/gateway.js';
+import { SearchAbandonedError, SearchDeclinedError } from '../gateway/searchErrors.js';
+import { ServiceUnavailableError, OverloadedError } from '../http/problem.js';
+import { writtenPlainWords, writtenWordsOf } from '../matching/queryText.js';
 import { rewritesOf } from '../matching/rewrite/rewrites.js';
+import type { MatchMode } from '../matching/typoRules.js';
 import type { Vocabulary } from '../matching/vocabulary.js';
 import { isListQ } from '../params/filters.js';
 import type { ListQuery } from '../params/list.js';
 import { MAX_SUGGEST_Q_LENGTH, type SuggestQuery } from '../params/suggest.js';
 import { buildListCountSearch } from './listSearch.js';
 import { buildSuggestCountSearch } from './suggestSearch.js';
+import { NAME_CANONICAL_FIELD, NAME_FOLDED_FIELD } from '../../indexContract/fields.js';
+import { DESCRIPTOR_FIELDS, TEXT_FIELD_TABLE } from '../matching/textFields.js';
 
-/** Rewrites counted per empty answer: the likeliest few (each is a search of its own in the _msearch). */
-export const REWRITES_COUNTED = 6;
+type Query = estypes.QueryDslQueryContainer;
+
+/**
+ * Where a list rewrite's word is looked up as written: where the vocabulary's words come from (the four text
+ * fields, the name's canonical words, the technology's words and the country's names). Each is one of the ways the
+ * forgiving match meets a word, so a rewrite whose words one PPA holds here finds that PPA.
+ */
+const HELD_WORD_FIELDS = [
+  ...TEXT_FIELD_TABLE.map(({ folded }) => folded),
+  NAME_CANONICAL_FIELD,
+  ...DESCRIPTOR_FIELDS,
+];
+/** Suggestions look in the name only. */
+const SUGGEST_HELD_WORD_FIELDS = [NAME_FOLDED_FIELD, NAME_CANONICAL_FIELD];
+
+/** Rewrites considered per empty answer: the likeliest few, judged together by the first, cheap search. */
+export const REWRITES_CONSIDERED = 6;
+/** Rewrites counted exactly per empty answer, at most (each a search of the request's full selection). */
+export const REWRITES_COUNTED = 2;
 
 export interface DidYouMean {
   /** The rewritten `q`. */
@@ -21,21 +52,130 @@ export interface DidYouMean {
   total: number;
 }
 
-/** The first of `rewrites` (best first) that finds something, counted by `countOf` in one round trip. */
+/**
+ * What "did you mean" came to: a rewrite offered; undefined when none finds anything; null when it was not looked
+ * for (admission under pressure, or its searches failed): the answer says so with `did_you_mean: null`.
+ */
+export type DidYouMeanOutcome = DidYouMean | undefined | null;
+
+/** How one kind of request is rewritten and counted. */
+export interface RewriteCounting {
+  /** The rewrites, best first. */
+  rewrites: readonly string[];
+  /** What the request selects apart from `q` (its filters, live PPAs only). */
+  scope: Query;
+  /** The words of a rewrite, each folded, when the vocabulary holds every one (none: it cannot be judged so). */
+  heldWordsOf: (q: string) => string[] | undefined;
+  /** The fields a held word is looked up in, as written. */
+  fields: readonly string[];
+  /** The exact count of a rewrite: the request's own selection with it. */
+  countOf: (q: string) => SearchRequestBody;
+}
+
+/** The first rewrite that finds something (see the top of this file); `startedAt`: the answer's deadline starts. */
 export async function firstThatFinds(
   search: SearchGateway,
-  rewrites: readonly string[],
-  countOf: (q: string) => SearchRequestBody,
-): Promise<DidYouMean | undefined> {
-  const asked = rewrites.slice(0, REWRITES_COUNTED);
-  if (asked.length === 0) return undefined;
-  const responses = await search.msearch(asked.map(countOf));
-  for (const [index, response] of responses.entries()) {
-    const total = response.hits.total;
-    const found = typeof total === 'number' ? total : (total?.value ?? 0);
-    if (found > 0) return { q: asked[index]!, total: found };
+  counting: RewriteCounting,
+  startedAt?: number,
+): Promise<DidYouMeanOutcome> {
+  const considered = counting.rewrites.slice(0, REWRITES_CONSIDERED);
+  if (considered.length === 0) return undefined;
+  const options = { optional: true, ...(startedAt === undefined ? {} : { startedAt }) };
+  try {
+    const words = considered.map((q) => counting.heldWordsOf(q));
+    const held = words.some((each) => each !== undefined)
+      ? await heldTogether(search, counting, words, options)
+      : new Set<number>();
+    const counted = toCount(considered, words, held);
+    if (counted.length === 0) return undefined;
+    const responses =
+      counted.length === 1
+        ? [await search.search(counting.countOf(counted[0]!), options)]
+        : await search.msearch(counted.map(counting.countOf), options);
+    for (const [index, response] of responses.entries()) {
+      const found = totalOf(response.hits.total);
+      if (found > 0) return { q: counted[index]!, total: found };
+    }
+    return undefined;
+  } catch (error) {
+    if (wentWithout(error)) return null;
+    throw error;
   }
-  return undefined;
+}
+
+/** Which of the rewrites (by place) some PPA in scope holds every word of: one size-0 search. */
+async function heldTogether(
+  search: SearchGateway,
+  counting: RewriteCounting,
+  words: readonly (string[] | undefined)[],
+  options: { optional: boolean; startedAt?: number },
+): Promise<Set<number>> {
+  const filters: Record<string, Query> = {};
+  words.forEach((each, index) => {
+    if (each === undefined) return;
+    filters[index] = {
+      bool: { filter: each.map((word) => ({ multi_match: { query: word, fields: [...counting.fields] } })) },
+    };
+  });
+  const response = await search.search<unknown, { held: estypes.AggregationsFiltersAggregate }>(
+    {
+      size: 0,
+      track_total_hits: false,
+      query: counting.scope,
+      aggs: { held: { filters: { filters } } },
+    },
+    options,
+  );
+  const buckets = response.aggregations?.held.buckets as Record<string, { doc_count: number }> | undefined;
+  return new Set(
+    Object.entries(buckets ?? {})
+      .filter(([, bucket]) => bucket.doc_count > 0)
+      .map(([index]) => Number(index)),
+  );
+}
+
+/**
+ * The rewrites counted exactly, best first: those before the first held one that could not be judged, then the
+ * first held one, at most REWRITES_COUNTED. A rewrite judged and not held is passed over: no PPA holds its words
+ * together as written.
+ */
+function toCount(
+  considered: readonly string[],
+  words: readonly (string[] | undefined)[],
+  held: ReadonlySet<number>,
+): string[] {
+  const counted: string[] = [];
+  for (const [index, q] of considered.entries()) {
+    if (counted.length === REWRITES_COUNTED) break;
+    if (words[index] === undefined) counted.push(q);
+    else if (held.has(index)) {
+      counted.push(q);
+      break;
+    }
+  }
+  return counted;
+}
+
+const totalOf = (total: number | estypes.SearchTotalHits | undefined): number =>
+  typeof total === 'number' ? total : (total?.value ?? 0);
+
+/**
+ * A search that did not run or did not end in time (declined under pressure, refused, Elasticsearch unavailable
+ * or late): the answer goes without its suggestion. A client gone is not one: nobody reads that answer.
+ */
+function wentWithout(error: unknown): boolean {
+  if (error instanceof SearchAbandonedError) return false;
+  return (
+    error instanceof SearchDeclinedError ||
+    error instanceof OverloadedError ||
+    error instanceof ServiceUnavailableError
+  );
+}
+
+/** The folded words of `written`, when the vocabulary holds every one of them. */
+function heldWords(written: readonly { words: string[] }[], vocabulary: Vocabulary): string[] | undefined {
+  const words = written.flatMap((word) => word.words);
+  return words.length > 0 && words.every((word) => vocabulary.count(word) > 0) ? words : undefined;
 }
 
 /** For a list request whose `q` found nothing: the first rewrite of `q` that finds something under its filters. */
@@ -43,9 +183,23 @@ export function listDidYouMean(
   search: SearchGateway,
   query: ListQuery & { q: string },
   vocabulary: Vocabulary,
-): Promise<DidYouMean | undefined> {
-  const rewrites = rewritesOf(query.q, vocabulary, 'list', REWRITES_COUNTED).filter(isListQ);
-  return firstThatFinds(search, rewrites, (q) => buildListCountSearch({ ...query, q }));
+  startedAt?: number,
+): Promise<DidYouMeanOutcome> {
+  const rewrites = rewritesOf(query.q, vocabulary, 'list', REWRITES_CONSIDERED).filter(isListQ);
+  return firstThatFinds(
+    search,
+    {
+      rewrites,
+      scope: buildListCountSearch({ ...query, q: undefined }).query!,
+      heldWordsOf: (q) => {
+        const { words, othersLookedFor } = writtenPlainWords(q);
+        return othersLookedFor ? undefined : heldWords(words, vocabulary);
+      },
+      fields: HELD_WORD_FIELDS,
+      countOf: (q) => buildListCountSearch({ ...query, q }),
+    },
+    startedAt,
+  );
 }
 
 /** For suggestions that found nothing: the first rewrite of `q` (read as typed text) that suggests something. */
@@ -53,9 +207,21 @@ export function suggestDidYouMean(
   search: SearchGateway,
   query: SuggestQuery,
   vocabulary: Vocabulary,
-): Promise<DidYouMean | undefined> {
-  const rewrites = rewritesOf(query.q, vocabulary, 'suggest', REWRITES_COUNTED).filter(
+  startedAt?: number,
+): Promise<DidYouMeanOutcome> {
+  const mode: MatchMode = 'suggest';
+  const rewrites = rewritesOf(query.q, vocabulary, mode, REWRITES_CONSIDERED).filter(
     (q) => q.length <= MAX_SUGGEST_Q_LENGTH,
   );
-  return firstThatFinds(search, rewrites, (q) => buildSuggestCountSearch({ ...query, q }));
+  return firstThatFinds(
+    search,
+    {
+      rewrites,
+      scope: { bool: { filter: [{ term: { active: true } }] } },
+      heldWordsOf: (q) => heldWords(writtenWordsOf(q), vocabulary),
+      fields: SUGGEST_HELD_WORD_FIELDS,
+      countOf: (q) => buildSuggestCountSearch({ ...query, q }),
+    },
+    startedAt,
+  );
 }

@@ -18,8 +18,11 @@ export interface ListResult {
   response: estypes.SearchResponse<ListSource>;
   /** Each asked facet's buckets, ordered and capped (absent: no facets asked). */
   facets?: Partial<Record<FacetName, FacetBucket[]>>;
-  /** `q` found nothing and a rewrite of it finds something: that rewrite (meta.did_you_mean). */
-  didYouMean?: DidYouMean;
+  /**
+   * `q` found nothing: the rewrite of it that finds something (meta.did_you_mean), null when none was looked for
+   * (under pressure); absent when none finds anything.
+   */
+  didYouMean?: DidYouMean | null;
 }
 
 export interface ListPlan {
@@ -34,6 +37,7 @@ export function planList(query: ListQuery, vocabulary?: Vocabulary): ListPlan {
   return {
     searches,
     async run(gateway) {
+      const startedAt = performance.now();
       const [response, facetCounts] =
         searches.length === 1
           ? [await gateway.search<ListSource>(searches[0])]
@@ -49,8 +53,8 @@ export function planList(query: ListQuery, vocabulary?: Vocabulary): ListPlan {
         result.facets = readFacetBuckets(aggregations, query.facets);
       }
       if (query.q !== undefined && vocabulary && totalOf(response) === 0) {
-        const offered = await listDidYouMean(gateway, { ...query, q: query.q }, vocabulary);
-        if (offered) result.didYouMean = offered;
+        const offered = await listDidYouMean(gateway, { ...query, q: query.q }, vocabulary, startedAt);
+        if (offered !== undefined) result.didYouMean = offered;
       }
       return result;
     },

@@ -6,7 +6,7 @@ import { LIST_SOURCE_FIELDS } from '../../indexContract/sourceFields.js';
 import type { SearchRequestBody } from '../gateway/gateway.js';
 import { buildFacetedParts, type FacetAggregationOptions } from './facetAggregations.js';
 import type { FilterClause } from '../params/filters.js';
-import { buildNamedFilterClauses, buildSearchQuery } from './searchQuery.js';
+import { buildNamedFilterClauses, buildSearchQuery, buildSelectionQuery } from './searchQuery.js';
 import type { FacetName } from '../params/facets.js';
 
 const SLUG_TIEBREAK: estypes.SortCombinations = { slug: { order: 'asc' } };
@@ -75,12 +75,13 @@ export function buildListSearch(query: ListQuery): SearchRequestBody {
 }
 
 /**
- * How many PPAs the list request would find with its filters (and slugs): a size-0 search, the page, the sort and
- * the cursor's place aside. What a rewrite of an empty answer's `q` finds (./didYouMean.ts).
+ * How many PPAs the list request would find with its filters (and slugs): a size-0 search of what it selects,
+ * unscored (its `q` without the bonuses that only rank), the page, the sort and the cursor's place aside. What a
+ * rewrite of an empty answer's `q` finds (./didYouMean.ts): its `meta.total`, exactly.
  */
 export function buildListCountSearch(query: ListQuery): SearchRequestBody {
   const clauses = listClauses({ ...query, cursor: undefined }).map(({ clause }) => clause);
-  return { query: buildSearchQuery(query, clauses), size: 0, track_total_hits: true };
+  return { query: buildSelectionQuery(query, clauses), size: 0, track_total_hits: true };
 }
 
 /**

@@ -2,7 +2,7 @@
 // `q`, the text query as the only scoring clause. Only active PPAs are ever listed or counted.
 import type { estypes } from '@elastic/elasticsearch';
 import { filterClauses, type FilterClause, type SearchFilters } from '../params/filters.js';
-import { buildTextQuery } from './textQuery.js';
+import { buildTextQuery, buildTextSelection } from './textQuery.js';
 
 type Query = estypes.QueryDslQueryContainer;
 
@@ -20,4 +20,14 @@ export function buildSearchQuery(filters: SearchFilters, clauses = buildFilterCl
   const bool: estypes.QueryDslBoolQuery = { filter: clauses };
   if (filters.q !== undefined) bool.must = [buildTextQuery(filters.q)];
   return { bool };
+}
+
+/**
+ * What buildSearchQuery selects, unscored: every clause a filter, `q` as its selection (no bonuses). For a count
+ * of what a request would find, where nothing is ranked.
+ */
+export function buildSelectionQuery(filters: SearchFilters, clauses = buildFilterClauses(filters)): Query {
+  return {
+    bool: { filter: filters.q === undefined ? clauses : [...clauses, buildTextSelection(filters.q)] },
+  };
 }

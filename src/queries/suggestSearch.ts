@@ -93,13 +93,20 @@ function lastWordQuery(word: string): Query {
   return { dis_max: { queries } };
 }
 
+/** The words of `q` as suggest reads them (folded tokens, at most MAX_WORDS). */
+const suggestWords = (q: string): string[] => standardTokens(foldText(q)).slice(0, MAX_WORDS);
+
+/** What selects a name: each complete word matches, and the last one as a start (none: nothing is selected). */
+function selectingClauses(words: readonly string[]): Query[] {
+  return words.length === 0
+    ? [{ match_none: {} }] // nothing to suggest for punctuation alone
+    : [...words.slice(0, -1).map(wordQuery), lastWordQuery(words[words.length - 1] ?? '')];
+}
+
 export function buildSuggestSearch(query: SuggestQuery): SearchRequestBody {
-  const words = standardTokens(foldText(query.q)).slice(0, MAX_WORDS);
+  const words = suggestWords(query.q);
   const typed = foldText(query.q.trim()).replace(/\s+/gu, ' ');
-  const must: Query[] =
-    words.length === 0
-      ? [{ match_none: {} }] // nothing to suggest for punctuation alone
-      : [...words.slice(0, -1).map(wordQuery), lastWordQuery(words[words.length - 1] ?? '')];
+  const must = selectingClauses(words);
   const should: Query[] = [
     { constant_score: { filter: { term: { [NAME_EXACT_FIELD]: typed } }, boost: SUGGEST_EXACT_NAME_BOOST } },
     {
@@ -121,7 +128,11 @@ export function buildSuggestSearch(query: SuggestQuery): SearchRequestBody {
   };
 }
 
-/** How many names the suggestions for `query.q` would come from: a size-0 search (a rewrite's count, didYouMean.ts). */
+/**
+ * How many names the suggestions for `query.q` would come from: a size-0 search of what selects them, unscored (the
+ * bonuses that only order them left out): a rewrite's count (didYouMean.ts).
+ */
 export function buildSuggestCountSearch(query: SuggestQuery): SearchRequestBody {
-  return { query: buildSuggestSearch(query).query, size: 0, track_total_hits: true };
+  const filter = [{ term: { active: true } }, ...selectingClauses(suggestWords(query.q))];
+  return { query: { bool: { filter } }, size: 0, track_total_hits: true };
 }

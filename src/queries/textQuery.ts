@@ -62,9 +62,28 @@ type Query = estypes.QueryDslQueryContainer;
  * (src/matching/queryText.ts) add their terms to the words that must match, and what is left out must not.
  */
 export function buildTextQuery(q: string, parts: TextQueryParts = ALL_PARTS): Query {
+  return textQuery(q, parts, 'rank');
+}
+
+/**
+ * The PPAs `q` selects, and nothing of how they rank: the text query without its bonuses (the whole name, its
+ * phrase and start, all the words in the name), which never decide what matches, only its order. For a count (a
+ * rewrite's, src/queries/didYouMean.ts), where the bonuses would be built, looked up and then left unread: the
+ * same PPAs, exactly, for less (docs/performance.md, "The cost of a miss").
+ */
+export function buildTextSelection(q: string): Query {
+  return textQuery(q, ALL_PARTS, 'select');
+}
+
+/** What the text query is for: to rank what it selects (the list), or only to select it (a count). */
+type Purpose = 'rank' | 'select';
+
+function textQuery(q: string, parts: TextQueryParts, purpose: Purpose): Query {
   const parsed = parseQuery(q);
-  if (parsed.plain) return plainWordsQuery(q, plainWordsOf(parsed), parts);
-  return { bool: { should: [preciseQuery(parsed, parts), pastedNameQuery(q)], minimum_should_match: 1 } };
+  if (parsed.plain) return plainWordsQuery(q, plainWordsOf(parsed), parts, purpose);
+  return {
+    bool: { should: [preciseQuery(parsed, parts, purpose), pastedNameQuery(q)], minimum_should_match: 1 },
+  };
 }
 
 /**
@@ -91,15 +110,20 @@ function pastedNameQuery(q: string): Query {
 }
 
 /** A `q` of plain words only: every word forgiving, the whole-name and reference-code bonuses. */
-function plainWordsQuery(q: string, words: readonly string[], parts: TextQueryParts): Query {
+function plainWordsQuery(
+  q: string,
+  words: readonly string[],
+  parts: TextQueryParts,
+  purpose: Purpose,
+): Query {
   const referenceCode: Query = {
     term: {
       [REFERENCE_CODE_LOWERCASE_FIELD]: { value: q.trim().toLowerCase(), boost: REFERENCE_CODE_BOOST },
     },
   };
   if (words.length === 0) return { bool: { should: [referenceCode], minimum_should_match: 1 } };
-  const { must, should, compact } = forgivingWords(words, true, parts);
-  const whole: Query[] = [referenceCode, { bool: { must, should } }];
+  const { must, should, compact } = forgivingWords(words, true, parts, purpose);
+  const whole: Query[] = [referenceCode, { bool: purpose === 'rank' ? { must, should } : { must } }];
   if (parts.canonical && compact !== '') {
     // The whole name however it is written: "Kafue Gorge II" for "Kafue Gorge 2", "kafuegorge", "Hydro electric".
     whole.push({
@@ -114,12 +138,12 @@ function plainWordsQuery(q: string, words: readonly string[], parts: TextQueryPa
  * written (a phrase exactly, a qualified word in its field, a group when any of its terms matches), and every term
  * left out in must_not. A `q` that only leaves out matches every PPA but those.
  */
-function preciseQuery(parsed: ParsedQuery, parts: TextQueryParts): Query {
+function preciseQuery(parsed: ParsedQuery, parts: TextQueryParts, purpose: Purpose): Query {
   const plain = parsed.clauses.filter(isPlainWord);
   const words = plain.map((clause) => clause.terms[0]!.words[0]!);
   const { must, should } =
     words.length > 0
-      ? forgivingWords(words, plain.at(-1)!.typing, parts)
+      ? forgivingWords(words, plain.at(-1)!.typing, parts, purpose)
       : { must: [] as Query[], should: [] as Query[] };
   const mustNot: Query[] = [];
   for (const clause of parsed.clauses) {
@@ -133,20 +157,23 @@ function preciseQuery(parsed: ParsedQuery, parts: TextQueryParts): Query {
 }
 
 /**
- * The plain words' clauses: each word's (must), and the bonuses of the words together (should). `typing`: the
- * last of them is the word still being typed.
+ * The plain words' clauses: each word's (must), and the bonuses of the words together (should; none when the
+ * query only selects). `typing`: the last of them is the word still being typed.
  */
 function forgivingWords(
   words: readonly string[],
   typing: boolean,
   parts: TextQueryParts,
+  purpose: Purpose,
 ): { must: Query[]; should: Query[]; compact: string } {
   const phrase = words.join(' ');
-  // A word past MAX_TYPO_WORD_LETTERS matches exactly everywhere, also in the whole-name clauses.
-  const typosAllowed = words.every((word) => [...word].length <= MAX_TYPO_WORD_LETTERS);
   const compact = compactForm(phrase);
   // Each typed word's canonical words and compact form, for the canonical and joined/split alternatives.
   const canonicalOfWords = words.map((word) => canonicalWords(word));
+  const must = plainWordClauses(words, canonicalOfWords, typing, parts);
+  if (purpose === 'select') return { must, should: [], compact };
+  // A word past MAX_TYPO_WORD_LETTERS matches exactly everywhere, also in the whole-name clauses.
+  const typosAllowed = words.every((word) => [...word].length <= MAX_TYPO_WORD_LETTERS);
   const should: Query[] = [
     ...wholeNameBonuses(phrase, compact, typosAllowed, parts),
     ...allWordsInNameBonus(phrase, canonicalOfWords, typosAllowed, parts),
@@ -157,7 +184,7 @@ function forgivingWords(
       match_phrase_prefix: { [NAME_FOLDED_FIELD]: { query: phrase, boost: PHRASE_PREFIX_BOOST } },
     });
   }
-  return { must: plainWordClauses(words, canonicalOfWords, typing, parts), should, compact };
+  return { must, should, compact };
 }
 
 /** The whole name as typed, the whole name but for one typo, and the name's start, however it is written. */

@@ -65,10 +65,10 @@ export const TARGETS: readonly Target[] = [
   // Suggestions as you type (issue 16): the name among the ten suggested, and first nine times in ten.
   ...atLeast(['suggest_typing', 'suggest_typo'], 'success10', 0.99),
   ...atLeast(['suggest_typing', 'suggest_typo'], 'success1', 0.9),
-  // Past the forgiving tolerance (issue 69): of the queries that find nothing, nine in ten get a "did you mean", and
-  // following it puts the PPA among the first three eight times in ten.
-  ...atLeast(PAST_TOLERANCE_CLASSES, 'offered', 0.9),
-  ...atLeast(PAST_TOLERANCE_CLASSES, 'followed3', 0.8),
+  // Past the forgiving tolerance (issue 69): of the queries that find nothing, 95 in 100 get a "did you mean", and
+  // following it puts the PPA among the first three nine times in ten; kept when a miss was made cheap (issue 72).
+  ...atLeast(PAST_TOLERANCE_CLASSES, 'offered', 0.95),
+  ...atLeast(PAST_TOLERANCE_CLASSES, 'followed3', 0.9),
   // Highlights (issue 46): where the expected PPA is returned, its highlights are well formed and mark what the
   // query named (tools/relevance/highlightCheck.ts).
   ...atLeast(

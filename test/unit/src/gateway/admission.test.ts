@@ -1,6 +1,10 @@
 import { expect } from 'chai';
-import { Admission } from '../../../../src/gateway/admission.js';
-import { SearchAbandonedError, SearchOverloadedError } from '../../../../src/gateway/searchErrors.js';
+import { Admission, SHEDDING_MEMORY_MS } from '../../../../src/gateway/admission.js';
+import {
+  SearchAbandonedError,
+  SearchDeclinedError,
+  SearchOverloadedError,
+} from '../../../../src/gateway/searchErrors.js';
 import type { LoopLoad } from '../../../../src/gateway/loopMonitor.js';
 
 /** A search that ends when the test says so. */
@@ -185,5 +189,54 @@ describe('search/admission: searches wait while their answer can come within the
     for (let i = 0; i < 3; i++)
       await admission.run(() => Promise.reject(new Error('timed out'))).catch(() => undefined);
     expect(admission.state().limit).to.be.below(before);
+  });
+
+  describe('optional searches (did you mean, issue 72): run only under no pressure, never queued', () => {
+    it('runs one at once while a slot is free and nothing waits', async () => {
+      const admission = new Admission({ maxLimit: 2, targetMs: 60_000 });
+      const optional = held();
+      const result = admission.runOptional(optional.search);
+      await settle();
+      expect(optional.started()).to.equal(true);
+      expect(admission.state()).to.include({ inFlight: 1, declined: 0 });
+      optional.release();
+      expect(await result).to.equal('answer');
+    });
+
+    it('declines at once, never running it, while searches wait for a slot; counts it, refuses nothing', async () => {
+      const admission = new Admission({ maxLimit: 1, targetMs: 60_000 });
+      const [running, waiting, optional] = [held(), held(), held()];
+      const results = [admission.run(running.search), admission.run(waiting.search)];
+      await settle();
+      const error = await admission.runOptional(optional.search).catch((e: unknown) => e);
+      expect(error).to.be.instanceOf(SearchDeclinedError);
+      expect(optional.started()).to.equal(false);
+      expect(admission.state()).to.include({ queued: 1, declined: 1, refused: 0, shedding: false });
+      running.release();
+      waiting.release();
+      await Promise.all(results);
+    });
+
+    it('declines while the instance sheds (a refusal lately), though a slot is free; runs again once that passes', async () => {
+      const clock = { now: 0 };
+      const admission = new Admission({ maxLimit: 2, targetMs: 1000, now: () => clock.now });
+      admission.noteRefusal();
+      expect(admission.state().shedding).to.equal(true);
+      const error = await admission.runOptional(async () => 'ok').catch((e: unknown) => e);
+      expect(error).to.be.instanceOf(SearchDeclinedError);
+      clock.now += SHEDDING_MEMORY_MS;
+      expect(await admission.runOptional(async () => 'ok')).to.equal('ok');
+      expect(admission.state()).to.include({ declined: 1, refused: 1 });
+    });
+
+    it('declines while the process itself is saturated', async () => {
+      const busy = loop(0, true);
+      const admission = new Admission({ maxLimit: 2, targetMs: 1000, loop: busy });
+      expect(await admission.runOptional(async () => 'ok').catch((e: unknown) => e)).to.be.instanceOf(
+        SearchDeclinedError,
+      );
+      busy.busy = false;
+      expect(await admission.runOptional(async () => 'ok')).to.equal('ok');
+    });
   });
 });
