@@ -38,6 +38,7 @@ interface MixOptions extends SharedOptions {
   mixSize?: number;
   kinds?: RequestKind[];
   api?: ApiMode;
+  apiRoot?: string;
   logLevel: string;
   profile?: boolean;
   mappingCost?: boolean;
@@ -76,6 +77,7 @@ export default defineSuite<MixOptions>({
         return value;
       })
       .option('--log-level <level>', "the API's LOG_LEVEL", 'info')
+      .option('--api-root <dir>', "another checkout's API, with this checkout's load (a before/after)")
       .option(
         '--mapping-cost',
         "also time the plain _bulk load of the indexer's documents without each field family (8 more loads)",
@@ -147,7 +149,8 @@ async function benchmark(options: MixOptions, fixture: BenchFixture): Promise<vo
     if (problem) throw new CpuSplitRefused(`--cpu-split is not possible here: ${problem}.`);
   }
 
-  const build = await fixture.build(settings.apiMode as ApiMode);
+  const build = await fixture.build(settings.apiMode as ApiMode, options.apiRoot);
+  if (options.apiRoot) log(`the API of ${options.apiRoot}`);
 
   let split: CpuSplit | undefined;
   if (options.cpuSplit) {

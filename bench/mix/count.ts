@@ -74,7 +74,8 @@ export async function benchmarkCount(
   );
   log(
     `release packages: API ${releasePackages.packageApiMs.toFixed(2)} ms a request, lists of the same size ` +
-      `${releasePackages.listApiMs.toFixed(2)} ms: ${releasePackages.ratio.toFixed(2)}×`,
+      `${releasePackages.listApiMs.toFixed(2)} ms: ${releasePackages.ratio.toFixed(2)}×; per byte served ` +
+      `${releasePackages.perByteRatio.toFixed(2)}×`,
   );
 
   // Still pinned as at the start (nobody reset Elasticsearch's affinity, it was not restarted)?

@@ -259,12 +259,31 @@ export async function measureReleasePackages(
   }
   const listApiMs = cpuPerRequest(cpu.list, runs.list, split).apiMs;
   const packageApiMs = cpuPerRequest(cpu.package, runs.package, split).apiMs;
+  const listBytes = await meanBytes(apiUrl, lists);
+  const packageBytes = await meanBytes(apiUrl, packages);
   return {
     requests: packages.length,
     listApiMs,
     packageApiMs,
     ratio: packageApiMs / Math.max(1e-6, listApiMs),
+    listBytes,
+    packageBytes,
+    // Issue 72's budget: the API's CPU per byte served, a package's at most a list page's.
+    perByteRatio: packageApiMs / packageBytes / (listApiMs / listBytes),
   };
+}
+
+/** The mean bytes of the answers to (up to 200 of) `requests`, as the load asked them (no Accept-Encoding). */
+async function meanBytes(apiUrl: string, requests: MixRequest[]): Promise<number> {
+  const sample = requests.slice(0, 200);
+  let bytes = 0;
+  for (const request of sample) {
+    const response = await fetch(`${apiUrl}${request.apiPath}`, {
+      headers: { 'Accept-Encoding': 'identity' },
+    });
+    bytes += (await response.arrayBuffer()).byteLength;
+  }
+  return bytes / Math.max(1, sample.length);
 }
 
 /** The median of the per-round API/raw ratios: one slow round on either side does not decide it. */
