@@ -2,7 +2,8 @@
 // (src/matching/rewrite/, best first) that finds something, with how much it finds. Only ever after an empty
 // answer, so an answer with results costs what it did; and a miss may cost little more than a hit (issue 72):
 //   1. one size-0 search, cheap, says which of the likeliest rewrites some PPA holds every word of (each word
-//      looked up as written, no typo, no prefix: a filter of terms per rewrite, in one `filters` aggregation);
+//      looked up as written, no typo; the word being typed as the start of one: a filter per rewrite, in one
+//      `filters` aggregation);
 //   2. then only the first rewrite so held is counted exactly, by what the request itself selects (its filters,
 //      its `q` without the bonuses that only rank), with any rewrite before it the first search could not judge (a
 //      word it keeps that the vocabulary does not hold: a typo the forgiving match forgives), at most
@@ -26,6 +27,12 @@ import { NAME_CANONICAL_FIELD, NAME_FOLDED_FIELD } from '../../indexContract/fie
 import { DESCRIPTOR_FIELDS, TEXT_FIELD_TABLE } from '../matching/textFields.js';
 
 type Query = estypes.QueryDslQueryContainer;
+
+/** The words a PPA must hold for a rewrite to find it, each folded: whole, and the one being typed as a start. */
+export interface HeldWords {
+  whole: string[];
+  start?: string;
+}
 
 /**
  * Where a list rewrite's word is looked up as written: where the vocabulary's words come from (the four text
@@ -64,8 +71,8 @@ export interface RewriteCounting {
   rewrites: readonly string[];
   /** What the request selects apart from `q` (its filters, live PPAs only). */
   scope: Query;
-  /** The words of a rewrite, each folded, when the vocabulary holds every one (none: it cannot be judged so). */
-  heldWordsOf: (q: string) => string[] | undefined;
+  /** The words of a rewrite, when the vocabulary holds every one (none: it cannot be judged so). */
+  heldWordsOf: (q: string) => HeldWords | undefined;
   /** The fields a held word is looked up in, as written. */
   fields: readonly string[];
   /** The exact count of a rewrite: the request's own selection with it. */
@@ -107,15 +114,17 @@ export async function firstThatFinds(
 async function heldTogether(
   search: SearchGateway,
   counting: RewriteCounting,
-  words: readonly (string[] | undefined)[],
+  words: readonly (HeldWords | undefined)[],
   options: { optional: boolean; startedAt?: number },
 ): Promise<Set<number>> {
+  const fields = [...counting.fields];
   const filters: Record<string, Query> = {};
   words.forEach((each, index) => {
     if (each === undefined) return;
-    filters[index] = {
-      bool: { filter: each.map((word) => ({ multi_match: { query: word, fields: [...counting.fields] } })) },
-    };
+    const held: Query[] = each.whole.map((word) => ({ multi_match: { query: word, fields } }));
+    if (each.start !== undefined)
+      held.push({ multi_match: { query: each.start, fields, type: 'bool_prefix' } });
+    filters[index] = { bool: { filter: held } };
   });
   const response = await search.search<unknown, { held: estypes.AggregationsFiltersAggregate }>(
     {
@@ -141,7 +150,7 @@ async function heldTogether(
  */
 function toCount(
   considered: readonly string[],
-  words: readonly (string[] | undefined)[],
+  words: readonly (HeldWords | undefined)[],
   held: ReadonlySet<number>,
 ): string[] {
   const counted: string[] = [];
@@ -172,10 +181,22 @@ function wentWithout(error: unknown): boolean {
   );
 }
 
-/** The folded words of `written`, when the vocabulary holds every one of them. */
-function heldWords(written: readonly { words: string[] }[], vocabulary: Vocabulary): string[] | undefined {
-  const words = written.flatMap((word) => word.words);
-  return words.length > 0 && words.every((word) => vocabulary.count(word) > 0) ? words : undefined;
+/**
+ * The folded words of `written`, when the vocabulary holds every one of them: whole, and the word being typed (the
+ * last, matched as a start by the list and suggest alike) as the start of one.
+ */
+function heldWords(
+  written: readonly { words: string[]; typing: boolean }[],
+  vocabulary: Vocabulary,
+): HeldWords | undefined {
+  const last = written.at(-1);
+  const typing = last?.typing === true && last.words.length === 1;
+  const whole = (typing ? written.slice(0, -1) : written).flatMap((word) => word.words);
+  const start = typing ? last.words[0] : undefined;
+  if (whole.length === 0 && start === undefined) return undefined;
+  if (!whole.every((word) => vocabulary.count(word) > 0)) return undefined;
+  if (start !== undefined && !vocabulary.holdsStart(start)) return undefined;
+  return { whole, ...(start === undefined ? {} : { start }) };
 }
 
 /** For a list request whose `q` found nothing: the first rewrite of `q` that finds something under its filters. */

@@ -75,7 +75,7 @@ function counting(rewrites: string[], unjudged: string[] = []): RewriteCounting 
   return {
     rewrites,
     scope: { match_all: {} },
-    heldWordsOf: (q) => (unjudged.includes(q) ? undefined : [q]),
+    heldWordsOf: (q) => (unjudged.includes(q) ? undefined : { whole: [q] }),
     fields: ['name'],
     countOf: (q) => ({ query: { q } }) as unknown as SearchRequestBody,
   };
@@ -188,6 +188,42 @@ describe('queries: did you mean (didYouMean.ts, issues 69 and 72)', () => {
       const { gateway, sent } = tableGateway([0], { solar: 5 });
       expect(await listDidYouMean(gateway, { ...query, q: query.q! }, vocabulary)).to.equal(undefined);
       expect(sent).to.have.length(0);
+    });
+  });
+
+  describe('which rewrites can be judged by the words a PPA holds', () => {
+    /** The held-words filter each rewrite got, by its place (none: it could not be judged so). */
+    async function judged(q: string) {
+      let probe: SearchRequestBody | undefined;
+      const gateway = {
+        search: async (body: SearchRequestBody) => {
+          if (body.aggs) probe = body;
+          return answered(0, { held: { buckets: {} } });
+        },
+        msearch: async (bodies: readonly SearchRequestBody[]) => bodies.map(() => answered(0)),
+      } as unknown as SearchGateway;
+      const query = parseListQuery(`q=${encodeURIComponent(q)}`);
+      await listDidYouMean(gateway, { ...query, q: query.q! }, vocabulary);
+      return (probe?.aggs?.held as { filters: { filters: Record<string, unknown> } } | undefined)?.filters
+        .filters;
+    }
+
+    it('looks a held word up whole, and the word being typed as the start of one', async () => {
+      const filters = await judged('Kafue zorblat Gor');
+      const each = Object.values(filters ?? {}).map((filter) => JSON.stringify(filter));
+      expect(
+        each.some(
+          (filter) =>
+            filter.includes('"kafue"') && /"gor","fields":\[[^\]]*\],"type":"bool_prefix"/.test(filter),
+        ),
+      ).to.equal(true);
+    });
+
+    it('cannot judge a rewrite keeping a word the vocabulary does not hold, nor a start it holds no word of', async () => {
+      // "kafeu" (a typo the forgiving match forgives) is kept as typed in every rewrite: none can be judged.
+      expect(await judged('kafeu zorblat gorge')).to.equal(undefined);
+      // "gorhe", the word being typed with a typo in it: no word the vocabulary holds starts with it.
+      expect(await judged('Kafue zorblat gorhe')).to.equal(undefined);
     });
   });
 
