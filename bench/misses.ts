@@ -23,7 +23,13 @@ import { apiTarget, median, runLoad } from './perf/load.js';
 import { cpuSecondsIfLocal, machineInfo, preciseCpuSeconds } from './perf/machine.js';
 import { runEvenlyPaced } from './perf/pacedLoad.js';
 import type { MixRequest } from './perf/requestMix.js';
-import { sortedTypedQueries, type Outcome, type TypedKind, type TypedSets } from './perf/typedQueries.js';
+import {
+  sortedTypedQueries,
+  vocabularyRead,
+  type Outcome,
+  type TypedKind,
+  type TypedSets,
+} from './perf/typedQueries.js';
 
 interface MissesOptions extends SharedOptions {
   rounds: number;
@@ -101,6 +107,7 @@ async function misses(options: MissesOptions): Promise<void> {
     const sets = await sortedTypedQueries(sorter.url, corpus.sample, { seed: options.seed, needed, log });
     await sorter.stop();
     const api = await start();
+    await vocabularyRead(api.url, sets.list.offeredExample);
     const esPid = await localEsPid((await localNodeInfo(fixture.es)).pid);
     const paced: PacedRow[] = [];
     const closed: ClosedRow[] = [];

@@ -8,7 +8,14 @@ import { typedText } from './typedText.js';
 export type TypedKind = 'list' | 'suggest';
 export type Outcome = 'hit' | 'miss';
 
-export type TypedSets = Record<TypedKind, Record<Outcome, MixRequest[]> & { offered: number }>;
+export type TypedSets = Record<
+  TypedKind,
+  Record<Outcome, MixRequest[]> & {
+    offered: number;
+    /** A miss the API offered a rewrite for (a path): asked of an API, it says whether its vocabulary is read. */
+    offeredExample?: string;
+  }
+>;
 
 const requestOf = (kind: TypedKind, q: string): MixRequest =>
   kind === 'list'
@@ -42,7 +49,7 @@ export async function sortedTypedQueries(
   const sets = {} as TypedSets;
   for (const kind of ['list', 'suggest'] as const) {
     const random = new Random(options.seed + (kind === 'list' ? 101 : 202));
-    const set = { hit: [] as MixRequest[], miss: [] as MixRequest[], offered: 0 };
+    const set: TypedSets[TypedKind] = { hit: [], miss: [], offered: 0 };
     const seen = new Set<string>();
     const full = () => set.hit.length >= options.needed && set.miss.length >= options.needed;
     for (let tries = 0; !full() && tries < options.needed * 40; tries += 4) {
@@ -52,7 +59,10 @@ export async function sortedTypedQueries(
       for (const [index, { outcome, offered }] of outcomes.entries()) {
         if (set[outcome].length >= options.needed) continue;
         set[outcome].push(fresh[index]!);
-        if (outcome === 'miss' && offered) set.offered++;
+        if (outcome === 'miss' && offered) {
+          set.offered++;
+          set.offeredExample ??= fresh[index]!.apiPath;
+        }
       }
     }
     if (!full()) throw new Error(`${kind}: only ${set.hit.length} hits and ${set.miss.length} misses`);
@@ -62,4 +72,18 @@ export async function sortedTypedQueries(
     sets[kind] = set;
   }
   return sets;
+}
+
+/**
+ * Waits until the API at `apiUrl` offers a rewrite for `path` (a miss another API offered one for): its vocabulary,
+ * read in the background once it starts, is in, so that its misses are measured with their "did you mean".
+ */
+export async function vocabularyRead(apiUrl: string, path: string | undefined): Promise<void> {
+  if (path === undefined) return;
+  for (const until = Date.now() + 60_000; Date.now() < until;) {
+    const body = (await (await fetch(`${apiUrl}${path}`)).json()) as { meta: { did_you_mean?: unknown } };
+    if (typeof body.meta.did_you_mean === 'object' && body.meta.did_you_mean !== null) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`the API offered no rewrite for ${path} within 60 s: its vocabulary was not read`);
 }
