@@ -104,7 +104,17 @@ fi
 # and servers, so they share nothing but the machine; the suite's bounds on time are the users' own, far from
 # what two processes on two cores cost each other.
 stage "integration tests (two files at a time)"
-npm run --silent test:integration -- --parallel --jobs 2
+# Each file's time goes to a directory of its own (test/support/fileTimes.ts); the ten slowest are named at the
+# end, passed or failed: they are where the suite's time goes.
+times_dir="$(mktemp -d)"
+integration_started=$SECONDS
+integration_code=0
+TEST_FILE_TIMES_DIR="$times_dir" npm run --silent test:integration -- --parallel --jobs 2 \
+  --require test/support/fileTimes.ts || integration_code=$?
+stage "integration stage: $((SECONDS - integration_started)) s; the ten slowest files"
+cat "$times_dir"/*.tsv 2>/dev/null | sort -rn | head -10 | awk -F'\t' '{ printf "%7.1f s  %s\n", $1 / 1000, $2 }'
+rm -rf "$times_dir"
+[ "$integration_code" -eq 0 ] || exit "$integration_code"
 
 stage "benchmark smoke run: every suite's quick form (test/bench)"
 npm run --silent test:bench
