@@ -149,7 +149,9 @@ describe('indexer: exit codes, one test per row of the table', function () {
         ),
       ],
     ];
-    for (const [args, command, what] of cases) expectSentence(await runCli(args), command, 2, what);
+    // Each fails before it writes anything: the runs are independent processes, started together.
+    const results = await Promise.all(cases.map(([args]) => runCli(args)));
+    cases.forEach(([, command, what], i) => expectSentence(results[i]!, command, 2, what));
     expect(await aliasTarget(client, alias)).to.equal(null);
   });
 
@@ -267,9 +269,11 @@ describe('indexer: a failure ends with its sentence, through a pipe and on a ter
   });
 
   it('with --log-format text through a pipe, and at LOG_LEVEL=debug with the stack, still the sentence last', async () => {
-    const text = await runCli([...args, '--log-format', 'text'], env);
+    const [text, debug] = await Promise.all([
+      runCli([...args, '--log-format', 'text'], env),
+      runCli(args, { ...env, LOG_LEVEL: 'debug' }),
+    ]);
     expect(text.stderr.trimEnd()).to.equal(sentence);
-    const debug = await runCli(args, { ...env, LOG_LEVEL: 'debug' });
     expect(debug.stderr).to.match(/"stack":"Error: Elasticsearch at [^"]*\\n {4}at /);
     expect(lastLine(debug.stderr)).to.equal(sentence);
   });
