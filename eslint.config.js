@@ -3,11 +3,13 @@
 // (docs/architecture.md): src/ and indexer/ never import each other; indexContract/ and settings/ import neither;
 // inside src/, http/ (the problem renderer and the middleware) imports neither the search gateway nor the limiter;
 // bench/ does not import test/, and tools/ (shared by both) imports neither; inside indexer/, imports point down
-// its layers only (indexerLayers); no function of the programs is over 80 lines, nor over 120 in bench/ and tools/.
+// its layers only (indexerLayers); no function of the programs is over 80 lines, nor over 120 in bench/ and tools/;
+// no test bounds a measured duration by a number of its own (tools/eslint/measuredTimeBounds.js).
 import js from '@eslint/js';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import { importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
+import measuredTimeBounds from './tools/eslint/measuredTimeBounds.js';
 
 /** Imports from these folders are an error; `allowed`: files inside them that may still be imported. */
 const forbid = (folders, why, allowed = []) => ({
@@ -188,5 +190,11 @@ export default tseslint.config(
       ['bench', 'test'],
       'tools/ serves the tests and the benchmarks, and imports neither: what both need lives in tools/',
     ),
+  },
+  {
+    // Timings belong in bench/: a test's bound on a duration is a deadline of the project plus the named slack.
+    files: ['test/**/*.ts'],
+    plugins: { local: measuredTimeBounds },
+    rules: { 'local/no-measured-time-bounds': 'error' },
   },
 );

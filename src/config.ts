@@ -22,6 +22,9 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 /** OCDS_OCID_PREFIX's default: it says what it is, so that nobody takes it for a registered prefix. */
 export const UNREGISTERED_OCID_PREFIX = 'ocds-unregistered';
 
+/** In-flight requests get this long after a signal; then open connections are cut (Docker waits 10 s; server.ts). */
+export const SHUTDOWN_GRACE_MS = 8_000;
+
 /**
  * One variable of the API: how it is read and checked (VariableSpec: the schema, default, meaning, for the errors, the
  * README and the compose-file check) and where its value goes in Config (`field`, after `convert` when the value

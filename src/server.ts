@@ -7,13 +7,10 @@ import type { AddressInfo } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
 import { createApp } from './app.js';
 import { createMetricsServer } from './metrics/metricsServer.js';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { ConfigError, loadConfig, SHUTDOWN_GRACE_MS, type Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { createServices } from './services.js';
 import { startTracing } from './tracing.js';
-
-/** In-flight requests get this long after a signal; then open connections are cut (Docker waits 10 s). */
-const SHUTDOWN_GRACE_MS = 8_000;
 
 function readConfig(): Config {
   try {

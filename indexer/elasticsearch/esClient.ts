@@ -22,7 +22,7 @@ export function createIndexerClient(settings: EsSettings): Client {
 }
 
 /** The longest the start-up check waits for a node. */
-const CHECK_TIMEOUT_MS = 10_000;
+export const CHECK_TIMEOUT_MS = 10_000;
 
 /**
  * Asks the cluster's health once, each node of ES_URL tried once, within 10 s: a wrong ES_URL or missing credentials

@@ -97,7 +97,8 @@ describe('api http: the server process', function () {
     expect(refused, 'a request after SIGTERM').to.be.instanceOf(Error);
 
     const answer = await inFlight;
-    expect(answer.ms, 'the in-flight request got its full answer').to.be.at.least(1400);
+    // Its answer came through the proxy's delay (a timer may fire a little early): it was not cut short.
+    expect(answer.ms, 'the in-flight request got its full answer').to.be.at.least(proxy.delayMs - 100);
     expect(answer.status).to.equal(503); // the alias does not exist: the answer is complete all the same
     expect(answer.body.elasticsearch).to.deep.include({ cluster: true, alias: false });
 

@@ -6,6 +6,8 @@ import { buildTestApp, type TestApp } from '../support/app.js';
 import { requestAs, waitForHealth, type TimedAnswer } from '../support/rateLimitClients.js';
 import { RedisServer } from '../support/redisServer.js';
 import { uniqueName } from '../support/services.js';
+import { boundedBy, SHARED_MACHINE_SLACK_MS } from '../support/timing.js';
+import { DEFAULT_COMMAND_TIMEOUT_MS } from '../../src/rateLimit/redisRateLimiter.js';
 
 // /api/v1/openapi.json counts like every /api/v1 operation but needs no index, so only the limit decides.
 const COUNTED_PATH = '/api/v1/openapi.json';
@@ -16,8 +18,16 @@ describe('rate limit: in the real app, two instances sharing Redis', function ()
   let limiters: ClientRateLimiter[];
   let apps: TestApp[];
 
-  /** Two createApp instances with one trusted proxy hop, each with its own limiter on the same Redis keys. */
-  async function startTwoApps(points: number): Promise<[TestApp, TestApp]> {
+  /**
+   * Two createApp instances with one trusted proxy hop, each with its own limiter on the same Redis keys. Unless a
+   * test is about a Redis that fails, a slow answer on a loaded machine must not count as one: a command timeout of
+   * the shared machine's slack keeps a request that waited on a busy Redis from being counted in memory instead
+   * (a loaded run let 62 of 100 through so).
+   */
+  async function startTwoApps(
+    points: number,
+    commandTimeoutMs = SHARED_MACHINE_SLACK_MS,
+  ): Promise<[TestApp, TestApp]> {
     const keyPrefix = uniqueName('rate-limit-app');
     limiters = [0, 1].map(() =>
       createRateLimiter({
@@ -26,6 +36,7 @@ describe('rate limit: in the real app, two instances sharing Redis', function ()
         windowSeconds: 60,
         keyPrefix,
         logger: pino({ level: 'silent' }),
+        commandTimeoutMs,
       }),
     );
     apps = await Promise.all(
@@ -84,21 +95,18 @@ describe('rate limit: in the real app, two instances sharing Redis', function ()
   });
 
   it('keeps answering promptly while Redis is killed, and shares the limit again once it is back', async () => {
-    const [a, b] = await startTwoApps(5);
-    const normal: TimedAnswer[] = [];
+    const [a, b] = await startTwoApps(5, DEFAULT_COMMAND_TIMEOUT_MS);
     for (let i = 0; i < 10; i += 1)
-      normal.push(await requestAs([a, b][i % 2]!.url, `192.0.2.${i + 1}`, COUNTED_PATH));
-    const normalMs = Math.max(...normal.map((answer) => answer.elapsedMs));
+      expect((await requestAs([a, b][i % 2]!.url, `192.0.2.${i + 1}`, COUNTED_PATH)).status).to.equal(200);
 
     await redis.kill();
     const duringOutage: TimedAnswer[] = [];
     for (let i = 0; i < 6; i += 1) duringOutage.push(await requestAs(a.url, '203.0.113.92', COUNTED_PATH));
     expect(duringOutage.map((answer) => answer.status)).to.deep.equal([200, 200, 200, 200, 200, 429]);
     const slowest = Math.max(...duringOutage.map((answer) => answer.elapsedMs));
-    console.log(
-      `      slowest normal ${normalMs.toFixed(1)} ms; slowest with Redis killed ${slowest.toFixed(1)} ms`,
-    );
-    expect(slowest).to.be.below(normalMs + 300);
+    console.log(`      slowest with Redis killed ${slowest.toFixed(1)} ms`);
+    // A killed Redis refuses at once; a request that waited on it would wait past the command timeout.
+    expect(slowest).to.be.below(boundedBy(DEFAULT_COMMAND_TIMEOUT_MS));
     expect(limiters[0]!.health()).to.deep.include({ status: 'degraded', store: 'redis' });
 
     await redis.restart();

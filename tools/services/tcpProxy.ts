@@ -20,7 +20,7 @@ export interface TcpProxy {
   delayMs: number;
   /** Delay of the searches alone (their requests, towards the target), on top of delayMs. */
   searchDelayMs: number;
-  /** Searches passed towards the target so far. */
+  /** Searches passed towards the target so far (in blackhole mode: searches received, never answered). */
   readonly searchesSent: number;
   /** Searches sent whose answer has not begun to come back. */
   readonly searchesInFlight: number;
@@ -55,7 +55,10 @@ export async function startTcpProxy(
     client.on('close', () => sockets.delete(client));
     client.on('error', () => client.destroy());
     if (proxy.mode === 'blackhole') {
-      client.resume();
+      // Read everything (a search is counted as sent, never answered).
+      client.on('data', (chunk: Buffer) => {
+        if (SEARCH_REQUEST.test(chunk.toString('latin1', 0, 256))) searchesSent++;
+      });
       return;
     }
     const upstream = createConnection(target);

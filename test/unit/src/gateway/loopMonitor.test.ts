@@ -1,5 +1,9 @@
 import { expect } from 'chai';
-import { LoopMonitor, LOOP_SAMPLE_INTERVAL_MS } from '../../../../src/gateway/loopMonitor.js';
+import {
+  LoopMonitor,
+  LOOP_SAMPLE_INTERVAL_MS,
+  SATURATED_DELAY_MS,
+} from '../../../../src/gateway/loopMonitor.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const spin = (ms: number) => {
@@ -18,7 +22,8 @@ describe("search/loopMonitor: the process's own event loop", function () {
   it('reads a quiet loop as quiet', async () => {
     await sleep(4 * LOOP_SAMPLE_INTERVAL_MS);
     expect(monitor.saturated()).to.equal(false);
-    expect(monitor.delayMs()).to.be.below(20);
+    // Quiet: below the delay the monitor itself reads as saturation.
+    expect(monitor.delayMs()).to.be.below(SATURATED_DELAY_MS);
   });
 
   it('is not saturated by one long pause (a garbage collection, a large answer)', async () => {

@@ -3,8 +3,10 @@ import type { BreakingChange } from '../../../../tools/openapi/breakingChanges.j
 import {
   allowedBy,
   breakingEntries,
+  breakingWaivers,
   changelogSection,
-  namesAllowedToBreak,
+  kindOf,
+  operationIdsOf,
   releasedVersions,
 } from '../../../../tools/openapi/changelogBreaking.js';
 
@@ -14,7 +16,12 @@ const CHANGELOG = [
   '## Unreleased',
   '',
   '### Breaking',
-  '- `per_page` is at most 50 (was 100); `data[].capacity_mw` is a string.',
+  '',
+  'Each entry: - `<operation>` `<name>` <kind>: why.',
+  '',
+  '- `GET /api/v1/ppas` `per_page` narrowed: at most 50 (was 100).',
+  '- `listPpas` `data[].capacity_mw` type: a string, `capacity_mw` as written.',
+  '- `listPpas` `year` narrowed: the range form only.',
   '',
   '### Added',
   '- `token`, a new parameter.',
@@ -22,7 +29,7 @@ const CHANGELOG = [
   '## 0.4.0 - 2026-12-01',
   '',
   '### Breaking',
-  '- `/api/v1/ppas/suggest` is gone.',
+  '- `GET /api/v1/ppas/suggest` `/api/v1/ppas/suggest` removed: use the list.',
   '',
   '## 0.3.0 - 2026-11-29',
   '',
@@ -30,12 +37,24 @@ const CHANGELOG = [
   '- `year` is a string.',
 ].join('\n');
 
-const change = (names: string[]): BreakingChange => ({
-  operation: 'GET /x',
+const change = (
+  names: string[],
+  what = 'maximum 100 → 50',
+  operation = 'GET, HEAD /api/v1/ppas',
+): BreakingChange => ({
+  operation,
   where: '',
-  change: 'removed',
+  change: what,
   names,
 });
+
+const DOCUMENT = {
+  paths: {
+    '/api/v1/ppas': { get: { operationId: 'listPpas' }, head: { operationId: 'listPpasHead' } },
+    '/api/v1/ppas/statistics': { get: { operationId: 'ppaStatistics' } },
+  },
+};
+const IDS = operationIdsOf(DOCUMENT);
 
 describe('openapi: what CHANGELOG.md lets break', () => {
   it('reads a section by the start of its heading, up to the next', () => {
@@ -51,15 +70,61 @@ describe('openapi: what CHANGELOG.md lets break', () => {
     expect(breakingEntries(changelogSection(CHANGELOG, '0.3.0')!)).to.equal('');
   });
 
-  it('allows a break whose parameter, field or path an entry names between backticks', () => {
-    const unreleased = namesAllowedToBreak(CHANGELOG, ['Unreleased']);
-    expect([...unreleased]).to.deep.equal(['per_page', 'data[].capacity_mw']);
-    expect(allowedBy(change(['per_page']), unreleased)).to.equal(true);
-    expect(allowedBy(change(['data[].capacity_mw', 'capacity_mw']), unreleased)).to.equal(true);
-    expect(allowedBy(change(['token']), unreleased), 'named under Added only').to.equal(false);
-    expect(allowedBy(change(['/api/v1/ppas/suggest']), unreleased)).to.equal(false);
-    const releasing = namesAllowedToBreak(CHANGELOG, ['Unreleased', '0.4.0']);
-    expect(allowedBy(change(['/api/v1/ppas/suggest']), releasing)).to.equal(true);
+  it('reads each entry as the operation, the name and the kind it waives; a line not in that form is malformed', () => {
+    const { waivers, malformed } = breakingWaivers(CHANGELOG, ['Unreleased']);
+    expect(waivers).to.deep.equal([
+      { operation: 'GET /api/v1/ppas', name: 'per_page', kind: 'narrowed' },
+      { operation: 'listPpas', name: 'data[].capacity_mw', kind: 'type' },
+      { operation: 'listPpas', name: 'year', kind: 'narrowed' },
+    ]);
+    expect(malformed).to.deep.equal([]);
+    const loose = breakingWaivers('## Unreleased\n### Breaking\n- `year` is a string now.\n', ['Unreleased']);
+    expect(loose).to.deep.equal({ waivers: [], malformed: ['- `year` is a string now.'] });
+  });
+
+  it('names the kind of each change as breakingChanges words it', () => {
+    expect(kindOf(change(['x'], 'removed'))).to.equal('removed');
+    expect(kindOf(change(['x'], 'added, required'))).to.equal('required');
+    expect(kindOf(change(['x'], '`x` now required'))).to.equal('required');
+    expect(kindOf(change(['x'], '`x` no longer required'))).to.equal('optional');
+    expect(kindOf(change(['x'], 'type integer → string'))).to.equal('type');
+    expect(kindOf(change(['x'], 'enum value "a" removed'))).to.equal('narrowed');
+    expect(kindOf(change(['x'], 'pattern "^a$" added'))).to.equal('narrowed');
+  });
+
+  it('allows exactly the operation, name and kind an entry names (by METHOD /path or by operationId)', () => {
+    const { waivers } = breakingWaivers(CHANGELOG, ['Unreleased']);
+    expect(allowedBy(change(['per_page']), waivers, IDS)).to.equal(true);
+    expect(
+      allowedBy(change(['data[].capacity_mw', 'capacity_mw'], 'type integer → string'), waivers, IDS),
+    ).to.equal(true);
+    expect(allowedBy(change(['per_page'], 'removed'), waivers, IDS), 'another kind of break').to.equal(false);
+    expect(allowedBy(change(['token']), waivers, IDS), 'named under Added only').to.equal(false);
+    expect(
+      allowedBy(change(['/api/v1/ppas/suggest'], 'removed', 'GET, HEAD /api/v1/ppas/suggest'), waivers, IDS),
+    ).to.equal(false);
+    const releasing = breakingWaivers(CHANGELOG, ['Unreleased', '0.4.0']).waivers;
+    expect(
+      allowedBy(
+        change(['/api/v1/ppas/suggest'], 'removed', 'GET, HEAD /api/v1/ppas/suggest'),
+        releasing,
+        IDS,
+      ),
+    ).to.equal(true);
+  });
+
+  it('a waiver of `year` on the list does not waive a break of `year` on the statistics', () => {
+    const { waivers } = breakingWaivers(CHANGELOG, ['Unreleased']);
+    const onList = change(['year'], 'pattern "^..$" added', 'GET, HEAD /api/v1/ppas');
+    const onStatistics = change(['year'], 'pattern "^..$" added', 'GET, HEAD /api/v1/ppas/statistics');
+    expect(allowedBy(onList, waivers, IDS)).to.equal(true);
+    expect(allowedBy(onStatistics, waivers, IDS)).to.equal(false);
+    // Nor on a longer path that starts the same, nor by the HEAD twin's name alone.
+    expect(
+      allowedBy(change(['year'], 'pattern "^..$" added', 'GET /api/v1/ppas/export'), waivers, IDS),
+    ).to.equal(false);
+    const headOnly = [{ operation: 'listPpasHead', name: 'year', kind: 'narrowed' as const }];
+    expect(allowedBy(onList, headOnly, IDS), 'HEAD alone does not waive the GET it follows').to.equal(false);
   });
 
   it('lists the released versions, newest first', () => {
