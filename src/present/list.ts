@@ -3,18 +3,19 @@ import type { estypes } from '@elastic/elasticsearch';
 import { MAX_PER_PAGE, MAX_RESULT_WINDOW, type ListQuery } from '../params/list.js';
 import { SORT_ORDERS } from '../params/sortOrder.js';
 import type { ListSource } from '../../indexContract/sourceFields.js';
+import { FACET_DIMENSIONS } from '../../indexContract/dimensions.js';
 import { MAX_FACET_BUCKETS, type FacetName } from '../params/facets.js';
 import { CURSOR_START, encodeCursor, positionAfter } from '../params/cursor.js';
 import type { FacetBucket } from '../queries/facetAggregations.js';
 import type { ListResult } from '../queries/listPlan.js';
 import {
   count,
+  dimensionValue,
   oneOf,
   optionalInteger,
   optionalString,
   record,
   ref,
-  token,
   Type,
   type Static,
   type TSchema,
@@ -30,28 +31,24 @@ const facetBuckets = (value: TSchema, order: string) =>
     description: order,
   });
 
-const FACET_SCHEMAS: Record<FacetName, TSchema> = {
-  technology: facetBuckets(
-    token('Technology.'),
-    'Count descending, then value ascending; under every filter but technology.',
-  ),
-  tariff: facetBuckets(
-    token('Tariff.'),
-    'Count descending, then value ascending; under every filter but tariff.',
-  ),
-  country: facetBuckets(
-    Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2.' }),
-    'Count descending, then value ascending; under every filter but country. PPAs without a country are no bucket.',
-  ),
-  year: facetBuckets(
-    Type.Integer({ minimum: 1900, maximum: 2100, description: 'Financial close year.' }),
-    'Year descending; under every filter but year. PPAs without a year are no bucket.',
-  ),
-  risk_features: facetBuckets(
-    token('Risk feature.'),
-    'Count descending, then value ascending; under all filters.',
-  ),
-};
+/** A facet's buckets in words: their order, the filters they count under, the PPAs no bucket holds. */
+function facetOrder({ facet, optional, several }: (typeof FACET_DIMENSIONS)[number]): string {
+  const order =
+    facet.order === 'value_desc'
+      ? `${facet.name.charAt(0).toUpperCase()}${facet.name.slice(1)} descending`
+      : 'Count descending, then value ascending';
+  const under = facet.disjunctive ? `under every filter but ${facet.name}` : 'under all filters';
+  const without = optional && !several ? ` PPAs without a ${facet.name} are no bucket.` : '';
+  return `${order}; ${under}.${without}`;
+}
+
+/** Each facet's buckets, from the dimension table. */
+const FACET_SCHEMAS = Object.fromEntries(
+  FACET_DIMENSIONS.map((dimension) => [
+    dimension.facet.name,
+    facetBuckets(dimensionValue(dimension), facetOrder(dimension)),
+  ]),
+) as Record<string, TSchema>;
 
 const metaSchema = Type.Object(
   {
