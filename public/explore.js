@@ -7,51 +7,44 @@
 
 const API = '/api/v1/ppas';
 const PER_PAGE = 10;
-const FACETS = ['technology', 'tariff', 'country', 'year', 'risk_features'];
-const FACET_LABELS = {
-  technology: 'Technology',
-  tariff: 'Tariff',
-  country: 'Country',
-  year: 'Financial close year',
-  risk_features: 'Risk features (all selected must hold)',
-};
 const SUGGEST_DELAY_MS = 150;
 const FEED = `${API}/feed`;
+
+// What the page knows of the API (its dimensions, sorts and bounds) is described by the API itself, from its
+// declarations (src/pages/explorerDescription.ts): nothing of the contract is copied here.
+const DESCRIPTION = await fetch(document.querySelector('meta[name="explorer-description"]').content).then(
+  (response) => response.json(),
+);
+const { bounds } = DESCRIPTION;
+/** The dimensions the list counts (its facets), in the API's order. */
+const FACET_DIMENSIONS = DESCRIPTION.dimensions.filter((dimension) => dimension.facet);
+const FACETS = FACET_DIMENSIONS.map((dimension) => dimension.facet);
+const facetDimension = (name) => FACET_DIMENSIONS.find((dimension) => dimension.facet === name);
+const FACET_LABELS = Object.fromEntries(
+  FACET_DIMENSIONS.map(({ facet, label, several, all }) => [
+    facet,
+    `${label}${several ? 's' : ''}${all ? ' (all selected must hold)' : ''}`,
+  ]),
+);
 // The API's bounds, so that a hand-edited or stale link loses its invalid parts instead of the whole search.
-const TOKEN = /^[a-z0-9_]{1,50}$/;
-const COUNTRY = /^[a-z]{2}$/;
-const MAX_LIST_TOKENS = 20;
-const MAX_PAGE = 10_000 / PER_PAGE; // page × per_page may not exceed the index's result window
-const SORTS = ['recent', 'oldest', 'name_asc', 'name_desc', 'capacity_desc', 'capacity_asc'];
+const tokenPattern = (schema) =>
+  new RegExp(schema.pattern.replace('+$', `{1,${bounds.maxTokenLength}}$`), 'i');
+const SORTS = DESCRIPTION.sorts;
+const MAX_PAGE = bounds.resultWindow / PER_PAGE; // page × per_page may not exceed the index's result window
 // The roll-up's dimensions (the API's group_by values) as the controls and the table name them, in menu order.
-const GROUP_DIMENSIONS = {
-  developer: 'Developer',
-  offtaker: 'Offtaker',
-  offtaker_type: 'Offtaker type',
-  procuring_entity: 'Procuring entity',
-  procurement_method: 'Procurement method',
-  country: 'Country',
-  technology: 'Technology',
-  tariff: 'Tariff',
-  year: 'Financial close year',
-  risk_feature: 'Risk feature',
-  currency: 'Currency',
-};
+const GROUP_DIMENSIONS = Object.fromEntries(
+  DESCRIPTION.dimensions.map((dimension) => [dimension.group, dimension.label]),
+);
+const groupDimension = (name) => DESCRIPTION.dimensions.find((dimension) => dimension.group === name);
 // The API's defaults and bound, left out of the addresses when chosen.
-const DEFAULT_GROUP_SORT = 'capacity_desc';
-const DEFAULT_GROUP_LIMIT = 20;
-const MAX_GROUP_LIMIT = 200;
+const DEFAULT_GROUP_SORT = DESCRIPTION.group.defaultSort;
+const DEFAULT_GROUP_LIMIT = DESCRIPTION.group.defaultLimit;
+const MAX_GROUP_LIMIT = DESCRIPTION.group.maxLimit;
 
 const state = {
   q: '',
-  // technology, tariff, country: any of the values (OR); year: one value; risk_features: every value (AND).
-  filters: {
-    technology: new Set(),
-    tariff: new Set(),
-    country: new Set(),
-    year: new Set(),
-    risk_features: new Set(),
-  },
+  // By facet: any of the values (OR); one value of a numeric dimension (the year); every value where all must hold.
+  filters: Object.fromEntries(FACETS.map((name) => [name, new Set()])),
   // Filters the page has no control for, kept when a link carries them (shown in #link-filters).
   developer: '',
   min_capacity: '',
@@ -126,11 +119,12 @@ const fact = (text, matched) => (matched ? el('mark', {}, document.createTextNod
 function filterParams() {
   const params = new URLSearchParams();
   if (state.q.trim()) params.set('q', state.q.trim());
-  for (const name of ['technology', 'tariff', 'country']) {
-    if (state.filters[name].size) params.set(name, [...state.filters[name]].sort().join(','));
+  for (const { facet, parameters, all } of FACET_DIMENSIONS) {
+    const values = [...state.filters[facet]].sort();
+    // Values that must all hold are repeated; alternatives are joined by ",".
+    if (all) for (const value of values) params.append(parameters[0], value);
+    else if (values.length) params.set(parameters[0], values.join(','));
   }
-  for (const year of state.filters.year) params.set('year', year);
-  for (const feature of [...state.filters.risk_features].sort()) params.append('risk_features[]', feature);
   for (const name of ['developer', 'min_capacity', 'max_capacity']) {
     if (state[name]) params.set(name, state[name]);
   }
@@ -171,37 +165,31 @@ function readQuery(search) {
     const value = (params.get(name) ?? '').trim();
     return value.length <= max ? value : '';
   };
-  const tokens = (...names) =>
+  const tokens = (schema, ...names) =>
     names
       .flatMap((name) => params.getAll(name))
       .flatMap((value) => value.split(','))
-      .map((value) => value.trim().toLowerCase())
-      .filter((value) => TOKEN.test(value))
-      .slice(0, MAX_LIST_TOKENS);
+      .map((value) => value.trim())
+      .filter((value) => tokenPattern(schema).test(value))
+      .slice(0, bounds.maxListTokens);
   const number = (name, min, max) => {
     const value = text(name, 20);
     return /^\d+(\.\d+)?$/.test(value) && Number(value) >= min && Number(value) <= max ? value : '';
   };
-  state.q = (params.get('q') ?? '').trim().slice(0, 200);
+  state.q = (params.get('q') ?? '').trim().slice(0, bounds.maxQLength);
   // The sets are refilled, not replaced: the facet boxes on screen hold them.
-  const refill = (name, values) => {
-    state.filters[name].clear();
-    for (const value of values) state.filters[name].add(value);
-  };
-  refill('technology', tokens('technology'));
-  refill('tariff', tokens('tariff'));
-  refill(
-    'country',
-    tokens('country')
-      .filter((code) => COUNTRY.test(code))
-      .map((code) => code.toUpperCase()),
-  );
-  const year = number('year', 1900, 2100);
-  refill('year', /^\d{4}$/.test(year) ? [year] : []);
-  refill('risk_features', tokens('risk_features[]', 'risk_features'));
-  state.developer = text('developer', 100);
-  state.min_capacity = number('min_capacity', 0, 100_000);
-  state.max_capacity = number('max_capacity', 0, 100_000);
+  for (const { facet, parameters, schema, numeric, countryCodes } of FACET_DIMENSIONS) {
+    const one = numeric ? number(parameters[0], schema.minimum, schema.maximum) : '';
+    const values = numeric ? (/^\d+$/.test(one) ? [one] : []) : tokens(schema, ...parameters);
+    state.filters[facet].clear();
+    // The index holds codes upper-cased and tokens lower-cased.
+    for (const value of values) {
+      state.filters[facet].add(countryCodes ? value.toUpperCase() : value.toLowerCase());
+    }
+  }
+  state.developer = text('developer', bounds.maxDeveloperLength);
+  state.min_capacity = number('min_capacity', 0, bounds.maxCapacityMw);
+  state.max_capacity = number('max_capacity', 0, bounds.maxCapacityMw);
   const sort = params.get('sort') ?? '';
   state.sort = SORTS.includes(sort) ? sort : ''; // relevance is the default with q, and an error without
   const page = params.get('page') ?? '';
@@ -401,7 +389,7 @@ function renderFacets(facets) {
     for (const value of selected) {
       if (!buckets.some((bucket) => String(bucket.value) === value)) buckets.push({ value, count: 0 });
     }
-    const single = name === 'year';
+    const single = facetDimension(name).numeric;
     const boxes = buckets.map((bucket) => {
       const value = String(bucket.value);
       const input = el('input', {
@@ -417,7 +405,7 @@ function renderFacets(facets) {
         state.page = 1;
         search();
       });
-      const shown = name === 'country' ? countryName(value) : label(value);
+      const shown = facetDimension(name).countryCodes ? countryName(value) : label(value);
       return el('label', {}, input, `${shown} (${bucket.count})`);
     });
     // Long lists (countries, years) scroll inside their group, so the results stay in view.
@@ -641,10 +629,8 @@ const PALETTE = ['#1d4ed8', '#b45309', '#047857', '#7c3aed', '#be123c', '#0e7490
 /** A group's key as shown: names as the API spells them, codes as words, countries by name. */
 function groupKeyText(dimension, key) {
   if (key === null) return '(not given)';
-  if (dimension === 'country') return countryName(String(key));
-  if (['technology', 'tariff', 'risk_feature', 'offtaker_type', 'procurement_method'].includes(dimension)) {
-    return label(key);
-  }
+  if (groupDimension(dimension).countryCodes) return countryName(String(key));
+  if (groupDimension(dimension).tokens) return label(key);
   return String(key);
 }
 

@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { projectFile } from '../../indexContract/projectFile.js';
 import { fileRepresentation, type Representation } from '../wire/representation.js';
+import { explorerDescription } from './explorerDescription.js';
 
 /** A file as it is sent (its compressed forms made once, when first asked for), and where pages link it. */
 export interface Asset extends Representation {
@@ -41,6 +42,9 @@ function asset(name: string, body: Buffer, type: string): Asset {
   return { ...fileRepresentation(body, type, `"${hash}"`), url: `/assets/${name}?v=${hash}` };
 }
 
+/** The explorer's description of the API (explorerDescription.ts), linked from explore.html. */
+export const EXPLORER_DESCRIPTION = 'explorer.json';
+
 export interface PageSet {
   assets: ReadonlyMap<string, Asset>;
   /** The HTML pages, with their asset links resolved to versioned URLs. */
@@ -64,6 +68,9 @@ function readPages(): PageSet {
   for (const [name, source] of Object.entries(assetSources())) {
     assets.set(name, asset(name, readFileSync(source.path), source.type));
   }
+  // What the explorer knows of the API, made from the declarations at start-up rather than copied into public/.
+  const description = Buffer.from(JSON.stringify(explorerDescription()));
+  assets.set(EXPLORER_DESCRIPTION, asset(EXPLORER_DESCRIPTION, description, 'application/json'));
   const page = (file: string) => {
     // {{asset:name}} in a page becomes that asset's versioned URL.
     const html = readFileSync(projectFile(`public/${file}`), 'utf8').replace(
