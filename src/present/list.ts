@@ -20,10 +20,10 @@ import {
   type Static,
   type TSchema,
 } from '../wire/bodySchema.js';
-import { API_PATHS } from '../http/apiPath.js';
 import { highlighter } from '../matching/highlight/highlighter.js';
-import { PpaListItemSchema, presentListItem, trimSlash, type ListItem, type PpaListItem } from './ppa.js';
+import { PpaListItemSchema, presentListItem, type ListItem, type PpaListItem } from './ppa.js';
 import { DidYouMeanSchema } from './didYouMean.js';
+import { withParameters } from './links.js';
 
 const facetBuckets = (value: TSchema, order: string) =>
   Type.Array(record({ value, count: Type.Integer({ minimum: 1, description: 'PPAs with this value.' }) }), {
@@ -256,77 +256,11 @@ function currentCursor(request: ListRequest): string {
 }
 
 /**
- * The list URL (or another at `path`: the release package's) with `replace` set (each where it stood, else
- * appended) and `drop` left out; every other parameter kept as sent.
- */
-export function withParameters(
-  request: Pick<ListRequest, 'querystring' | 'base'>,
-  replace: Record<string, string>,
-  drop: string[] = [],
-  path: string = API_PATHS.ppas,
-): string {
-  const parts: string[] = [];
-  const placed = new Set<string>();
-  for (const part of request.querystring.split('&')) {
-    if (part === '') continue;
-    const name = parameterName(part);
-    if (drop.includes(name)) continue;
-    if (name in replace) {
-      if (!placed.has(name)) parts.push(`${name}=${encodeURIComponent(replace[name] ?? '')}`);
-      placed.add(name);
-      continue;
-    }
-    parts.push(encodeUnsafe(part));
-  }
-  for (const [name, value] of Object.entries(replace)) {
-    if (!placed.has(name)) parts.push(`${name}=${encodeURIComponent(value)}`);
-  }
-  return `${trimSlash(request.base)}${path}?${parts.join('&')}`;
-}
-
-/**
  * The list URL for another page: every other parameter kept as sent (same order, same encoding), `page`
  * replaced where it stood (or appended). Characters a URL may not carry raw are percent-encoded.
  */
-export function pageUrl(request: ListRequest, page: number): string {
-  const parts: string[] = [];
-  let placed = false;
-  for (const part of request.querystring.split('&')) {
-    if (part === '') continue;
-    if (parameterName(part) === 'page') {
-      if (!placed) parts.push(`page=${page}`);
-      placed = true;
-      continue;
-    }
-    parts.push(encodeUnsafe(part));
-  }
-  if (!placed) parts.push(`page=${page}`);
-  return `${trimSlash(request.base)}${API_PATHS.ppas}?${parts.join('&')}`;
-}
-
-function parameterName(part: string): string {
-  const [name = ''] = new URLSearchParams(part).keys();
-  return name;
-}
-
-// RFC 3986 characters allowed in a query, plus "%" (already-encoded octets stay as they are) and the "[]"
-// of risk_features[] that browsers send raw.
-const UNSAFE = /[^A-Za-z0-9\-._~!$&'()*+,;=:@/?%[\]]/gu;
-
-function encodeUnsafe(part: string): string {
-  return part.replace(UNSAFE, percentEncode).replace(/%(?![0-9A-Fa-f]{2})/g, '%25');
-}
-
-// Node hands over the request target byte by byte (latin1), so a raw byte is re-encoded as that same byte.
-function percentEncode(character: string): string {
-  const code = character.codePointAt(0) ?? 0;
-  if (code < 0x100) return `%${code.toString(16).toUpperCase().padStart(2, '0')}`;
-  try {
-    return encodeURIComponent(character);
-  } catch {
-    return '%EF%BF%BD'; // a lone surrogate: U+FFFD, as URL parsers do
-  }
-}
+export const pageUrl = (request: ListRequest, page: number): string =>
+  withParameters(request, { page: String(page) });
 
 export function linkHeader(links: ListLinks): string {
   return (Object.entries(links) as [keyof ListLinks, string | null][])

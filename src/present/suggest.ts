@@ -7,7 +7,7 @@ import { MAX_SUGGEST_LIMIT, type SuggestQuery } from '../params/suggest.js';
 import { highlighter } from '../matching/highlight/highlighter.js';
 import { HighlightsSchema } from './highlights.js';
 import { DidYouMeanSchema } from './didYouMean.js';
-import { withParameters } from './list.js';
+import { withParameters } from './links.js';
 import { API_PATHS } from '../http/apiPath.js';
 import type { DidYouMean } from '../queries/didYouMean.js';
 
