@@ -7,6 +7,7 @@ import { ENVIRONMENT_SECTION } from './environment.js';
 import { EXIT_CODES_SECTION } from './exitCodes.js';
 import { INDEXER_ENVIRONMENT_SECTION } from './indexerEnvironment.js';
 import { LIST_FILTERS_SECTION } from './listFilters.js';
+import { OUTPUT_FORMATS_SECTION } from './outputFormats.js';
 import { ALERTS_SECTION, SLOS_SECTION } from './monitoring.js';
 import { REPO_ROOT, withSection, type GeneratedSection } from './section.js';
 
@@ -16,6 +17,7 @@ export const GENERATED_SECTIONS: readonly GeneratedSection[] = [
   EXIT_CODES_SECTION,
   INDEXER_ENVIRONMENT_SECTION,
   LIST_FILTERS_SECTION,
+  OUTPUT_FORMATS_SECTION,
   SLOS_SECTION,
   ALERTS_SECTION,
 ];
