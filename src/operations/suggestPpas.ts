@@ -37,7 +37,7 @@ export const suggestPpas = operation({
     async ({ query, answer, base, canonicalQuery }) => {
       await answer(`${base} ${JSON.stringify(query)}`, async () => {
         const search = buildSuggestSearch(query);
-        const highlight = suggestHighlighterFor(query);
+        const highlight = suggestHighlighterFor(query, deps.wordForms);
         const response = await deps.search.search<SuggestSource>(search);
         const vocabulary = deps.liveState.vocabulary();
         const empty = response.hits.hits.length === 0;

@@ -52,18 +52,11 @@ export interface PageSet {
   explorePage: Asset;
 }
 
-let loaded: PageSet | undefined;
-
 /**
- * Every asset and both pages, read on the first call (apps built later in the same process share them);
- * throws at start-up, not on a request, when a file is missing.
+ * Every asset and both pages, read now (the composition root, src/app.ts, reads them once for the apps a process
+ * builds); throws at start-up, not on a request, when a file is missing.
  */
 export function loadPages(): PageSet {
-  loaded ??= readPages();
-  return loaded;
-}
-
-function readPages(): PageSet {
   const assets = new Map<string, Asset>();
   for (const [name, source] of Object.entries(assetSources())) {
     assets.set(name, asset(name, readFileSync(source.path), source.type));

@@ -20,7 +20,7 @@ import {
   type Static,
   type TSchema,
 } from '../wire/bodySchema.js';
-import { highlighter } from '../matching/highlight/highlighter.js';
+import { highlighter, type ServedWordForms } from '../matching/highlight/highlighter.js';
 import { PpaListItemSchema, presentListItem, type ListItem, type PpaListItem } from './ppa.js';
 import { DidYouMeanSchema } from './didYouMean.js';
 import { withParameters } from './links.js';
@@ -144,8 +144,8 @@ type ItemHighlighter = ReturnType<typeof highlighter>;
  * used (folding, canonical forms), which Elasticsearch's work evicts from the processor's caches while it answers
  * (what that saves: docs/performance.md, "Highlights").
  */
-export const highlighterFor = (query: ListQuery): ItemHighlighter | undefined =>
-  query.highlight && query.q !== undefined ? highlighter(query.q) : undefined;
+export const highlighterFor = (query: ListQuery, wordForms?: ServedWordForms): ItemHighlighter | undefined =>
+  query.highlight && query.q !== undefined ? highlighter(query.q, 'list', wordForms) : undefined;
 
 export function presentList(
   { response, facets, didYouMean }: ListResult,
