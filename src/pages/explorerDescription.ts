@@ -28,7 +28,8 @@ import {
   MAX_GROUP_LIMIT,
 } from '../params/groupBy.js';
 import { MAX_RESULT_WINDOW } from '../params/list.js';
-import { SORT_ORDERS } from '../params/sortOrder.js';
+import { SORT_ORDERS, type SortOrder } from '../params/sortOrder.js';
+import { GROUP_SORT_FIGURES } from '../present/groups.js';
 import { MAX_SUGGEST_LIMIT, MAX_SUGGEST_Q_LENGTH } from '../params/suggest.js';
 
 /** One dimension as the explorer uses it. */
@@ -82,8 +83,11 @@ export function explorerDescription() {
     dimensions: Object.values(DIMENSIONS as Record<string, Dimension>).map(describeDimension),
     // relevance is the list's default with q (the page's "best match"), never written in a link.
     sorts: SORT_ORDERS.filter((sort) => sort !== 'relevance'),
+    // The list's order with q when none is chosen (the page's "best match").
+    textSort: 'relevance' satisfies SortOrder,
     group: {
-      sorts: GROUP_SORTS,
+      // Each order and the figure it orders by (null: by key).
+      sorts: GROUP_SORTS.map((name) => ({ name, figure: GROUP_SORT_FIGURES[name] })),
       defaultSort: GROUP_PARAMETERS.group_sort.default,
       defaultLimit: DEFAULT_GROUP_LIMIT,
       maxLimit: MAX_GROUP_LIMIT,
