@@ -115,7 +115,11 @@ const withHighlight = (request: MixRequest): MixRequest => ({
   apiPath: `${request.apiPath}&highlight=true`,
 });
 
-type Presenter = Pick<typeof PresenterModule, 'forgetHighlightCaches' | 'highlighter'>;
+/** The presenter measured: its highlighter over the kept words, and how to forget them (a pass at first sight). */
+interface Presenter {
+  highlighter(q: string): ReturnType<typeof PresenterModule.highlighter>;
+  forget(): void;
+}
 
 interface Page {
   q: string;
@@ -124,8 +128,8 @@ interface Page {
 
 /** One pass of the presenter over every page, in µs; `cold`: its caches emptied first. */
 function presenterPass(presenter: Presenter, pages: readonly Page[], cold: boolean): number {
-  const { forgetHighlightCaches, highlighter } = presenter;
-  if (cold) forgetHighlightCaches();
+  const { forget, highlighter } = presenter;
+  if (cold) forget();
   const started = performance.now();
   let sink = 0;
   for (const page of pages) {
@@ -184,11 +188,18 @@ async function highlights(options: HighlightsOptions): Promise<void> {
 
 /** The presenter measured: this checkout's, or that of --api-root (loaded from its sources, as tsx runs this bench). */
 async function loadPresenter(options: HighlightsOptions): Promise<Presenter> {
-  return (await import(
+  const module = (await import(
     options.apiRoot
       ? pathToFileURL(presenterPath(options.apiRoot)).href
       : '../src/matching/highlight/highlighter.js'
-  )) as typeof PresenterModule;
+  )) as Partial<typeof PresenterModule> & { forgetHighlightCaches?: () => void };
+  const highlighter = module.highlighter!;
+  // This release's presenter keeps the served words in an object the app owns; an older one, in its module.
+  if (module.ServedWordForms) {
+    const forms = new module.ServedWordForms();
+    return { highlighter: (q) => highlighter(q, 'list', forms), forget: () => forms.clear() };
+  }
+  return { highlighter: (q) => highlighter(q), forget: () => module.forgetHighlightCaches?.() };
 }
 
 /** What every step shares: the options, the index and its corpus, the API build and process, the client's headers. */

@@ -2,35 +2,28 @@
 // "country:KE", "year:2019", "risk_features:fx_indexed"). The API counts several facets that share a filter with
 // one terms aggregation on this field, in one pass over the matches, instead of one aggregation per facet (each
 // would visit every match again: docs/performance.md, the facets findings). Written by the indexer, read by the API.
+// The facets and their fields are the dimension table's (dimensions.ts).
+import { FACET_DIMENSIONS, isNumeric, type FacetName } from './dimensions.js';
+
+export type { FacetName };
 
 /** The keyword field of mappings/ppas.json that holds them. */
 export const FACET_VALUES_FIELD = 'facet_values';
 
-/** The facets, in the order the API names them, and the document field each counts. */
-export const FACET_SOURCE_FIELDS = {
-  technology: 'technology',
-  tariff: 'tariff',
-  country: 'country_code',
-  year: 'financial_close_year',
-  risk_features: 'risk_features',
-} as const;
-export type FacetName = keyof typeof FACET_SOURCE_FIELDS;
+/** A faceted field's value in a document: null and absent are no value (nothing is counted). */
+type FacetedValue = string | number | null | undefined | readonly string[];
 
-/** What a document holds of the faceted fields (null and absent: no value, so nothing is counted). */
-export interface FacetedFields {
-  technology: string;
-  tariff: string;
-  country_code: string | null;
-  financial_close_year: number | null;
-  risk_features: readonly string[];
-}
+/** What a document holds of the faceted fields, by field name. */
+export type FacetedFields = Readonly<Record<string, FacetedValue>>;
 
-/** The keywords of facet_values for one document. */
+/** The keywords of facet_values for one document, facet by facet in the table's order. */
 export function facetValues(document: FacetedFields): string[] {
-  const values = [`technology:${document.technology}`, `tariff:${document.tariff}`];
-  if (document.country_code !== null) values.push(`country:${document.country_code}`);
-  if (document.financial_close_year !== null) values.push(`year:${document.financial_close_year}`);
-  for (const feature of document.risk_features) values.push(`risk_features:${feature}`);
+  const values: string[] = [];
+  for (const { field, facet } of FACET_DIMENSIONS) {
+    const value = document[field];
+    const listed = Array.isArray(value) ? (value as readonly string[]) : value == null ? [] : [value];
+    for (const one of listed) values.push(`${facet.name}:${one}`);
+  }
   return values;
 }
 
@@ -40,8 +33,10 @@ export function facetValues(document: FacetedFields): string[] {
  */
 export function parseFacetValue(keyword: string): { facet: FacetName; value: string | number } | undefined {
   const at = keyword.indexOf(':');
-  const facet = keyword.slice(0, at);
-  if (at < 0 || !Object.hasOwn(FACET_SOURCE_FIELDS, facet)) return undefined;
+  if (at < 0) return undefined;
+  const name = keyword.slice(0, at);
+  const dimension = FACET_DIMENSIONS.find((candidate) => candidate.facet.name === name);
+  if (!dimension) return undefined;
   const value = keyword.slice(at + 1);
-  return { facet: facet as FacetName, value: facet === 'year' ? Number(value) : value };
+  return { facet: dimension.facet.name, value: isNumeric(dimension) ? Number(value) : value };
 }

@@ -2,14 +2,18 @@
 // skipped when the operator set either flag. Why and what it saves: docs/operations.md ("Indexer memory").
 import { setFlagsFromString } from 'node:v8';
 
-let tuned = false;
+/**
+ * Set in the process's environment once tuned: the flags are the process's, not a module's, so the mark is too
+ * (and a module-level variable would be state of its own).
+ */
+const TUNED_MARK = 'PPA_INDEXER_GC_TUNED';
 
 export function tuneGarbageCollector(): void {
   const ownFlags = `${process.env.NODE_OPTIONS ?? ''} ${process.execArgv.join(' ')}`;
   if (/semi[-_]space|heap[-_]growing/.test(ownFlags)) return;
   setFlagsFromString('--semi-space-growth-factor=1');
   setFlagsFromString('--heap-growing-percent=30');
-  tuned = true;
+  process.env[TUNED_MARK] = '1';
 }
 
 /**
@@ -18,5 +22,5 @@ export function tuneGarbageCollector(): void {
  * docs/performance.md has the figures).
  */
 export function garbageCollectorTuned(): boolean {
-  return tuned;
+  return process.env[TUNED_MARK] === '1';
 }

@@ -27,7 +27,7 @@ const LEVEL_NAMES: Record<number, string> = {
   60: 'FATAL',
 };
 /** pino's own fields, shown otherwise (time, level, message) or not at all. */
-const BOOKKEEPING = new Set(['level', 'time', 'pid', 'hostname', 'name', 'msg']);
+const BOOKKEEPING: ReadonlySet<string> = new Set(['level', 'time', 'pid', 'hostname', 'name', 'msg']);
 
 function textValue(value: unknown): string {
   if (typeof value === 'string') return /[\s"=]/.test(value) || value === '' ? JSON.stringify(value) : value;

@@ -41,7 +41,7 @@ import type { OcdsPublication } from './present/ocdsPackage.js';
 import { operationsRouter, routePath } from './operations/router.js';
 import { frontDoor, searchRoute, type FrontDoor } from './http/frontDoor.js';
 import { pagesRouter } from './pages/routes.js';
-import { loadPages } from './pages/assets.js';
+import { loadPages, type PageSet } from './pages/assets.js';
 import type { LiveState } from './liveState/liveState.js';
 import type { SearchGateway } from './gateway/gateway.js';
 import type { Admission } from './gateway/admission.js';
@@ -51,6 +51,7 @@ import { answers } from './wire/answers.js';
 import { jsonRepresentation } from './wire/representation.js';
 import { createZeroResultsLog, type ZeroResultsLog } from './zeroResults/zeroResultsLog.js';
 import type { ResponseCache } from './wire/responseCache.js';
+import { ServedWordForms } from './matching/highlight/servedWordForms.js';
 
 export interface AppDeps {
   config: Config;
@@ -90,6 +91,10 @@ class ApiApp extends Koa {
   }
 }
 
+// The pages and their assets, read from disk once per process: every app a process builds (the tests build many)
+// serves the same files. Module state of the composition root alone.
+let pageSet: PageSet | undefined;
+
 export function createApp(deps: AppDeps): Koa {
   const { config, logger, metrics, responseCache, admission } = deps;
   if (metrics && responseCache) metrics.observeCache(responseCache);
@@ -122,6 +127,8 @@ export function createApp(deps: AppDeps): Koa {
     openApiDocument: jsonRepresentation(buildOpenApiSpec({ publicBaseUrl: config.publicBaseUrl })),
     zeroResults: metrics ? metrics.instrumentZeroResults(zeroResults) : zeroResults,
     ocds: ocdsPublication(config),
+    // Kept across this app's answers and gone with it; bounded by MAX_WORD_FORMS.
+    wordForms: new ServedWordForms(),
   };
   // /health/* answers before the rate limit (never counted); /api/v1/* after it.
   const health = operationsRouter(
@@ -132,7 +139,7 @@ export function createApp(deps: AppDeps): Koa {
     OPERATIONS.filter((operation) => isApiPath(operation.path)),
     operationDeps,
   );
-  const pages = pagesRouter(loadPages());
+  const pages = pagesRouter((pageSet ??= loadPages()));
 
   const refusalLog = new RefusalLog(logger);
   if (admission) {

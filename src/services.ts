@@ -10,7 +10,7 @@ import { createRateLimiter, type ClientRateLimiter } from './rateLimit/index.js'
 import { Admission } from './gateway/admission.js';
 import { createSearchGateway, type SearchGateway } from './gateway/gateway.js';
 import { admissionOutcome } from './gateway/clientErrors.js';
-import { processLoopMonitor, type LoopLoad } from './gateway/loopMonitor.js';
+import { processLoopMonitor, type LoopLoad, type LoopMonitor } from './gateway/loopMonitor.js';
 import { createLiveLookups } from './liveState/lookups.js';
 import { createEsClient } from '../settings/esClient.js';
 import type { Tracing } from './tracing.js';
@@ -28,6 +28,12 @@ export interface Services {
   /** Where the list's searches that found nothing are counted: the rate limiter's Redis, else this process. */
   zeroResults: ZeroResultsLog;
 }
+
+// The composition root's one piece of process state: the process has one event loop, so one monitor of it, made
+// on first use (a process reads one configuration) and shared by every app it builds.
+let loopMonitor: LoopMonitor | undefined;
+const theProcessLoopMonitor = (saturatedDelayMs: number): LoopMonitor =>
+  (loopMonitor ??= processLoopMonitor(saturatedDelayMs));
 
 /** `tracing`: traces on (src/tracing.ts); absent, neither the gateway nor the Elasticsearch client makes a span. */
 export function createServices(config: Config, logger: Logger, tracing?: Tracing): Services {
@@ -84,7 +90,7 @@ export function createServices(config: Config, logger: Logger, tracing?: Tracing
  */
 export function createAdmission(
   config: Pick<Config, 'admissionMaxInFlight' | 'admissionTargetMs' | 'admissionLoopDelayMs' | 'es'>,
-  loop: LoopLoad = processLoopMonitor(config.admissionLoopDelayMs),
+  loop: LoopLoad = theProcessLoopMonitor(config.admissionLoopDelayMs),
 ): Admission {
   return new Admission({
     maxLimit: config.admissionMaxInFlight,

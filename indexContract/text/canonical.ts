@@ -48,18 +48,20 @@ export const TECHNOLOGY_WORDS: Readonly<Record<string, readonly string[]>> = {
   hybrid: ['hybrid'],
 };
 
-const WORDS_BY_TECHNOLOGY = new Map<string, string[]>();
+/** A technology's own words ("oil_hfo": oil, hfo) and those of TECHNOLOGY_WORDS, folded, each once. */
+function wordsOfTechnology(technology: string): readonly string[] {
+  const written = [technology.replace(/_/gu, ' '), ...(TECHNOLOGY_WORDS[technology] ?? [])];
+  return Object.freeze([...new Set(written.flatMap((text) => foldedWords(text)))]);
+}
+
+/** The words of every technology TECHNOLOGY_WORDS names, made once at import: the indexer asks for every document. */
+const WORDS_BY_TECHNOLOGY: ReadonlyMap<string, readonly string[]> = new Map(
+  Object.keys(TECHNOLOGY_WORDS).map((technology) => [technology, wordsOfTechnology(technology)]),
+);
 
 /** The folded words of a technology: its own ("oil_hfo": oil, hfo) and those of TECHNOLOGY_WORDS, each once. */
 export function technologyWords(technology: string): string[] {
-  // Once per value (a handful): the indexer asks for every document.
-  let words = WORDS_BY_TECHNOLOGY.get(technology);
-  if (words === undefined) {
-    const written = [technology.replace(/_/gu, ' '), ...(TECHNOLOGY_WORDS[technology] ?? [])];
-    words = [...new Set(written.flatMap((text) => foldedWords(text)))];
-    WORDS_BY_TECHNOLOGY.set(technology, words);
-  }
-  return [...words];
+  return [...(WORDS_BY_TECHNOLOGY.get(technology) ?? wordsOfTechnology(technology))];
 }
 
 /** Roman numerals I–X as the digits they stand for; 1–10 meet whichever way they are written. */

@@ -32,19 +32,22 @@ export function countryNames(code: string | null): string[] {
   return [...new Set([...names, ...(COUNTRY_ALIASES[upper] ?? [])])];
 }
 
-const NAME_WORDS_BY_CODE = new Map<string, string[]>();
+/**
+ * The names' words of every country of the table, by code: made once at import from the constant tables (a few
+ * hundred codes), since folding the names for every document would cost more than the rest of the country's part.
+ */
+const NAME_WORDS_BY_CODE: ReadonlyMap<string, readonly string[]> = new Map(
+  Object.keys(COUNTRY_NAME_TABLE).map((code) => [
+    code,
+    Object.freeze(countryNames(code).map((name) => foldedWords(name).join(' '))),
+  ]),
+);
 
 /**
  * The country's names as the index holds them: folded words, punctuation as spaces ("cote d ivoire"), so that
  * "Côte d'Ivoire" with either apostrophe, and each word alone ("Ivoire"), meet them; `q` is read the same way.
  */
 export function countryNameWords(code: string | null): string[] {
-  if (code === null) return [];
-  // Once per code: folding the names for every document would cost more than the rest of the country's part.
-  let words = NAME_WORDS_BY_CODE.get(code);
-  if (words === undefined) {
-    words = countryNames(code).map((name) => foldedWords(name).join(' '));
-    NAME_WORDS_BY_CODE.set(code, words);
-  }
-  return [...words];
+  if (code === null || !/^[A-Za-z]{2}$/u.test(code)) return [];
+  return [...(NAME_WORDS_BY_CODE.get(code.toUpperCase()) ?? [])];
 }

@@ -3,52 +3,13 @@
 // (backpressure), so memory stays flat whatever the size.
 import type { estypes } from '@elastic/elasticsearch';
 import type { ExportQuery } from '../params/export.js';
-import { csvRows } from '../present/csv.js';
-import { listItem, type ListItem } from '../present/list.js';
-import { ppaCompiledRelease } from '../present/ocdsRelease.js';
-import { presentPpa } from '../present/ppa.js';
+import { OUTPUT_FORMATS, type ExportTarget } from './formats.js';
 import { buildExportBatch, exportBatchSize } from '../queries/exportSearch.js';
 import type { SearchGateway } from '../gateway/gateway.js';
-import type { DetailSource, ListSource } from '../../indexContract/sourceFields.js';
+import type { ListSource } from '../../indexContract/sourceFields.js';
 
-/** The columns of an export: the chosen fields, then url. */
-export function exportColumns(query: ExportQuery): string[] {
-  return [...query.fields, 'url'];
-}
-
-export function csvText(items: readonly ListItem[], columns: readonly string[], withHeader: boolean): string {
-  const rows = items.map((item) => columns.map((column) => (item as Record<string, unknown>)[column]));
-  return csvRows(withHeader ? [[...columns], ...rows] : rows);
-}
-
-export function ndjsonText(items: readonly ListItem[]): string {
-  return items.map((item) => `${JSON.stringify(item)}\n`).join('');
-}
-
-/** OCDS's bulk form: each PPA's compiled release, one a line (the batch read the detail's fields). */
-export function ocdsLinesText(sources: readonly DetailSource[], base: string, ocidPrefix: string): string {
-  return sources
-    .map((source) => `${JSON.stringify(ppaCompiledRelease(presentPpa(source, base), ocidPrefix))}\n`)
-    .join('');
-}
-
-/** Where an export's text is written for: absolute links, and an OCDS export's ocid prefix. */
-export interface ExportTarget {
-  base: string;
-  ocidPrefix: string;
-}
-
-function batchText(
-  query: ExportQuery,
-  target: ExportTarget,
-  sources: ListSource[],
-  withHeader: boolean,
-): string {
-  if (query.format === 'ocds')
-    return ocdsLinesText(sources as DetailSource[], target.base, target.ocidPrefix);
-  const items = sources.map((source) => listItem(source, target.base, query.fields));
-  return query.format === 'csv' ? csvText(items, exportColumns(query), withHeader) : ndjsonText(items);
-}
+// The renderers are the format table's; these names stay here for what imported them from the export's body.
+export { csvText, exportColumns, ndjsonText, ocdsLinesText, type ExportTarget } from './formats.js';
 
 /** One batch's text, and the search for the batch after it (asked for before the text is built). */
 function renderBatch(
@@ -69,7 +30,7 @@ function renderBatch(
       : undefined;
   next?.catch(() => undefined); // if the client leaves, the prefetch is dropped unread
   const sources = hits.flatMap((hit) => (hit._source ? [hit._source] : []));
-  return { text: batchText(query, target, sources, withHeader), next };
+  return { text: OUTPUT_FORMATS.export[query.format].render({ query, target, sources, withHeader }), next };
 }
 
 /**

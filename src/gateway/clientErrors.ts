@@ -14,7 +14,7 @@ import {
   SearchUnavailableError,
 } from './searchErrors.js';
 
-const UNAVAILABLE_STATUSES = new Set([408, 429, 502, 503, 504]);
+const UNAVAILABLE_STATUSES: ReadonlySet<number> = new Set([408, 429, 502, 503, 504]);
 
 /**
  * Says why an error from the Elasticsearch client means "the search cluster is unavailable" (unreachable, timing

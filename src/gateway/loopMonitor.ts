@@ -85,13 +85,10 @@ export class LoopMonitor implements LoopLoad {
   }
 }
 
-let shared: LoopMonitor | undefined;
-
 /**
- * The process's one monitor (one loop, one monitor), started on first use with `saturatedDelayMs`
- * (ADMISSION_LOOP_DELAY_MS; a process reads one configuration).
+ * A monitor of the process's loop, started now with `saturatedDelayMs` (ADMISSION_LOOP_DELAY_MS). The process has
+ * one loop, so one monitor: the composition root (src/services.ts) keeps it.
  */
 export function processLoopMonitor(saturatedDelayMs = SATURATED_DELAY_MS): LoopMonitor {
-  shared ??= new LoopMonitor(saturatedDelayMs);
-  return shared;
+  return new LoopMonitor(saturatedDelayMs);
 }

@@ -2,6 +2,7 @@
 import { Readable } from 'node:stream';
 import type { ListSource } from '../../indexContract/sourceFields.js';
 import { exportChunks } from '../export/exportBody.js';
+import { attachment, OUTPUT_FORMATS } from '../export/formats.js';
 import { API_PATHS } from '../http/apiPath.js';
 import {
   apiResponses,
@@ -17,15 +18,6 @@ import { clientKey } from '../rateLimit/clientKey.js';
 import { buildExportBatch } from '../queries/exportSearch.js';
 import { operation } from './operation.js';
 import { changesSince } from './shared.js';
-
-const EXPORT_TYPES = {
-  csv: 'text/csv; charset=utf-8; header=present',
-  ndjson: 'application/x-ndjson',
-  ocds: 'application/x-ndjson',
-} as const;
-
-/** The file name's extension: OCDS calls its bulk form JSON Lines. */
-const EXPORT_EXTENSIONS = { csv: 'csv', ndjson: 'ndjson', ocds: 'ocds.jsonl' } as const;
 
 export const exportPpas = operation({
   path: API_PATHS.export,
@@ -93,13 +85,10 @@ export const exportPpas = operation({
           release(); // also when the client went away: the stream is destroyed, and the walk ends here
         }
       }
-      const date = new Date().toISOString().slice(0, 10);
+      const format = OUTPUT_FORMATS.export[query.format];
       ctx.status = 200;
-      ctx.type = EXPORT_TYPES[query.format];
-      ctx.set(
-        'Content-Disposition',
-        `attachment; filename="ppas-${date}.${EXPORT_EXTENSIONS[query.format]}"`,
-      );
+      ctx.type = format.contentType;
+      ctx.set('Content-Disposition', attachment('ppas', format));
       ctx.set('Cache-Control', 'no-store');
       // Where to follow the change log from, so the export plus the changes after it is the live set.
       if (since !== null) ctx.set('Changes-Since', since);

@@ -37,7 +37,7 @@ export const listPpas = operation({
         const vocabulary = deps.liveState.vocabulary();
         const plan = planList(query, vocabulary);
         // Highlights only when asked and with a q: without them nothing is computed.
-        const highlight = highlighterFor(query);
+        const highlight = highlighterFor(query, deps.wordForms);
         const result = await plan.run(deps.search);
         const { body, linkHeader } = presentList(result, {
           query,

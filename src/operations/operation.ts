@@ -2,6 +2,7 @@
 // documentation (summary, responses naming the body schemas it sends) and its handler. The router (./router.ts)
 // and the OpenAPI document (./openApi.ts) are both built from the list in ./index.ts: the router parses the query
 // before the handler runs, the document lists its parameters, the response cache keys answers by operationId.
+import type { ServedWordForms } from '../matching/highlight/servedWordForms.js';
 import type { Context } from 'koa';
 import type { Logger } from 'pino';
 import type { ExportSlots } from '../export/exportSlots.js';
@@ -37,6 +38,8 @@ export interface OperationDeps {
   zeroResults: ZeroResultsLog;
   /** Who publishes the OCDS answers and under which terms (the OCDS_* variables). */
   ocds: OcdsPublication;
+  /** The served words' forms the highlights keep across answers (bounded: MAX_WORD_FORMS), the app's own. */
+  wordForms: ServedWordForms;
 }
 
 /** What one request of an operation has: its context, its parsed query, and its answer keyed by the operation. */

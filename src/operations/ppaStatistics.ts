@@ -1,5 +1,6 @@
 // GET /api/v1/ppas/statistics: portfolio statistics over the PPAs the list filters match, and with group_by their
 // roll-up (data.groups), as JSON or, for the groups, CSV.
+import { attachment, OUTPUT_FORMATS } from '../export/formats.js';
 import { API_PATHS } from '../http/apiPath.js';
 import {
   apiResponses,
@@ -12,7 +13,6 @@ import {
 } from '../openapi/responses.js';
 import { statisticsQuery } from '../params/statistics.js';
 import { presentGroups } from '../present/groups.js';
-import { CSV_MEDIA_TYPE, groupsCsv } from '../present/groupsCsv.js';
 import { presentStatistics, StatisticsSchema } from '../present/statistics.js';
 import { runStatistics } from '../queries/statisticsPlan.js';
 import { fileRepresentation } from '../wire/representation.js';
@@ -60,20 +60,20 @@ export const ppaStatistics = operation({
     (deps) =>
     async ({ ctx, query, answer }) => {
       const { groups, format } = query;
-      if (groups && format === 'csv') {
-        const date = new Date().toISOString().slice(0, 10);
-        ctx.set(
-          'Content-Disposition',
-          `attachment; filename="ppa-groups-${groups.dimensions.join('-')}-${date}.csv"`,
-        );
+      // A roll-up in a file format (not the JSON body) is an attachment.
+      const file = groups && format !== 'json' ? OUTPUT_FORMATS.statistics[format] : undefined;
+      if (groups && file) {
+        ctx.set('Content-Disposition', attachment(`ppa-groups-${groups.dimensions.join('-')}`, file));
       }
       await answer(JSON.stringify(query), async () => {
         const { response, walks } = await runStatistics(query, deps.search);
         const body = presentStatistics(response);
         if (!groups || !walks) return { body };
         const part = presentGroups(groups, walks, response.aggregations?.capacity_mw.value ?? 0);
-        if (format === 'csv')
-          return fileRepresentation(Buffer.from(groupsCsv(groups.dimensions, part)), CSV_MEDIA_TYPE);
+        if (file) {
+          const text = file.render({ dimensions: groups.dimensions, part });
+          return fileRepresentation(Buffer.from(text), file.contentType);
+        }
         return { body: { ...body, data: { ...body.data, ...part } } };
       });
     },

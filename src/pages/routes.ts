@@ -52,7 +52,8 @@ export function pagesRouter(pages: PageSet): Router {
     if (!asset) throw new NotFoundError(`No asset named ${JSON.stringify(ctx.params.name)}.`);
     const version = new URLSearchParams(ctx.querystring).get('v');
     const current = version !== null && `"${version}"` === asset.etag;
-    send(ctx, asset, current ? VERSIONED_ASSET_CACHE_CONTROL : UNVERSIONED_ASSET_CACHE_CONTROL);
+    const unversioned = asset.imported ? PAGE_CACHE_CONTROL : UNVERSIONED_ASSET_CACHE_CONTROL;
+    send(ctx, asset, current ? VERSIONED_ASSET_CACHE_CONTROL : unversioned);
   });
   return router;
 }

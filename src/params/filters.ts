@@ -96,7 +96,6 @@ function valueFilter<const Name extends 'technology' | 'tariff'>(
     schema: tokenList(description),
     read: readSelection,
     clauses: (selection: Selection) => [selectionClause(name, selection)],
-    facet: name,
     bindsCursor: true,
     words: (selection: Selection) => selectionWords(name, selection),
     doc: {
@@ -198,7 +197,6 @@ export const LIST_FILTERS = {
     // The index holds codes upper-cased.
     read: (codes: string[]) => readSelection(codes.map((code) => code.toUpperCase())),
     clauses: (selection: Selection) => [selectionClause('country_code', selection)],
-    facet: 'country',
     bindsCursor: true,
     words: (selection: Selection) => selectionWords('country', selection),
     doc: {

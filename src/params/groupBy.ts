@@ -1,35 +1,19 @@
 // The roll-ups' parameters (GET /api/v1/ppas/statistics?group_by=…): the dimensions a selection can be grouped by,
 // each with the index field its groups are read from, and how the groups are sorted, cut and answered.
 import Type from 'typebox';
-import { GROUP_FIELDS } from '../../indexContract/groupFields.js';
+import { DIMENSIONS, GROUP_NAMES, type Dimension, type GroupName } from '../../indexContract/dimensions.js';
 import { withDefault } from './declare.js';
 
 /** A dimension: the keyword field its values are read from; `names`: spellings merged by group key. */
-export interface GroupDimension {
-  field: string;
-  /** Values are names as spelled: one group per group key, shown in its most common spelling. */
-  names: boolean;
-  /** The values are numbers (the year). */
-  numeric?: true;
-}
+export type GroupDimension = Dimension;
 
-/** Every dimension, in the order the document lists them. */
-export const GROUP_DIMENSIONS = {
-  technology: { field: 'technology', names: false },
-  tariff: { field: 'tariff', names: false },
-  country: { field: 'country_code', names: false },
-  year: { field: 'financial_close_year', names: false, numeric: true },
-  risk_feature: { field: 'risk_features', names: false },
-  developer: { field: GROUP_FIELDS.developer, names: true },
-  offtaker: { field: GROUP_FIELDS.offtaker, names: true },
-  offtaker_type: { field: GROUP_FIELDS.offtaker_type, names: true },
-  procuring_entity: { field: GROUP_FIELDS.procuring_entity, names: true },
-  procurement_method: { field: GROUP_FIELDS.procurement_method, names: true },
-  currency: { field: GROUP_FIELDS.currency, names: true },
-} as const satisfies Record<string, GroupDimension>;
+/** Every dimension by its name in group_by, in the order the document lists them (the dimension table's). */
+export const GROUP_DIMENSIONS = Object.freeze(
+  Object.fromEntries(Object.values(DIMENSIONS).map((dimension) => [dimension.group, dimension])),
+) as Readonly<Record<GroupName, Dimension>>;
 
-export type DimensionName = keyof typeof GROUP_DIMENSIONS;
-export const DIMENSION_NAMES = Object.keys(GROUP_DIMENSIONS) as DimensionName[];
+export type DimensionName = GroupName;
+export const DIMENSION_NAMES = GROUP_NAMES;
 
 export const GROUP_SORTS = [
   'capacity_desc',

@@ -4,12 +4,13 @@
 // filtered operation takes, `SearchFilters`, the clauses, the cursor's digest, the feed's title and the docs table.
 import type { estypes } from '@elastic/elasticsearch';
 import Type, { type Static, type TOptional, type TSchema } from 'typebox';
+import { facetLeavingOut, type FacetableFilter } from '../../indexContract/dimensions.js';
 import type { InvalidParam } from '../http/problem.js';
 
 export type Query = estypes.QueryDslQueryContainer;
 
-/** The filters a facet can leave out when it counts (each is one clause, an OR over its values). */
-export type FacetableFilter = 'technology' | 'tariff' | 'country' | 'year';
+/** The facets that leave their own filter out when they count (the dimension table says which filter). */
+export type { FacetableFilter };
 
 /** Its row in docs/api.md's table of filters. */
 export interface FilterDoc {
@@ -33,8 +34,6 @@ export interface ListFilter<Name extends string, Schema extends TSchema, Parsed>
    * scores: its query is the matching model's (src/queries/textQuery.ts).
    */
   clauses?(parsed: Parsed): Query[];
-  /** The facet that leaves its clauses out when it counts (disjunctive facets). */
-  facet?: FacetableFilter;
   /** A cursor walk is bound to its value: a cursor used with another value is refused. */
   bindsCursor: boolean;
   /** Its words in a feed's title ('technology solar_pv or wind'). */
@@ -42,7 +41,6 @@ export interface ListFilter<Name extends string, Schema extends TSchema, Parsed>
   /** Problems that involve another filter too, named by this one (min > max); judged on valid values only. */
   check?(filters: Readonly<Record<string, unknown>>): InvalidParam[];
   doc: FilterDoc;
-  // What a filter groups by (the roll-ups' dimensions) will be declared here too.
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the list holds declarations of every parsed type
@@ -103,17 +101,20 @@ export interface FilterClause {
   facet?: FacetableFilter;
 }
 
-/** The clauses of every filter set, in declaration order (`q` aside: it scores). */
+/**
+ * The clauses of every filter set, in declaration order (`q` aside: it scores), each marked with the facet that
+ * leaves it out (the dimension table names the filter a facet leaves out).
+ */
 export function clausesOf<List extends Record<string, AnyListFilter>>(
   list: List,
   filters: FiltersOf<List>,
+  facetOf: (key: string) => FacetableFilter | undefined = facetLeavingOut,
 ): FilterClause[] {
   return Object.entries(list).flatMap(([key, filter]) => {
     const parsed = filters[key];
     if (parsed === undefined || !filter.clauses) return [];
-    return filter
-      .clauses(parsed)
-      .map((clause) => (filter.facet ? { clause, facet: filter.facet } : { clause }));
+    const facet = facetOf(key);
+    return filter.clauses(parsed).map((clause) => (facet ? { clause, facet } : { clause }));
   });
 }
 

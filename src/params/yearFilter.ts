@@ -2,11 +2,11 @@
 // ..2005). Its schema says both forms, so a client generated from the OpenAPI document keeps the integer's type and
 // bounds, and the range's form is a pattern beside it.
 import Type from 'typebox';
+import { MAX_YEAR, MIN_YEAR } from '../../indexContract/dimensions.js';
 import { defineFilter } from './listFilter.js';
 
-/** The years a financial close may have (the record schema's bounds). */
-export const MIN_YEAR = 1900;
-export const MAX_YEAR = 2100;
+/** The years a financial close may have (the record schema's bounds, the dimension table's). */
+export { MAX_YEAR, MIN_YEAR };
 
 /** The years of `year`: [from, to], inclusive, an end open when absent; one year is from = to. */
 export interface YearRange {
@@ -69,7 +69,6 @@ export const YEAR_FILTER = defineFilter({
           },
         },
   ],
-  facet: 'year',
   bindsCursor: true,
   words: ({ from, to }: YearRange) => [
     from !== undefined && from === to ? `year ${from}` : `years ${from ?? ''}..${to ?? ''}`,

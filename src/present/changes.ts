@@ -6,7 +6,8 @@ import { canonicalUtc } from '../../indexContract/text/timestamp.js';
 import { ChangeEventSchema, type ChangeEvent } from './changeEvent.js';
 import { record, ref, timestamp, Type, type Static } from '../wire/bodySchema.js';
 import { API_PATHS } from '../http/apiPath.js';
-import { presentListItem, trimSlash } from './ppa.js';
+import { withParameters } from './links.js';
+import { presentListItem } from './ppa.js';
 
 export type { ChangeEvent };
 
@@ -54,17 +55,11 @@ export function presentChanges(
   events: ChangeEvent[],
   options: { next: string; retainedSince: string; base: string; querystring: string },
 ): ChangesBody {
-  const others = options.querystring.split('&').filter((pair) => pair !== '' && !pair.startsWith('since='));
-  const url = (since: string | null) => {
-    const pairs = since === null ? others : [...others, `since=${encodeURIComponent(since)}`];
-    return `${trimSlash(options.base)}${API_PATHS.changes}${pairs.length ? `?${pairs.join('&')}` : ''}`;
-  };
-  const self = options.querystring
-    ? `${trimSlash(options.base)}${API_PATHS.changes}?${options.querystring}`
-    : url(null);
+  // next: every other parameter as it stood, `since` the token to go on from, last.
+  const next = withParameters(options, { since: options.next }, ['since'], API_PATHS.changes);
   return {
     data: events,
     meta: { next: options.next, retained_since: options.retainedSince },
-    links: { self, next: url(options.next) },
+    links: { self: withParameters(options, {}, [], API_PATHS.changes), next },
   };
 }

@@ -14,6 +14,7 @@
 // date, the feed's is its canonical query.
 import type { ChangeReason } from '../../indexContract/changeLog.js';
 import type { ChangeEvent } from './changeEvent.js';
+import { percentEncode } from './links.js';
 
 export interface FeedContext {
   /** The request's absolute URL (the feed's rel="self"). */
@@ -98,17 +99,9 @@ export function escapeAttribute(text: string): string {
   return xmlSafe(text).replace(ATTRIBUTE_SPECIAL, escapeChar);
 }
 
-function percentEncode(text: string): string {
-  let encoded = '';
-  for (const byte of Buffer.from(text, 'utf8')) {
-    encoded += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
-  }
-  return encoded;
-}
-
 /** A link's href: an IRI, what it cannot hold percent-encoded. */
 export function iriSafe(url: string): string {
-  return url.replace(NOT_IN_IRI, percentEncode);
+  return url.replace(NOT_IN_IRI, (match) => percentEncode(match));
 }
 
 function tagPrefix(context: FeedContext): string {
@@ -124,7 +117,7 @@ function tagPrefix(context: FeedContext): string {
 
 /** `tag:<authority>,<date>:ppa-feed[?<canonical query>]`. */
 export function feedId(context: FeedContext): string {
-  const query = context.canonicalQuery.replace(NOT_TAG_SPECIFIC, percentEncode);
+  const query = context.canonicalQuery.replace(NOT_TAG_SPECIFIC, (match) => percentEncode(match));
   return `${tagPrefix(context)}ppa-feed${query === '' ? '' : `?${query}`}`;
 }
 
@@ -134,7 +127,7 @@ export function entryId(token: string, context: FeedContext): string {
 }
 
 function entryIdUnder(prefix: string, token: string): string {
-  return `${prefix}ppa-change:${token.replace(NOT_UNRESERVED, percentEncode)}`;
+  return `${prefix}ppa-change:${token.replace(NOT_UNRESERVED, (match) => percentEncode(match))}`;
 }
 
 export function entryTitle(event: ChangeEvent): string {

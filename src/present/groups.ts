@@ -184,13 +184,21 @@ function compareMergeKeys(a: Key, b: Key): number {
   return String(a) < String(b) ? -1 : 1;
 }
 
-const SORTS: Record<GroupSort, (group: Group) => number> = {
-  capacity_desc: (group) => group.capacity_mw,
-  ppas_desc: (group) => group.ppas,
-  annual_payment_desc: (group) => group.annual_payment_obligation_usd,
-  guaranteed_desc: (group) => group.guaranteed_amount_usd,
-  key_asc: () => 0,
-};
+/** The figure each group_sort orders by, largest first (none: by key alone). */
+export const GROUP_SORT_FIGURES = {
+  capacity_desc: 'capacity_mw',
+  ppas_desc: 'ppas',
+  annual_payment_desc: 'annual_payment_obligation_usd',
+  guaranteed_desc: 'guaranteed_amount_usd',
+  key_asc: null,
+} as const satisfies Record<GroupSort, keyof Group | null>;
+
+const SORTS = Object.fromEntries(
+  Object.entries(GROUP_SORT_FIGURES).map(([sort, figure]) => [
+    sort,
+    figure === null ? () => 0 : (group: Group) => group[figure],
+  ]),
+) as Record<GroupSort, (group: Group) => number>;
 
 /** By the sort's figure, ties by key (the group key, read once a group, then the spelling shown). */
 function sortEntries(entries: Entry[], sort: GroupSort): Entry[] {

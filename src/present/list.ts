@@ -3,26 +3,27 @@ import type { estypes } from '@elastic/elasticsearch';
 import { MAX_PER_PAGE, MAX_RESULT_WINDOW, type ListQuery } from '../params/list.js';
 import { SORT_ORDERS } from '../params/sortOrder.js';
 import type { ListSource } from '../../indexContract/sourceFields.js';
+import { FACET_DIMENSIONS } from '../../indexContract/dimensions.js';
 import { MAX_FACET_BUCKETS, type FacetName } from '../params/facets.js';
 import { CURSOR_START, encodeCursor, positionAfter } from '../params/cursor.js';
 import type { FacetBucket } from '../queries/facetAggregations.js';
 import type { ListResult } from '../queries/listPlan.js';
 import {
   count,
+  dimensionValue,
   oneOf,
   optionalInteger,
   optionalString,
   record,
   ref,
-  token,
   Type,
   type Static,
   type TSchema,
 } from '../wire/bodySchema.js';
-import { API_PATHS } from '../http/apiPath.js';
-import { highlighter } from '../matching/highlight/highlighter.js';
-import { PpaListItemSchema, presentListItem, trimSlash, type ListItem, type PpaListItem } from './ppa.js';
+import { highlighter, type ServedWordForms } from '../matching/highlight/highlighter.js';
+import { PpaListItemSchema, presentListItem, type ListItem, type PpaListItem } from './ppa.js';
 import { DidYouMeanSchema } from './didYouMean.js';
+import { withParameters } from './links.js';
 
 const facetBuckets = (value: TSchema, order: string) =>
   Type.Array(record({ value, count: Type.Integer({ minimum: 1, description: 'PPAs with this value.' }) }), {
@@ -30,28 +31,24 @@ const facetBuckets = (value: TSchema, order: string) =>
     description: order,
   });
 
-const FACET_SCHEMAS: Record<FacetName, TSchema> = {
-  technology: facetBuckets(
-    token('Technology.'),
-    'Count descending, then value ascending; under every filter but technology.',
-  ),
-  tariff: facetBuckets(
-    token('Tariff.'),
-    'Count descending, then value ascending; under every filter but tariff.',
-  ),
-  country: facetBuckets(
-    Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2.' }),
-    'Count descending, then value ascending; under every filter but country. PPAs without a country are no bucket.',
-  ),
-  year: facetBuckets(
-    Type.Integer({ minimum: 1900, maximum: 2100, description: 'Financial close year.' }),
-    'Year descending; under every filter but year. PPAs without a year are no bucket.',
-  ),
-  risk_features: facetBuckets(
-    token('Risk feature.'),
-    'Count descending, then value ascending; under all filters.',
-  ),
-};
+/** A facet's buckets in words: their order, the filters they count under, the PPAs no bucket holds. */
+function facetOrder({ facet, optional, several }: (typeof FACET_DIMENSIONS)[number]): string {
+  const order =
+    facet.order === 'value_desc'
+      ? `${facet.name.charAt(0).toUpperCase()}${facet.name.slice(1)} descending`
+      : 'Count descending, then value ascending';
+  const under = facet.disjunctive ? `under every filter but ${facet.name}` : 'under all filters';
+  const without = optional && !several ? ` PPAs without a ${facet.name} are no bucket.` : '';
+  return `${order}; ${under}.${without}`;
+}
+
+/** Each facet's buckets, from the dimension table. */
+const FACET_SCHEMAS = Object.fromEntries(
+  FACET_DIMENSIONS.map((dimension) => [
+    dimension.facet.name,
+    facetBuckets(dimensionValue(dimension), facetOrder(dimension)),
+  ]),
+) as Record<string, TSchema>;
 
 const metaSchema = Type.Object(
   {
@@ -147,8 +144,8 @@ type ItemHighlighter = ReturnType<typeof highlighter>;
  * used (folding, canonical forms), which Elasticsearch's work evicts from the processor's caches while it answers
  * (what that saves: docs/performance.md, "Highlights").
  */
-export const highlighterFor = (query: ListQuery): ItemHighlighter | undefined =>
-  query.highlight && query.q !== undefined ? highlighter(query.q) : undefined;
+export const highlighterFor = (query: ListQuery, wordForms?: ServedWordForms): ItemHighlighter | undefined =>
+  query.highlight && query.q !== undefined ? highlighter(query.q, 'list', wordForms) : undefined;
 
 export function presentList(
   { response, facets, didYouMean }: ListResult,
@@ -260,77 +257,11 @@ function currentCursor(request: ListRequest): string {
 }
 
 /**
- * The list URL (or another at `path`: the release package's) with `replace` set (each where it stood, else
- * appended) and `drop` left out; every other parameter kept as sent.
- */
-export function withParameters(
-  request: Pick<ListRequest, 'querystring' | 'base'>,
-  replace: Record<string, string>,
-  drop: string[] = [],
-  path: string = API_PATHS.ppas,
-): string {
-  const parts: string[] = [];
-  const placed = new Set<string>();
-  for (const part of request.querystring.split('&')) {
-    if (part === '') continue;
-    const name = parameterName(part);
-    if (drop.includes(name)) continue;
-    if (name in replace) {
-      if (!placed.has(name)) parts.push(`${name}=${encodeURIComponent(replace[name] ?? '')}`);
-      placed.add(name);
-      continue;
-    }
-    parts.push(encodeUnsafe(part));
-  }
-  for (const [name, value] of Object.entries(replace)) {
-    if (!placed.has(name)) parts.push(`${name}=${encodeURIComponent(value)}`);
-  }
-  return `${trimSlash(request.base)}${path}?${parts.join('&')}`;
-}
-
-/**
  * The list URL for another page: every other parameter kept as sent (same order, same encoding), `page`
  * replaced where it stood (or appended). Characters a URL may not carry raw are percent-encoded.
  */
-export function pageUrl(request: ListRequest, page: number): string {
-  const parts: string[] = [];
-  let placed = false;
-  for (const part of request.querystring.split('&')) {
-    if (part === '') continue;
-    if (parameterName(part) === 'page') {
-      if (!placed) parts.push(`page=${page}`);
-      placed = true;
-      continue;
-    }
-    parts.push(encodeUnsafe(part));
-  }
-  if (!placed) parts.push(`page=${page}`);
-  return `${trimSlash(request.base)}${API_PATHS.ppas}?${parts.join('&')}`;
-}
-
-function parameterName(part: string): string {
-  const [name = ''] = new URLSearchParams(part).keys();
-  return name;
-}
-
-// RFC 3986 characters allowed in a query, plus "%" (already-encoded octets stay as they are) and the "[]"
-// of risk_features[] that browsers send raw.
-const UNSAFE = /[^A-Za-z0-9\-._~!$&'()*+,;=:@/?%[\]]/gu;
-
-function encodeUnsafe(part: string): string {
-  return part.replace(UNSAFE, percentEncode).replace(/%(?![0-9A-Fa-f]{2})/g, '%25');
-}
-
-// Node hands over the request target byte by byte (latin1), so a raw byte is re-encoded as that same byte.
-function percentEncode(character: string): string {
-  const code = character.codePointAt(0) ?? 0;
-  if (code < 0x100) return `%${code.toString(16).toUpperCase().padStart(2, '0')}`;
-  try {
-    return encodeURIComponent(character);
-  } catch {
-    return '%EF%BF%BD'; // a lone surrogate: U+FFFD, as URL parsers do
-  }
-}
+export const pageUrl = (request: ListRequest, page: number): string =>
+  withParameters(request, { page: String(page) });
 
 export function linkHeader(links: ListLinks): string {
   return (Object.entries(links) as [keyof ListLinks, string | null][])

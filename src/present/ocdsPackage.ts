@@ -8,7 +8,7 @@ import { API_PATHS } from '../http/apiPath.js';
 import { encodeCursor, positionAfter } from '../params/cursor.js';
 import type { OcdsReleasesQuery } from '../params/ocdsReleases.js';
 import { record, ref, Type, type Static } from '../wire/bodySchema.js';
-import { withParameters } from './list.js';
+import { withParameters } from './links.js';
 import { extensionUrl } from './ocdsExtension.js';
 import { OcdsReleaseSchema, ppaCompiledRelease, ppaRelease, type OcdsRelease } from './ocdsRelease.js';
 import { presentPpa, trimSlash, type PpaDetail } from './ppa.js';

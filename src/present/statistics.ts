@@ -4,9 +4,11 @@ import { parseIndexBuiltAt } from '../../indexContract/indexName.js';
 import { utcTimestamp } from './ppa.js';
 import { GROUPS_PROPERTIES } from './groups.js';
 import { roundMw, roundShare, roundUsd } from './rounding.js';
-import { WITHOUT_YEAR_KEY, type StatisticsAggregations } from '../queries/statisticsSearch.js';
+import { DIMENSIONS, MAX_YEAR, MIN_YEAR } from '../../indexContract/dimensions.js';
+import { byDimension, WITHOUT_YEAR_KEY, type StatisticsAggregations } from '../queries/statisticsSearch.js';
 import {
   count,
+  dimensionValue,
   fraction,
   megawatts,
   nullable,
@@ -44,26 +46,32 @@ export const StatisticsSchema = record({
   data: record({
     totals: record({ ppas: count('Matching PPAs.'), capacity_mw: megawatts('Their capacity, MW (0.1).') }),
     capacity_by_technology: Type.Array(
-      capacityBucket('technology', token('Technology.'), {
+      capacityBucket(DIMENSIONS.technology.group, dimensionValue(DIMENSIONS.technology), {
         share: fraction('Share of the total capacity (0.0001).'),
       }),
       { description: 'Largest capacity first.' },
     ),
-    capacity_by_year: Type.Array(capacityBucket('year', optionalInteger({ minimum: 1900, maximum: 2100 })), {
-      description: 'By financial close year, ascending; PPAs without a year last, under year null.',
-    }),
+    capacity_by_year: Type.Array(
+      capacityBucket(DIMENSIONS.year.group, optionalInteger({ minimum: MIN_YEAR, maximum: MAX_YEAR })),
+      {
+        description: 'By financial close year, ascending; PPAs without a year last, under year null.',
+      },
+    ),
     fiscal_exposure: record({
       government_guarantee: capacityShare,
       take_or_pay: capacityShare,
       annual_payment_obligation_usd: count('Sum of the disclosed annual payment obligations, whole USD.'),
       guaranteed_amount_usd: count('Sum of the disclosed guaranteed amounts, whole USD.'),
       ppas_with_disclosed_amounts: count('PPAs with an annual payment obligation or a guaranteed amount.'),
-      by_risk_feature: Type.Array(capacityBucket('risk_feature', token('Risk feature.')), {
-        description: 'Largest capacity first.',
-      }),
+      [byDimension('riskFeature')]: Type.Array(
+        capacityBucket(DIMENSIONS.riskFeature.group, dimensionValue(DIMENSIONS.riskFeature)),
+        {
+          description: 'Largest capacity first.',
+        },
+      ),
     }),
     tariff_mix: Type.Array(
-      capacityBucket('tariff', token('Tariff structure.'), {
+      capacityBucket(DIMENSIONS.tariff.group, token('Tariff structure.'), {
         share: fraction('Share of the PPAs (0.0001).'),
       }),
       { description: 'Most common first.' },
@@ -121,7 +129,7 @@ export function presentStatistics(
   const capacity = aggs.capacity_mw.value ?? 0;
   const mw = (bucket: { capacity_mw: { value: number | null } }) => bucket.capacity_mw.value ?? 0;
   const withCapacity = (bucket: Bucket) => ({ ppas: bucket.doc_count, capacity_mw: roundMw(mw(bucket)) });
-  const riskFeatures = complete('by_risk_feature', aggs.by_risk_feature);
+  const riskFeatures = complete(byDimension('riskFeature'), aggs[byDimension('riskFeature')]);
   const exposure = (feature: string): CapacityShare => {
     const bucket = riskFeatures.find((candidate) => candidate.key === feature);
     const featured = bucket ? mw(bucket) : 0;
@@ -132,7 +140,9 @@ export function presentStatistics(
     };
   };
 
-  const yearBuckets = complete('by_year', aggs.by_year).filter((bucket) => bucket.doc_count > 0);
+  const yearBuckets = complete(byDimension('year'), aggs[byDimension('year')]).filter(
+    (bucket) => bucket.doc_count > 0,
+  );
   const withoutYear = yearBuckets.find((bucket) => Number(bucket.key) === WITHOUT_YEAR_KEY);
   const years = yearBuckets
     .filter((bucket) => bucket !== withoutYear)
@@ -145,7 +155,7 @@ export function presentStatistics(
   return {
     data: {
       totals: { ppas, capacity_mw: roundMw(capacity) },
-      capacity_by_technology: complete('by_technology', aggs.by_technology)
+      capacity_by_technology: complete(byDimension('technology'), aggs[byDimension('technology')])
         .filter((bucket) => bucket.doc_count > 0)
         .map((bucket) => ({
           technology: String(bucket.key),
@@ -160,12 +170,12 @@ export function presentStatistics(
         annual_payment_obligation_usd: roundUsd(aggs.annual_payment_obligation_usd.value ?? 0),
         guaranteed_amount_usd: roundUsd(aggs.guaranteed_amount_usd.value ?? 0),
         ppas_with_disclosed_amounts: aggs.with_disclosed_amounts.doc_count,
-        by_risk_feature: riskFeatures
+        [byDimension('riskFeature')]: riskFeatures
           .filter((bucket) => bucket.doc_count > 0)
-          .map((bucket) => ({ risk_feature: String(bucket.key), ...withCapacity(bucket) }))
-          .sort(byCapacity((item) => item.risk_feature)),
+          .map((bucket) => ({ [DIMENSIONS.riskFeature.group]: String(bucket.key), ...withCapacity(bucket) }))
+          .sort(byCapacity((item) => item[DIMENSIONS.riskFeature.group])),
       },
-      tariff_mix: complete('by_tariff', aggs.by_tariff)
+      tariff_mix: complete(byDimension('tariff'), aggs[byDimension('tariff')])
         .filter((bucket) => bucket.doc_count > 0)
         .map((bucket) => ({
           tariff: String(bucket.key),

@@ -4,10 +4,10 @@ import type { ListSource } from '../../indexContract/sourceFields.js';
 import { record, Type, type Static } from '../wire/bodySchema.js';
 import { ppaSummaryProperties, ppaUrl } from './ppa.js';
 import { MAX_SUGGEST_LIMIT, type SuggestQuery } from '../params/suggest.js';
-import { highlighter } from '../matching/highlight/highlighter.js';
+import { highlighter, type ServedWordForms } from '../matching/highlight/highlighter.js';
 import { HighlightsSchema } from './highlights.js';
 import { DidYouMeanSchema } from './didYouMean.js';
-import { withParameters } from './list.js';
+import { withParameters } from './links.js';
 import { API_PATHS } from '../http/apiPath.js';
 import type { DidYouMean } from '../queries/didYouMean.js';
 
@@ -37,8 +37,9 @@ export type Suggestion = SuggestionsBody['data'][number];
  */
 export const suggestHighlighterFor = (
   query: Pick<SuggestQuery, 'q' | 'highlight'> | undefined,
+  wordForms?: ServedWordForms,
 ): ReturnType<typeof highlighter> | undefined =>
-  query?.highlight ? highlighter(query.q, 'suggest') : undefined;
+  query?.highlight ? highlighter(query.q, 'suggest', wordForms) : undefined;
 
 /**
  * A rewrite of `q` to offer (null: none was looked for, under pressure), and the request it is offered on (the

@@ -10,19 +10,17 @@
 // orders and caps the buckets. A facet with its own filter sees a filter of its own, so it gets its own
 // aggregation.
 import type { estypes } from '@elastic/elasticsearch';
-import { FACET_SOURCE_FIELDS, FACET_VALUES_FIELD, parseFacetValue } from '../../indexContract/facetValues.js';
+import { facetDimension, type FacetDeclaration } from '../../indexContract/dimensions.js';
+import { FACET_VALUES_FIELD, parseFacetValue } from '../../indexContract/facetValues.js';
 import { MAX_FACET_BUCKETS, type FacetName } from '../params/facets.js';
 import type { FacetableFilter, FilterClause } from '../params/filters.js';
 
 type Query = estypes.QueryDslQueryContainer;
 
-/** Count descending, then value ascending; years newest first. */
-const FACET_ORDER: Record<FacetName, estypes.AggregationsAggregateOrder> = {
-  technology: [{ _count: 'desc' }, { _key: 'asc' }],
-  tariff: [{ _count: 'desc' }, { _key: 'asc' }],
-  country: [{ _count: 'desc' }, { _key: 'asc' }],
-  year: [{ _key: 'desc' }],
-  risk_features: [{ _count: 'desc' }, { _key: 'asc' }],
+/** A facet's order (its declaration's) as Elasticsearch's terms order. */
+const TERMS_ORDER: Record<FacetDeclaration['order'], estypes.AggregationsAggregateOrder> = {
+  count_desc: [{ _count: 'desc' }, { _key: 'asc' }],
+  value_desc: [{ _key: 'desc' }],
 };
 
 /**
@@ -100,10 +98,10 @@ export function buildFacetedParts(
       aggs: {
         values: {
           terms: {
-            field: FACET_SOURCE_FIELDS[facet],
+            field: facetDimension(facet).field,
             size: MAX_FACET_BUCKETS,
             shard_size: SHARD_SIZE,
-            order: FACET_ORDER[facet],
+            order: TERMS_ORDER[facetDimension(facet).facet.order],
           },
         },
       },
@@ -140,9 +138,9 @@ export function combinedFacetsComplete(aggregations: Record<string, unknown> | u
   return !(combined.values.buckets.length === 0 && (combined.doc_count ?? 0) > 0);
 }
 
-/** Count descending, then value ascending (years: value descending): the order FACET_ORDER asks for. */
+/** Count descending, then value ascending (years: value descending): the order TERMS_ORDER asks for. */
 function compareBuckets(facet: FacetName): (a: FacetBucket, b: FacetBucket) => number {
-  if (facet === 'year') return (a, b) => Number(b.value) - Number(a.value);
+  if (facetDimension(facet).facet.order === 'value_desc') return (a, b) => Number(b.value) - Number(a.value);
   // Values are ASCII tokens and country codes: string order is Elasticsearch's byte order for them.
   return (a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0);
 }

@@ -6,6 +6,7 @@
 // which the pairs alone could not say). Each bucket carries its figures; the API merges spellings, sorts and cuts
 // (src/present/groups.ts).
 import type { estypes } from '@elastic/elasticsearch';
+import { isNumeric } from '../../indexContract/dimensions.js';
 import { GROUP_DIMENSIONS, type DimensionName, type GroupQuery } from '../params/groupBy.js';
 import { FISCAL_SUMS } from './statisticsSearch.js';
 
@@ -94,7 +95,7 @@ export function nextPosition(page: CompositePage): CompositeKey | undefined {
 /** The groups of `dimension` in one pass: a terms aggregation of every key, the PPAs without one in a bucket. */
 export function groupsInOnePass(dimension: DimensionName): Aggregation {
   const { field } = GROUP_DIMENSIONS[dimension];
-  const numeric = 'numeric' in GROUP_DIMENSIONS[dimension];
+  const numeric = isNumeric(GROUP_DIMENSIONS[dimension]);
   return {
     terms: {
       field,

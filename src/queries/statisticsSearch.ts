@@ -9,6 +9,7 @@
 // by_year, instead of passes of their own. Size-0 requests like this one are what Elasticsearch's shard request
 // cache keeps, so the unfiltered statistics asked again are cheap there too.
 import type { estypes } from '@elastic/elasticsearch';
+import { DIMENSIONS, type DimensionKey } from '../../indexContract/dimensions.js';
 import type { StatisticsQuery } from '../params/statistics.js';
 import type { SearchRequestBody } from '../gateway/gateway.js';
 import { buildSearchQuery } from './searchQuery.js';
@@ -21,8 +22,13 @@ const capacity = { capacity_mw: { sum: { field: 'capacity_mw' } } } satisfies Re
   estypes.AggregationsAggregationContainer
 >;
 
-function termsWithCapacity(field: string): estypes.AggregationsAggregationContainer {
-  return { terms: { field, size: TERMS_SIZE }, aggs: capacity };
+/** A dimension's statistics block: `by_<its group_by name>`, a bucket per value with its capacity. */
+type ByDimension<K extends DimensionKey> = `by_${(typeof DIMENSIONS)[K]['group']}`;
+export const byDimension = <K extends DimensionKey>(key: K): ByDimension<K> =>
+  `by_${DIMENSIONS[key].group}` as ByDimension<K>;
+
+function termsWithCapacity(key: DimensionKey): estypes.AggregationsAggregationContainer {
+  return { terms: { field: DIMENSIONS[key].field, size: TERMS_SIZE }, aggs: capacity };
 }
 
 /** The fiscal exposure's sums, over disclosed amounts only: the statistics' and each roll-up group's. */
@@ -54,14 +60,14 @@ export function buildStatisticsSearch(query: StatisticsQuery): SearchRequestBody
     track_total_hits: true,
     aggs: {
       ...capacity,
-      by_technology: termsWithCapacity('technology'),
-      by_year: {
-        terms: { field: 'financial_close_year', size: TERMS_SIZE, missing: WITHOUT_YEAR_KEY },
+      [byDimension('technology')]: termsWithCapacity('technology'),
+      [byDimension('year')]: {
+        terms: { field: DIMENSIONS.year.field, size: TERMS_SIZE, missing: WITHOUT_YEAR_KEY },
         aggs: capacity,
       },
       ...FISCAL_SUMS,
-      by_risk_feature: termsWithCapacity('risk_features'),
-      by_tariff: termsWithCapacity('tariff'),
+      [byDimension('riskFeature')]: termsWithCapacity('riskFeature'),
+      [byDimension('tariff')]: termsWithCapacity('tariff'),
       live_index: { terms: { field: '_index', size: 1, min_doc_count: 0 } },
     },
   };
@@ -80,16 +86,15 @@ interface TermsAggregate<TBucket> {
   sum_other_doc_count?: number;
 }
 
-/** The aggregations of a statistics response, as buildStatisticsSearch asks for them. */
-export interface StatisticsAggregations {
+/** The aggregations of a statistics response, as buildStatisticsSearch asks for them. The by_year block holds the
+ * records without a year in the WITHOUT_YEAR_KEY bucket. */
+export type StatisticsAggregations = Record<
+  ByDimension<'technology' | 'year' | 'riskFeature' | 'tariff'>,
+  TermsAggregate<CapacityBucket>
+> & {
   capacity_mw: SumAggregate;
-  by_technology: TermsAggregate<CapacityBucket>;
-  /** The records without a year in the WITHOUT_YEAR_KEY bucket. */
-  by_year: TermsAggregate<CapacityBucket>;
   annual_payment_obligation_usd: SumAggregate;
   guaranteed_amount_usd: SumAggregate;
   with_disclosed_amounts: { doc_count: number };
-  by_risk_feature: TermsAggregate<CapacityBucket>;
-  by_tariff: TermsAggregate<CapacityBucket>;
   live_index: TermsAggregate<{ key: string; doc_count: number }>;
-}
+};

@@ -4,6 +4,7 @@
 // and every key is required (the API always sends every key), so a real answer checked against it in the tests
 // shows any drift.
 import Type, { type Static, type TSchema, type TProperties, type TUnsafe } from 'typebox';
+import type { Dimension } from '../../indexContract/dimensions.js';
 
 export { Type, type Static, type TProperties, type TSchema };
 
@@ -27,6 +28,9 @@ export function ref<T extends TSchema>(name: string, _schema: T): TUnsafe<Static
 
 export const text = (description?: string) => Type.String(described(description));
 export const token = (description: string) => Type.String({ pattern: '^[a-z0-9_]+$', description });
+/** A value of a dimension (indexContract/dimensions.ts), described. */
+export const dimensionValue = ({ schema, valueDescription }: Dimension) =>
+  Type.Unsafe<string | number>({ ...schema, description: valueDescription });
 export const count = (description: string) => Type.Integer({ minimum: 0, description });
 export const megawatts = (description: string) => Type.Number({ minimum: 0, description });
 export const fraction = (description: string) => Type.Number({ minimum: 0, maximum: 1, description });

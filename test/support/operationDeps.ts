@@ -3,6 +3,7 @@
 import { pino } from 'pino';
 import { ExportSlots } from '../../src/export/exportSlots.js';
 import { LiveState } from '../../src/liveState/liveState.js';
+import { ServedWordForms } from '../../src/matching/highlight/servedWordForms.js';
 import type { LiveLookups } from '../../src/liveState/lookups.js';
 import type { OperationDeps } from '../../src/operations/operation.js';
 import type { ClientRateLimiter } from '../../src/rateLimit/index.js';
@@ -19,6 +20,7 @@ export function operationDeps(given: Partial<OperationDeps> & Pick<OperationDeps
     openApiDocument: jsonRepresentation({}),
     zeroResults: createZeroResultsLog({ retentionDays: 30 }),
     ocds: { ocidPrefix: 'ocds-unregistered', publisherName: 'PPA search API' },
+    wordForms: new ServedWordForms(),
     ...given,
   };
 }

@@ -3,7 +3,6 @@
 import { technologyWords } from '../../../indexContract/text/canonical.js';
 import { countryNameWords } from '../../../indexContract/text/countryNames.js';
 import { foldedWords } from '../../../indexContract/text/tokenizer.js';
-import { remembered } from './boundedMemo.js';
 import type { QueryPlan, QueryWord } from './queryPlan.js';
 
 /** The folded words of each token of a word of `q`. */
@@ -32,16 +31,13 @@ function namesAnyOf(query: QueryWord, vocabulary: readonly string[], last: boole
   return false;
 }
 
-/** Technology words by technology, country names' words by country code: a handful of each, kept across answers. */
-const TECHNOLOGY_WORDS = new Map<string, string[]>();
-const COUNTRY_WORDS = new Map<string, string[]>();
-const MAX_DESCRIPTORS = 1_000;
-
-export const technologyVocabulary = (technology: string): string[] =>
-  remembered(TECHNOLOGY_WORDS, MAX_DESCRIPTORS, technology, technologyWords);
-const countryWordsOf = (code: string) => countryNameWords(code).flatMap((name) => name.split(' '));
+/**
+ * A technology's words and a country's names' words (technologyWords, countryNameWords: tables made once at import
+ * from constants; an unknown technology's words are made on the spot).
+ */
+export const technologyVocabulary = (technology: string): string[] => technologyWords(technology);
 export const countryVocabulary = (code: string): string[] =>
-  remembered(COUNTRY_WORDS, MAX_DESCRIPTORS, code, countryWordsOf);
+  countryNameWords(code).flatMap((name) => name.split(' '));
 
 /** The words of `q` that name a technology or a country (its vocabulary). */
 export function descriptorWords(

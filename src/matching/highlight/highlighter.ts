@@ -15,7 +15,9 @@ import type { Highlights, HighlightSource, HighlightTextField } from './itemHigh
 import { allowedIn, namePlanOf, writtenPlanOf, type QueryPlan } from './queryPlan.js';
 import { newValueScratch, valueSpans, type ValueScratch } from './valueSpans.js';
 
-export { forgetHighlightCaches } from './servedWordForms.js';
+import type { ServedWordForms } from './servedWordForms.js';
+
+export { ServedWordForms } from './servedWordForms.js';
 
 /** One answer's highlighting: `q` read once, a plan per field (each by its rules), the working space. */
 interface Answer {
@@ -61,10 +63,15 @@ export function computeHighlights(q: string, source: HighlightSource, mode: Matc
 
 /**
  * computeHighlights for the items of one answer: `q` is read once, and what its words name is remembered for the
- * answer (its items share developers, places and words).
+ * answer (its items share developers, places and words); the served words' forms in `wordForms`, the app's (kept
+ * across answers), or when none is given, kept for this answer alone.
  */
-export function highlighter(q: string, mode: MatchMode = 'list'): (source: HighlightSource) => Highlights {
-  const answer: Answer = { plans: plansOf(namePlanOf(q, mode)), scratch: newValueScratch() };
+export function highlighter(
+  q: string,
+  mode: MatchMode = 'list',
+  wordForms?: ServedWordForms,
+): (source: HighlightSource) => Highlights {
+  const answer: Answer = { plans: plansOf(namePlanOf(q, mode)), scratch: newValueScratch(wordForms) };
   return (source) => highlightsOf(answer, source);
 }
 

@@ -17,14 +17,8 @@ export interface WordForms {
   readonly targets: readonly Form[];
 }
 
-/** The forms of served words, by the word as served: bounded (boundedMemo.ts). */
-const WORD_FORMS = new Map<string, WordForms>();
-const MAX_WORD_FORMS = 20_000;
-
-/** Empties the kept words (for a benchmark of the presenter at first sight). */
-export function forgetHighlightCaches(): void {
-  WORD_FORMS.clear();
-}
+/** At most this many served words' forms are kept (then they are emptied at once: boundedMemo.ts). */
+export const MAX_WORD_FORMS = 20_000;
 
 const ALPHANUMERIC = /^[A-Za-z0-9]+$/;
 
@@ -43,5 +37,22 @@ function wordFormsOf(text: string): WordForms {
   return { written: targets[0]!, compact: compactForm, targets };
 }
 
-/** The forms of a served word (its text as served). */
-export const formsOf = (text: string): WordForms => remembered(WORD_FORMS, MAX_WORD_FORMS, text, wordFormsOf);
+/**
+ * The forms of served words, by the word as served, kept across answers: the app owns one (src/app.ts makes it
+ * with the operations' dependencies, so it goes with the app), bounded by MAX_WORD_FORMS.
+ */
+export class ServedWordForms {
+  private readonly memo = new Map<string, WordForms>();
+
+  constructor(private readonly max: number = MAX_WORD_FORMS) {}
+
+  /** The forms of a served word (its text as served). */
+  formsOf(text: string): WordForms {
+    return remembered(this.memo, this.max, text, wordFormsOf);
+  }
+
+  /** Empties the kept words (a benchmark of the presenter at first sight). */
+  clear(): void {
+    this.memo.clear();
+  }
+}

@@ -8,7 +8,7 @@ import { joiningThree, joiningWords, namingWords } from './naming.js';
 import { plainLetterBits } from './plainWord.js';
 import { mayName } from './prefilter.js';
 import type { QueryPlan } from './queryPlan.js';
-import { formsOf, type WordForms } from './servedWordForms.js';
+import { ServedWordForms, type WordForms } from './servedWordForms.js';
 
 /** Words of a value looked at: the served fields are bounded (record.md), this only keeps a page's cost bounded. */
 const MAX_VALUE_WORDS = 256;
@@ -18,6 +18,8 @@ const MAX_VALUE_WORDS = 256;
  * time), and what the last value gave.
  */
 export interface ValueScratch {
+  /** The served words' forms, kept across answers (the app's). */
+  wordForms: ServedWordForms;
   /** The words of the value being looked at. */
   cuts: WordCuts;
   /** Per word: a plain word's letters as Form.letterBits (plainWord.ts), -1 for any other word. */
@@ -34,7 +36,9 @@ export interface ValueScratch {
   rows: DistanceRows;
 }
 
-export const newValueScratch = (): ValueScratch => ({
+/** A working space; `wordForms` the app's (a fresh one, kept for this answer alone, when none is given). */
+export const newValueScratch = (wordForms: ServedWordForms = new ServedWordForms()): ValueScratch => ({
+  wordForms,
   cuts: newWordCuts(),
   plainLetters: [],
   forms: [],
@@ -46,7 +50,9 @@ export const newValueScratch = (): ValueScratch => ({
 
 /** The forms of the k-th word of `value`, looked up once. */
 function formsAt(scratch: ValueScratch, value: string, k: number): WordForms {
-  return (scratch.forms[k] ??= formsOf(value.slice(scratch.cuts.starts[k], scratch.cuts.ends[k])));
+  return (scratch.forms[k] ??= scratch.wordForms.formsOf(
+    value.slice(scratch.cuts.starts[k], scratch.cuts.ends[k]),
+  ));
 }
 
 /** The k-th word's length and first unit, lowercased (a plain word's: ASCII letters and digits). */

@@ -19,7 +19,6 @@ const list = {
     schema: Type.Array(Type.String()),
     read: (values: string[]) => values,
     clauses: (values: string[]) => [{ terms: { colour: values } }],
-    facet: 'technology',
     bindsCursor: true,
     words: (values: string[]) => [`colour ${values.join(' or ')}`],
     doc: { type: 'tokens', meaning: 'colour' },
@@ -64,10 +63,11 @@ describe('params/listFilter: what a list of filter declarations derives', () => 
   });
 
   it('gives the clauses of the filters set, marked with their facet; a filter without clauses adds none', () => {
-    expect(clausesOf(list, { colour: ['red'], size: 3 })).to.deep.equal([
+    const facetOf = (key: string) => (key === 'colour' ? ('technology' as const) : undefined);
+    expect(clausesOf(list, { colour: ['red'], size: 3 }, facetOf)).to.deep.equal([
       { clause: { terms: { colour: ['red'] } }, facet: 'technology' },
     ]);
-    expect(clausesOf(list, {})).to.deep.equal([]);
+    expect(clausesOf(list, {}, facetOf)).to.deep.equal([]);
   });
 
   it('binds a cursor to the filters that say so, in a canonical form', () => {

@@ -2,7 +2,10 @@ import { expect } from 'chai';
 import { DistanceRows } from '../../../../../src/matching/editDistance.js';
 import { joiningThree, joiningWords, namingWords } from '../../../../../src/matching/highlight/naming.js';
 import { namePlanOf, writtenPlanOf } from '../../../../../src/matching/highlight/queryPlan.js';
-import { formsOf } from '../../../../../src/matching/highlight/servedWordForms.js';
+import { ServedWordForms } from '../../../../../src/matching/highlight/servedWordForms.js';
+
+const served = new ServedWordForms();
+const formsOf = (text: string) => served.formsOf(text);
 
 const rows = new DistanceRows();
 const naming = (q: string, word: string, mode: 'list' | 'suggest' = 'list') =>

@@ -1,5 +1,8 @@
 import { expect } from 'chai';
-import { forgetHighlightCaches, formsOf } from '../../../../../src/matching/highlight/servedWordForms.js';
+import { ServedWordForms } from '../../../../../src/matching/highlight/servedWordForms.js';
+
+const served = new ServedWordForms();
+const formsOf = (text: string) => served.formsOf(text);
 
 const texts = (forms: readonly { text: string }[]) => forms.map((form) => form.text);
 
@@ -20,7 +23,7 @@ describe("matching: a served word's forms (highlight/servedWordForms.ts)", () =>
     const forms = formsOf('Kafue');
     expect(formsOf('Kafue')).to.equal(forms);
     expect(Object.keys(forms).sort()).to.deep.equal(['compact', 'targets', 'written']);
-    forgetHighlightCaches();
+    served.clear();
     const again = formsOf('Kafue');
     expect(again).to.not.equal(forms);
     expect(again).to.deep.equal(forms);
