@@ -12,7 +12,7 @@ import type { Client } from '@elastic/elasticsearch';
 import type { PpaRecord } from '../indexContract/record.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { createIndexerClient, readIndexerEsSettings } from '../indexer/elasticsearch/esClient.js';
 import {
   buildApi,
@@ -110,7 +110,8 @@ export class BenchFixture {
   /** The API compiled into a temp directory (`dist`) or run from its sources (`tsx`); removed at the end. */
   async build(mode: ApiMode, source = REPO_ROOT): Promise<ApiBuild> {
     if (mode === 'dist') this.log('compiling the API (tsc -p tsconfig.build.json into a temp directory)…');
-    const build = await buildApi(mode, source);
+    // --api-root as given, relative to where the bench was started: tsc runs in the source's own folder.
+    const build = await buildApi(mode, resolve(source));
     this.defer(() => build.cleanup());
     return build;
   }

@@ -101,14 +101,19 @@ const wordsOf = (record: PpaRecord): string[] => [
 /** Distinct searches of one shape, none asked twice in a run; `missed`: every other one with a made-up word. */
 function distinctSearches(records: PpaRecord[], count: number, seed: number, missed: boolean): string[] {
   const worded = records.map(wordsOf).filter((words) => words.length >= 3);
-  if (worded.length * 60 < count)
-    throw new Error(`only ${worded.length} records of three words: raise --count`);
+  // Three words of a record in any order: n·(n−1)·(n−2) searches of n words; twice as many as asked, so that the
+  // draw ends soon.
+  const possible = worded.reduce((sum, { length: n }) => sum + n * (n - 1) * (n - 2), 0);
+  if (possible < 2 * count) throw new Error(`only ${possible} searches of three words: raise --count`);
   const random = new Random(seed);
   const paths = new Set<string>();
   while (paths.size < count) {
     const words = random.sample(random.pick(worded), 3);
     // A random order: more distinct searches of the same work.
-    if (random.chance(0.5)) words.reverse();
+    for (let index = words.length - 1; index > 0; index--) {
+      const other = random.int(0, index);
+      [words[index], words[other]] = [words[other]!, words[index]!];
+    }
     if (missed && paths.size % 2 === 1) words.splice(random.int(0, 3), 0, madeUpWord(random, 7));
     paths.add(`/api/v1/ppas?q=${encodeURIComponent(words.join(' '))}`);
   }
@@ -305,7 +310,7 @@ async function setUpBench(fixture: BenchFixture, options: OverloadOptions): Prom
   const { alias, corpus } = await fixture.indexedCorpus({
     count,
     seed: options.seed,
-    sampleSize: Math.min(5_000, count),
+    sampleSize: Math.min(20_000, count),
   });
   const source = options.apiRoot ? resolve(options.apiRoot) : REPO_ROOT;
   if (source !== REPO_ROOT && !existsSync(join(source, 'node_modules'))) {

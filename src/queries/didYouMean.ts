@@ -1,13 +1,13 @@
 // "Did you mean": for a list or suggest request with `q` that found nothing, the first rewrite of `q`
 // (src/matching/rewrite/, best first) that finds something, with how much it finds. Only ever after an empty
 // answer, so an answer with results costs what it did; and a miss may cost little more than a hit (issue 72):
-//   1. one size-0 search, cheap, says which of the likeliest rewrites some PPA holds every word of (each word
-//      looked up as written, no typo; the word being typed as the start of one: a filter per rewrite, in one
-//      `filters` aggregation);
-//   2. then only the first rewrite so held is counted exactly, by what the request itself selects (its filters,
-//      its `q` without the bonuses that only rank), with any rewrite before it the first search could not judge (a
-//      word it keeps that the vocabulary does not hold: a typo the forgiving match forgives), at most
-//      REWRITES_COUNTED in all.
+//   1. one size-0 search counts the likeliest rewrite exactly, by what the request itself selects (its filters, its
+//      `q` without the bonuses that only rank), and says, cheaply, which of the next ones some PPA holds every word
+//      of (each word looked up as written, no typo; the word being typed as the start of one): most offers are the
+//      likeliest rewrite, which then costs this one search;
+//   2. only when it finds nothing, the first of the others so held is counted exactly, with any rewrite before it
+//      the first search could not judge (a word it keeps that the vocabulary does not hold: a typo the forgiving
+//      match forgives), at most REWRITES_COUNTED counts in all.
 // Both are optional searches: under pressure (admission queueing or shedding) they are not run, and the empty
 // answer goes at once with `did_you_mean: null`; a failed or late one does the same, never failing the answer.
 import type { estypes } from '@elastic/elasticsearch';
@@ -90,10 +90,9 @@ export async function firstThatFinds(
   const options = { optional: true, ...(startedAt === undefined ? {} : { startedAt }) };
   try {
     const words = considered.map((q) => counting.heldWordsOf(q));
-    const held = words.some((each) => each !== undefined)
-      ? await heldTogether(search, counting, words, options)
-      : new Set<number>();
-    const counted = toCount(considered, words, held);
+    const first = await judged(search, counting, considered[0]!, words, options);
+    if (first.total > 0) return { q: considered[0]!, total: first.total };
+    const counted = toCount(considered, words, first.held);
     if (counted.length === 0) return undefined;
     const responses =
       counted.length === 1
@@ -110,43 +109,59 @@ export async function firstThatFinds(
   }
 }
 
-/** Which of the rewrites (by place) some PPA in scope holds every word of: one size-0 search. */
-async function heldTogether(
+interface JudgedAggregations {
+  first: estypes.AggregationsFilterAggregate;
+  held?: estypes.AggregationsFiltersAggregate;
+}
+
+/**
+ * One size-0 search: the likeliest rewrite counted exactly (a `filter` aggregation of its selection within the
+ * request's scope: most offers are it), and which of the others (by place) some PPA in scope holds every word of.
+ */
+async function judged(
   search: SearchGateway,
   counting: RewriteCounting,
+  likeliest: string,
   words: readonly (HeldWords | undefined)[],
   options: { optional: boolean; startedAt?: number },
-): Promise<Set<number>> {
-  const fields = [...counting.fields];
-  const filters: Record<string, Query> = {};
-  words.forEach((each, index) => {
-    if (each === undefined) return;
-    const held: Query[] = each.whole.map((word) => ({ multi_match: { query: word, fields } }));
-    if (each.start !== undefined)
-      held.push({ multi_match: { query: each.start, fields, type: 'bool_prefix' } });
-    filters[index] = { bool: { filter: held } };
-  });
-  const response = await search.search<unknown, { held: estypes.AggregationsFiltersAggregate }>(
+): Promise<{ total: number; held: Set<number> }> {
+  const filters = heldFilters(words, counting.fields);
+  const response = await search.search<unknown, JudgedAggregations>(
     {
       size: 0,
       track_total_hits: false,
       query: counting.scope,
-      aggs: { held: { filters: { filters } } },
+      aggs: {
+        first: { filter: counting.countOf(likeliest).query! },
+        ...(Object.keys(filters).length > 0 ? { held: { filters: { filters } } } : {}),
+      },
     },
     options,
   );
-  const buckets = response.aggregations?.held.buckets as Record<string, { doc_count: number }> | undefined;
-  return new Set(
-    Object.entries(buckets ?? {})
-      .filter(([, bucket]) => bucket.doc_count > 0)
-      .map(([index]) => Number(index)),
-  );
+  const buckets = response.aggregations?.held?.buckets as Record<string, { doc_count: number }> | undefined;
+  const held = Object.entries(buckets ?? {})
+    .filter(([, bucket]) => bucket.doc_count > 0)
+    .map(([index]) => Number(index));
+  return { total: response.aggregations?.first.doc_count ?? 0, held: new Set(held) };
+}
+
+/** Each rewrite after the first that can be judged (by its place): a filter of the words a PPA must hold. */
+function heldFilters(words: readonly (HeldWords | undefined)[], fields: readonly string[]) {
+  const filters: Record<string, Query> = {};
+  words.forEach((each, index) => {
+    if (each === undefined || index === 0) return;
+    const held: Query[] = each.whole.map((word) => ({ multi_match: { query: word, fields: [...fields] } }));
+    if (each.start !== undefined)
+      held.push({ multi_match: { query: each.start, fields: [...fields], type: 'bool_prefix' } });
+    filters[index] = { bool: { filter: held } };
+  });
+  return filters;
 }
 
 /**
- * The rewrites counted exactly, best first: those before the first held one that could not be judged, then the
- * first held one, at most REWRITES_COUNTED. A rewrite judged and not held is passed over: no PPA holds its words
- * together as written.
+ * The rewrites after the first counted exactly, best first: those before the first held one that could not be
+ * judged, then the first held one; with the first, at most REWRITES_COUNTED. A rewrite judged and not held is
+ * passed over: no PPA holds its words together as written.
  */
 function toCount(
   considered: readonly string[],
@@ -155,7 +170,8 @@ function toCount(
 ): string[] {
   const counted: string[] = [];
   for (const [index, q] of considered.entries()) {
-    if (counted.length === REWRITES_COUNTED) break;
+    if (index === 0) continue;
+    if (counted.length === REWRITES_COUNTED - 1) break;
     if (words[index] === undefined) counted.push(q);
     else if (held.has(index)) {
       counted.push(q);
@@ -199,6 +215,12 @@ function heldWords(
   return { whole, ...(start === undefined ? {} : { start }) };
 }
 
+/** The words a list rewrite's PPAs must hold (none: it has operators, or a word the vocabulary does not hold). */
+export function listHeldWords(q: string, vocabulary: Vocabulary): HeldWords | undefined {
+  const { words, othersLookedFor } = writtenPlainWords(q);
+  return othersLookedFor ? undefined : heldWords(words, vocabulary);
+}
+
 /** For a list request whose `q` found nothing: the first rewrite of `q` that finds something under its filters. */
 export function listDidYouMean(
   search: SearchGateway,
@@ -212,10 +234,7 @@ export function listDidYouMean(
     {
       rewrites,
       scope: buildListCountSearch({ ...query, q: undefined }).query!,
-      heldWordsOf: (q) => {
-        const { words, othersLookedFor } = writtenPlainWords(q);
-        return othersLookedFor ? undefined : heldWords(words, vocabulary);
-      },
+      heldWordsOf: (q) => listHeldWords(q, vocabulary),
       fields: HELD_WORD_FIELDS,
       countOf: (q) => buildListCountSearch({ ...query, q }),
     },

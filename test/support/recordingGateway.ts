@@ -120,15 +120,17 @@ export function filterClauses(request: SearchRequestBody | undefined): unknown[]
 }
 
 /**
- * A search function for an empty answer's "did you mean" (src/queries/didYouMean.ts): its held-words search finds
- * every rewrite held, its count (size 0, exact total) finds `total`, and any other search finds nothing.
+ * A search function for an empty answer's "did you mean" (src/queries/didYouMean.ts): its first search counts the
+ * likeliest rewrite at `total` and finds every other held; a count (size 0, exact total) finds `total`; any other
+ * search finds nothing.
  */
 export function didYouMeanSearch(total: number) {
   return (request: SearchRequestBody): estypes.SearchResponse<never> => {
-    const held = (request.aggs?.held as { filters?: { filters: object } } | undefined)?.filters?.filters;
-    if (held) {
-      const buckets = Object.fromEntries(Object.keys(held).map((key) => [key, { doc_count: 1 }]));
-      return searchResponse<never>([], { total: 0, aggregations: { held: { buckets } } });
+    if (request.aggs?.first) {
+      const held = (request.aggs.held as { filters?: { filters: object } } | undefined)?.filters?.filters;
+      const buckets = Object.fromEntries(Object.keys(held ?? {}).map((key) => [key, { doc_count: 1 }]));
+      const aggregations = { first: { doc_count: total }, held: { buckets } };
+      return searchResponse<never>([], { total: 0, aggregations });
     }
     const counted = request.size === 0 && request.track_total_hits === true;
     return searchResponse<never>([], { total: counted ? total : 0 });

@@ -17,6 +17,7 @@ import { parseSuggestQuery } from '../../../../src/params/suggest.js';
 import {
   firstThatFinds,
   listDidYouMean,
+  listHeldWords,
   REWRITES_CONSIDERED,
   REWRITES_COUNTED,
   suggestDidYouMean,
@@ -39,19 +40,20 @@ interface Sent {
 }
 
 /**
- * A gateway that answers the held-words search from `held` (the rewrites' places some PPA holds the words of) and
- * each count from `totals` (by the rewrite counted), recording every search sent, in order.
+ * A gateway that answers the first search from `held` (the rewrites' places some PPA holds the words of) and
+ * `totals` (the likeliest rewrite's count, in its filter aggregation), each count from `totals` (by the rewrite
+ * counted), recording every search sent, in order.
  */
 function tableGateway(held: number[], totals: Record<string, number>, fail?: Error) {
   const sent: Sent[] = [];
   const answer = (body: SearchRequestBody) => {
-    const filters = (body.aggs?.held as { filters?: { filters: Record<string, unknown> } } | undefined)
-      ?.filters?.filters;
-    if (filters) {
+    const first = body.aggs?.first as { filter: { q: string } } | undefined;
+    if (first) {
+      const filters = (body.aggs?.held as { filters: { filters: object } } | undefined)?.filters.filters;
       const buckets = Object.fromEntries(
-        Object.keys(filters).map((key) => [key, { doc_count: held.includes(Number(key)) ? 1 : 0 }]),
+        Object.keys(filters ?? {}).map((key) => [key, { doc_count: held.includes(Number(key)) ? 1 : 0 }]),
       );
-      return answered(0, { held: { buckets } });
+      return answered(0, { first: { doc_count: totals[first.filter.q] ?? 0 }, held: { buckets } });
     }
     return answered(totals[(body.query as { q: string }).q] ?? 0);
   };
@@ -83,6 +85,8 @@ function counting(rewrites: string[], unjudged: string[] = []): RewriteCounting 
 
 const isCount = ({ body }: Sent) => body.aggs === undefined;
 const counted = (sent: Sent[]) => sent.filter(isCount).map(({ body }) => (body.query as { q: string }).q);
+const heldKeys = (sent: Sent) =>
+  Object.keys((sent.body.aggs?.held as { filters: { filters: object } } | undefined)?.filters.filters ?? {});
 
 const vocabulary = new Vocabulary(
   Object.entries({ kafue: 3, gorge: 5, south: 50, hydro: 200, power: 400, solar: 900, park: 500 }),
@@ -90,38 +94,52 @@ const vocabulary = new Vocabulary(
 
 describe('queries: did you mean (didYouMean.ts, issues 69 and 72)', () => {
   describe('firstThatFinds', () => {
-    it('asks once which rewrites some PPA holds, then counts exactly only the first held one', async () => {
-      const { gateway, sent } = tableGateway([1, 2], { b: 4, c: 9 });
-      expect(await firstThatFinds(gateway, counting(['a', 'b', 'c']))).to.deep.equal({ q: 'b', total: 4 });
+    it('offers the likeliest rewrite from one search when it finds something: its exact count', async () => {
+      const { gateway, sent } = tableGateway([], { a: 3, b: 4 });
+      expect(await firstThatFinds(gateway, counting(['a', 'b', 'c']))).to.deep.equal({ q: 'a', total: 3 });
+      expect(sent).to.have.length(1);
+      expect(sent[0]!.body).to.deep.include({ size: 0, track_total_hits: false, query: { match_all: {} } });
+      expect(sent[0]!.body.aggs!.first).to.deep.equal({ filter: { q: 'a' } });
+      // The others are judged in the same search, the likeliest not (its count says more).
+      expect(heldKeys(sent[0]!)).to.deep.equal(['1', '2']);
+    });
+
+    it('when the likeliest finds nothing, counts exactly only the first held one of the others', async () => {
+      const { gateway, sent } = tableGateway([2, 3], { c: 9, d: 5 });
+      expect(await firstThatFinds(gateway, counting(['a', 'b', 'c', 'd']))).to.deep.equal({
+        q: 'c',
+        total: 9,
+      });
       expect(sent).to.have.length(2);
-      expect(
-        Object.keys((sent[0]!.body.aggs!.held as { filters: { filters: object } }).filters.filters),
-      ).to.deep.equal(['0', '1', '2']);
-      expect(sent[0]!.body.size).to.equal(0);
-      expect(counted(sent)).to.deep.equal(['b']);
+      expect(counted(sent)).to.deep.equal(['c']);
     });
 
-    it('counts a rewrite it cannot judge before the first held one, at most REWRITES_COUNTED in all', async () => {
-      const first = tableGateway([2], { a: 0, c: 7 });
-      const offer = await firstThatFinds(first.gateway, counting(['a', 'b', 'c', 'd'], ['a']));
-      expect(offer).to.deep.equal({ q: 'c', total: 7 });
-      expect(counted(first.sent)).to.deep.equal(['a', 'c']);
-      const capped = tableGateway([3], {});
-      await firstThatFinds(capped.gateway, counting(['a', 'b', 'c', 'd'], ['a', 'b', 'c']));
-      expect(counted(capped.sent)).to.have.length(REWRITES_COUNTED);
+    it('counts a rewrite it cannot judge before the first held one, at most REWRITES_COUNTED counts in all', async () => {
+      const first = tableGateway([3], { b: 0, d: 7 });
+      const offer = await firstThatFinds(first.gateway, counting(['a', 'b', 'c', 'd'], ['b']));
+      // REWRITES_COUNTED is 2: the likeliest, then one more (b, which cannot be judged, before d).
+      expect(REWRITES_COUNTED).to.equal(2);
+      expect(offer).to.equal(undefined);
+      expect(counted(first.sent)).to.deep.equal(['b']);
+      const judged = tableGateway([3], { d: 7 });
+      expect(await firstThatFinds(judged.gateway, counting(['a', 'b', 'c', 'd']))).to.deep.equal({
+        q: 'd',
+        total: 7,
+      });
     });
 
-    it('judges nothing it cannot: rewrites none of which the vocabulary holds are counted without asking', async () => {
+    it('judges nothing it cannot: the first search then only counts the likeliest', async () => {
       const { gateway, sent } = tableGateway([], { b: 2 });
       expect(await firstThatFinds(gateway, counting(['a', 'b'], ['a', 'b']))).to.deep.equal({
         q: 'b',
         total: 2,
       });
-      expect(sent.every(isCount)).to.equal(true);
+      expect(sent[0]!.body.aggs).to.not.have.property('held');
+      expect(counted(sent)).to.deep.equal(['b']);
     });
 
-    it('counts nothing, and offers nothing, when no PPA holds any rewrite', async () => {
-      const { gateway, sent } = tableGateway([], { a: 5 });
+    it('counts nothing more, and offers nothing, when the likeliest finds nothing and no other is held', async () => {
+      const { gateway, sent } = tableGateway([], { b: 5 });
       expect(await firstThatFinds(gateway, counting(['a', 'b']))).to.equal(undefined);
       expect(sent).to.have.length(1);
       const none = tableGateway([], {});
@@ -133,13 +151,13 @@ describe('queries: did you mean (didYouMean.ts, issues 69 and 72)', () => {
       const { gateway, sent } = tableGateway([], {});
       const many = Array.from({ length: REWRITES_CONSIDERED + 3 }, (_, index) => `q${index}`);
       await firstThatFinds(gateway, counting(many));
-      const filters = (sent[0]!.body.aggs!.held as { filters: { filters: object } }).filters.filters;
-      expect(Object.keys(filters)).to.have.length(REWRITES_CONSIDERED);
+      // The likeliest counted, the others judged.
+      expect(heldKeys(sent[0]!)).to.have.length(REWRITES_CONSIDERED - 1);
     });
 
     it("sends every search as optional, on the answer's own deadline", async () => {
-      const { gateway, sent } = tableGateway([0], { a: 1 });
-      await firstThatFinds(gateway, counting(['a']), 1234.5);
+      const { gateway, sent } = tableGateway([1], { b: 1 });
+      await firstThatFinds(gateway, counting(['a', 'b']), 1234.5);
       expect(sent.map(({ options }) => options)).to.deep.equal([
         { optional: true, startedAt: 1234.5 },
         { optional: true, startedAt: 1234.5 },
@@ -171,7 +189,7 @@ describe('queries: did you mean (didYouMean.ts, issues 69 and 72)', () => {
       const gateway = {
         search: async (body: SearchRequestBody) => {
           sent.push(body);
-          return body.aggs ? answered(0, { held: { buckets: { 0: { doc_count: 1 } } } }) : answered(2);
+          return body.aggs ? answered(0, { first: { doc_count: 2 } }) : answered(0);
         },
       } as unknown as SearchGateway;
       expect(await listDidYouMean(gateway, { ...query, q: query.q! }, vocabulary)).to.deep.equal({
@@ -179,8 +197,10 @@ describe('queries: did you mean (didYouMean.ts, issues 69 and 72)', () => {
         total: 2,
       });
       expect(sent[0]!.query).to.deep.equal(buildListCountSearch({ ...query, q: undefined }).query);
-      expect(JSON.stringify(sent[0]!.aggs)).to.include('"kafue"').and.include('"power"');
-      expect(sent[1]).to.deep.equal(buildListCountSearch({ ...query, q: rewrite }));
+      expect(sent[0]!.aggs!.first).to.deep.equal({
+        filter: buildListCountSearch({ ...query, q: rewrite }).query,
+      });
+      expect(sent).to.have.length(1);
     });
 
     it('sends nothing when q has no rewrite (one word the index holds)', async () => {
@@ -192,38 +212,34 @@ describe('queries: did you mean (didYouMean.ts, issues 69 and 72)', () => {
   });
 
   describe('which rewrites can be judged by the words a PPA holds', () => {
-    /** The held-words filter each rewrite got, by its place (none: it could not be judged so). */
-    async function judged(q: string) {
-      let probe: SearchRequestBody | undefined;
-      const gateway = {
-        search: async (body: SearchRequestBody) => {
-          if (body.aggs) probe = body;
-          return answered(0, { held: { buckets: {} } });
-        },
-        msearch: async (bodies: readonly SearchRequestBody[]) => bodies.map(() => answered(0)),
-      } as unknown as SearchGateway;
-      const query = parseListQuery(`q=${encodeURIComponent(q)}`);
-      await listDidYouMean(gateway, { ...query, q: query.q! }, vocabulary);
-      return (probe?.aggs?.held as { filters: { filters: Record<string, unknown> } } | undefined)?.filters
-        .filters;
-    }
-
-    it('looks a held word up whole, and the word being typed as the start of one', async () => {
-      const filters = await judged('Kafue zorblat Gor');
-      const each = Object.values(filters ?? {}).map((filter) => JSON.stringify(filter));
-      expect(
-        each.some(
-          (filter) =>
-            filter.includes('"kafue"') && /"gor","fields":\[[^\]]*\],"type":"bool_prefix"/.test(filter),
-        ),
-      ).to.equal(true);
+    it('a list rewrite: its words whole, and the word being typed as the start of one', () => {
+      expect(listHeldWords('Kafue Gor', vocabulary)).to.deep.equal({ whole: ['kafue'], start: 'gor' });
+      expect(listHeldWords('Gorge', vocabulary)).to.deep.equal({ whole: [], start: 'gorge' });
     });
 
-    it('cannot judge a rewrite keeping a word the vocabulary does not hold, nor a start it holds no word of', async () => {
-      // "kafeu" (a typo the forgiving match forgives) is kept as typed in every rewrite: none can be judged.
-      expect(await judged('kafeu zorblat gorge')).to.equal(undefined);
+    it('none for a word the vocabulary does not hold, a start it holds no word of, or operators', () => {
+      // "kafeu": a typo the forgiving match forgives, kept as typed.
+      expect(listHeldWords('kafeu gorge', vocabulary)).to.equal(undefined);
       // "gorhe", the word being typed with a typo in it: no word the vocabulary holds starts with it.
-      expect(await judged('Kafue zorblat gorhe')).to.equal(undefined);
+      expect(listHeldWords('Kafue gorhe', vocabulary)).to.equal(undefined);
+      expect(listHeldWords('Kafue "gorge south"', vocabulary)).to.equal(undefined);
+    });
+
+    it('looks the words up as written, and the start as a start (bool_prefix), in the given fields', async () => {
+      const { gateway, sent } = tableGateway([], {});
+      const judgedAs = (q: string) => (q === 'b' ? { whole: ['kafue'], start: 'gor' } : undefined);
+      await firstThatFinds(gateway, { ...counting(['a', 'b']), heldWordsOf: judgedAs });
+      const filters = (sent[0]!.body.aggs!.held as { filters: { filters: Record<string, unknown> } }).filters;
+      expect(filters.filters).to.deep.equal({
+        1: {
+          bool: {
+            filter: [
+              { multi_match: { query: 'kafue', fields: ['name'] } },
+              { multi_match: { query: 'gor', fields: ['name'], type: 'bool_prefix' } },
+            ],
+          },
+        },
+      });
     });
   });
 
@@ -233,11 +249,12 @@ describe('queries: did you mean (didYouMean.ts, issues 69 and 72)', () => {
       const gateway = {
         search: async (body: SearchRequestBody) => {
           sent.push(body);
-          return body.aggs ? answered(0, { held: { buckets: { 0: { doc_count: 3 } } } }) : answered(3);
+          return body.aggs ? answered(0, { first: { doc_count: 3 } }) : answered(0);
         },
       } as unknown as SearchGateway;
       const offer = await suggestDidYouMean(gateway, parseSuggestQuery('q=kafue+zorblat+gorge'), vocabulary);
-      expect(sent).to.have.length(2);
+      expect(sent).to.have.length(1);
+      expect(JSON.stringify(sent[0]!.aggs!.first)).to.include('name');
       expect(offer).to.deep.equal({ q: 'kafue gorge', total: 3 });
     });
   });
