@@ -101,13 +101,13 @@ const wordsOf = (record: PpaRecord): string[] => [
 /** Distinct searches of one shape, none asked twice in a run; `missed`: every other one with a made-up word. */
 function distinctSearches(records: PpaRecord[], count: number, seed: number, missed: boolean): string[] {
   const worded = records.map(wordsOf).filter((words) => words.length >= 3);
-  // Three words of a record in any order: n·(n−1)·(n−2) searches of n words; twice as many as asked, so that the
-  // draw ends soon.
-  const possible = worded.reduce((sum, { length: n }) => sum + n * (n - 1) * (n - 2), 0);
-  if (possible < 2 * count) throw new Error(`only ${possible} searches of three words: raise --count`);
   const random = new Random(seed);
   const paths = new Set<string>();
-  while (paths.size < count) {
+  // Generated names share their words: three words of a record in any order, and a page size of 20 to 30 (the same
+  // work, another answer for the response cache), give enough distinct searches; the draw is bounded all the same.
+  for (let tries = 0; paths.size < count; tries++) {
+    if (tries > count * 20)
+      throw new Error(`only ${paths.size} distinct searches of three words: raise --count`);
     const words = random.sample(random.pick(worded), 3);
     // A random order: more distinct searches of the same work.
     for (let index = words.length - 1; index > 0; index--) {
@@ -115,7 +115,7 @@ function distinctSearches(records: PpaRecord[], count: number, seed: number, mis
       [words[index], words[other]] = [words[other]!, words[index]!];
     }
     if (missed && paths.size % 2 === 1) words.splice(random.int(0, 3), 0, madeUpWord(random, 7));
-    paths.add(`/api/v1/ppas?q=${encodeURIComponent(words.join(' '))}`);
+    paths.add(`/api/v1/ppas?q=${encodeURIComponent(words.join(' '))}&per_page=${random.int(20, 30)}`);
   }
   return [...paths];
 }

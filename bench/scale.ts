@@ -62,6 +62,7 @@ type Section = (typeof SECTIONS)[number];
 interface ScaleOptions extends SharedOptions {
   cacheMb: string;
   out?: string;
+  apiRoot?: string;
   only?: Section[];
   profile?: boolean;
   rawIdentity?: boolean;
@@ -83,6 +84,7 @@ export default defineSuite<ScaleOptions>({
     command
       .option('--cache-mb <n>', 'RESPONSE_CACHE_MB of the API', '32')
       .option('--out <base>', 'results file base name (default bench/results/<date>-scale)')
+      .option('--api-root <dir>', "another checkout's API, with this checkout's load (a before/after)")
       .option(
         '--only <sections>',
         'run only these sections, comma-separated: a16, a1, zipf, stats, repeat (the results file names them)',
@@ -223,7 +225,7 @@ async function setUpBench(fixture: BenchFixture, options: ScaleOptions): Promise
     seed: options.seed,
     sampleSize: Math.min(20_000, Math.max(500, Math.floor(options.count / 4))),
   });
-  const build = await fixture.build(apiModeOf(options));
+  const build = await fixture.build(apiModeOf(options), options.apiRoot);
   const esNode = await localNodeInfo(es);
   const esPid = await localEsPid(esNode.pid);
   const split = options.cpuSplit ? await splitCpus(fixture, esPid, esNode.pid) : undefined;
