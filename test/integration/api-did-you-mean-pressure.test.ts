@@ -5,10 +5,8 @@
 // what each answer says, and admission's counts.
 import { expect } from 'chai';
 import { OVERLOADED_PROBLEM_TYPE } from '../../src/http/problem.js';
-import { buildTestApp, type TestApp, type TestAppOptions } from '../support/app.js';
-import { indexSample } from '../support/sampleIndex.js';
-import { deleteIndices, ES_URL, testEsClient, uniqueName } from '../support/services.js';
-import { startTcpProxy, targetOf, type TcpProxy } from '../../tools/services/tcpProxy.js';
+import type { TestApp, TestAppOptions } from '../support/app.js';
+import { slowedElasticsearch } from '../support/slowedElasticsearch.js';
 
 interface Answer {
   status: number;
@@ -41,38 +39,13 @@ const misses = (label: string, count: number) =>
 
 describe('api: did you mean under pressure (issue 72)', function () {
   this.timeout(120_000);
-  const client = testEsClient();
-  const alias = uniqueName('api-dym-pressure');
-  const proxies: TcpProxy[] = [];
-  const apps: TestApp[] = [];
-
-  const proxy = async () => {
-    const started = await startTcpProxy(targetOf(ES_URL));
-    proxies.push(started);
-    return started;
-  };
-  const app = async (options: TestAppOptions) => {
-    const built = await buildTestApp({ ...options, withMetrics: true });
-    apps.push(built);
-    // Its own searches at start (the vocabulary's walk) done before any is counted.
-    await built.vocabularyRead();
-    return built;
-  };
-
-  before(async () => {
-    await indexSample(client, alias);
-  });
-  after(async () => {
-    await Promise.all(apps.map((built) => built.close()));
-    await Promise.all(proxies.map((started) => started.close()));
-    await deleteIndices(client, alias);
-    await client.close();
-  });
+  const slowed = slowedElasticsearch('api-dym-pressure');
+  const proxy = () => slowed.proxy();
+  const app = (options: Omit<TestAppOptions, 'alias'>) => slowed.app({ ...options, withMetrics: true });
 
   it('past capacity, an admitted empty answer goes at once with did_you_mean null: its rewrites never searched, counted', async () => {
     const es = await proxy();
     const small = await app({
-      alias,
       esNodes: [es.url],
       requestTimeoutMs: 10_000,
       configOverrides: { admissionMaxInFlight: 2, admissionTargetMs: 20 },
@@ -107,7 +80,6 @@ describe('api: did you mean under pressure (issue 72)', function () {
   it('a suggestion whose searches cannot end within the deadline: the answer is 200 with null, never a 503, and is not kept', async () => {
     const es = await proxy();
     const deadline = await app({
-      alias,
       esNodes: [es.url],
       requestTimeoutMs: 2000,
       configOverrides: { responseCacheBytes: 8 * 1024 * 1024 },

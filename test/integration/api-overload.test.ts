@@ -12,10 +12,9 @@ import { createRateLimiter } from '../../src/rateLimit/index.js';
 import { RedisServer } from '../support/redisServer.js';
 import { OVERLOADED_PROBLEM_TYPE } from '../../src/http/problem.js';
 import { loadConfig } from '../../src/config.js';
-import { buildTestApp, type TestApp, type TestAppOptions } from '../support/app.js';
-import { indexSample } from '../support/sampleIndex.js';
-import { deleteIndices, ES_URL, testEsClient, uniqueName } from '../support/services.js';
-import { startTcpProxy, targetOf, type TcpProxy } from '../../tools/services/tcpProxy.js';
+import type { TestApp, TestAppOptions } from '../support/app.js';
+import { slowedElasticsearch } from '../support/slowedElasticsearch.js';
+import { deleteIndices, testEsClient, uniqueName } from '../support/services.js';
 import { within } from '../support/within.js';
 
 interface Arrival {
@@ -80,38 +79,13 @@ const refusals = (outcomes: Outcome[]) => outcomes.filter((o) => o.type === OVER
 
 describe('api: overload, against a slowed Elasticsearch', function () {
   this.timeout(120_000);
-  const client = testEsClient();
-  const alias = uniqueName('api-overload');
-  const proxies: TcpProxy[] = [];
-  const apps: TestApp[] = [];
-
-  const proxy = async () => {
-    const started = await startTcpProxy(targetOf(ES_URL));
-    proxies.push(started);
-    return started;
-  };
-  const app = async (options: TestAppOptions) => {
-    const built = await buildTestApp(options);
-    apps.push(built);
-    // Its own searches at start (the vocabulary's walk) done before any is counted.
-    await built.vocabularyRead();
-    return built;
-  };
-
-  before(async () => {
-    await indexSample(client, alias);
-  });
-  after(async () => {
-    await Promise.all(apps.map((built) => built.close()));
-    await Promise.all(proxies.map((started) => started.close()));
-    await deleteIndices(client, alias);
-    await client.close();
-  });
+  const slowed = slowedElasticsearch('api-overload');
+  const proxy = () => slowed.proxy();
+  const app = (options: Omit<TestAppOptions, 'alias'>) => slowed.app({ ...options });
 
   it('refuses the excess at once (503 overloaded, Retry-After, not run); Elasticsearch never sees more than the limit', async () => {
     const es = await proxy();
     const small = await app({
-      alias,
       esNodes: [es.url],
       requestTimeoutMs: 10_000,
       configOverrides: { admissionMaxInFlight: 2, admissionTargetMs: 20 },
@@ -151,7 +125,6 @@ describe('api: overload, against a slowed Elasticsearch', function () {
   it('answers a cached request and /health/live while the limit is full; readiness stays ready and says it sheds', async () => {
     const es = await proxy();
     const cached = await app({
-      alias,
       esNodes: [es.url],
       requestTimeoutMs: 10_000,
       configOverrides: {
@@ -198,7 +171,7 @@ describe('api: overload, against a slowed Elasticsearch', function () {
 
   it('a timeout under load does not take the node out of the pool, nor send the search to another node', async () => {
     const [a, b] = [await proxy(), await proxy()];
-    const both = await app({ alias, esNodes: [a.url, b.url], requestTimeoutMs: 1000 });
+    const both = await app({ esNodes: [a.url, b.url], requestTimeoutMs: 1000 });
     a.searchDelayMs = b.searchDelayMs = 3000;
     a.resetCounts();
     b.resetCounts();
@@ -222,7 +195,6 @@ describe('api: overload, against a slowed Elasticsearch', function () {
     const es = await proxy();
     const targetMs = 1200;
     const limited = await app({
-      alias,
       esNodes: [es.url],
       requestTimeoutMs: 2 * targetMs,
       configOverrides: { admissionMaxInFlight: 2, admissionTargetMs: targetMs },
@@ -240,7 +212,6 @@ describe('api: overload, against a slowed Elasticsearch', function () {
     // twenty searches to follow the change, admitting on the old figure meanwhile.)
     es.searchDelayMs = 400;
     const slower = await app({
-      alias,
       esNodes: [es.url],
       requestTimeoutMs: 2 * targetMs,
       configOverrides: { admissionMaxInFlight: 2, admissionTargetMs: targetMs },
@@ -275,7 +246,6 @@ describe('api: overload, against a slowed Elasticsearch', function () {
         logger: pino({ level: 'silent' }),
       });
       const limited = await app({
-        alias,
         esNodes: [es.url],
         limiter,
         requestTimeoutMs: 10_000,
@@ -323,7 +293,6 @@ describe('api: overload, against a slowed Elasticsearch', function () {
   it("the front door's refusal carries the headers of the app's own (problem, Retry-After, request id, CORS), no rate-limit header", async () => {
     const es = await proxy();
     const limited = await app({
-      alias,
       esNodes: [es.url],
       requestTimeoutMs: 10_000,
       configOverrides: { admissionMaxInFlight: 1, admissionTargetMs: 300 },
@@ -360,7 +329,6 @@ describe('api: overload, against a slowed Elasticsearch', function () {
     const es = await proxy();
     // The bound users run (ADMISSION_LOOP_DELAY_MS's default), not the test apps' raised one.
     const busy = await app({
-      alias,
       esNodes: [es.url],
       requestTimeoutMs: 10_000,
       configOverrides: { admissionLoopDelayMs: loadConfig({}).admissionLoopDelayMs },
@@ -396,21 +364,21 @@ describe('api: overload, against a slowed Elasticsearch', function () {
 
     before(async () => {
       heavyClient = testEsClient();
-      await client.indices.create({
+      await heavyClient.indices.create({
         index: heavy,
         settings: { number_of_shards: 1, number_of_replicas: 0 },
         mappings: { properties: { k: { type: 'keyword' } } },
       });
       const operations = Array.from({ length: 20_000 }, (_, i) => [{ index: {} }, { k: `k${i}` }]).flat();
-      await client.bulk({ index: heavy, operations, refresh: true });
+      await heavyClient.bulk({ index: heavy, operations, refresh: true });
     });
     after(async () => {
+      await deleteIndices(heavyClient, heavy);
       await heavyClient?.close();
-      await deleteIndices(client, heavy);
     });
 
     it('cancels its search in Elasticsearch too (marked cancelled in _tasks, then gone)', async () => {
-      const direct = await app({ alias });
+      const direct = await app({});
       // Fill Elasticsearch's search pool with slow searches of another index (10,000 hits each, sorted and fetched:
       // about half a second each here, 20 of them queued), so that the API's search waits in Elasticsearch, where
       // _tasks shows it.
@@ -421,7 +389,7 @@ describe('api: overload, against a slowed Elasticsearch', function () {
         ),
       );
       const searchTasks = async () => {
-        const answer = await client.tasks.list({ actions: 'indices:data/read/search', detailed: true });
+        const answer = await heavyClient.tasks.list({ actions: 'indices:data/read/search', detailed: true });
         return Object.values(answer.nodes ?? {}).flatMap((node) => Object.values(node.tasks ?? {}));
       };
       await within(30_000, 'the slow searches running', async () => (await searchTasks()).length >= 4, 50);
@@ -430,7 +398,8 @@ describe('api: overload, against a slowed Elasticsearch', function () {
       const request = fetch(`${direct.url}/api/v1/ppas?q=solar+OR+f`, { signal: leaving.signal }).catch(
         (error: unknown) => error,
       );
-      const ours = async () => (await searchTasks()).filter((task) => task.description?.includes(alias));
+      const ours = async () =>
+        (await searchTasks()).filter((task) => task.description?.includes(slowed.alias));
       await within(30_000, "the API's search in _tasks", async () => (await ours()).length > 0, 20);
       leaving.abort();
       await request;
@@ -441,7 +410,7 @@ describe('api: overload, against a slowed Elasticsearch', function () {
         async () => (await ours()).every((task) => task.cancelled),
         20,
       );
-      const others = (await searchTasks()).filter((task) => !task.description?.includes(alias));
+      const others = (await searchTasks()).filter((task) => !task.description?.includes(slowed.alias));
       expect(others.length).to.be.at.least(1);
       // …and gone once Elasticsearch reaches it.
       await within(60_000, "the API's search gone from _tasks", async () => (await ours()).length === 0, 100);
