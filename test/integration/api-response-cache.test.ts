@@ -256,6 +256,8 @@ describe('response cache', function () {
     expect(limited.cache.stats().hits).to.equal(2);
   });
 
+  type Answer = { meta: { did_you_mean?: unknown } };
+
   it('holds its byte bound under a flood of 2,000 distinct requests, and answers each correctly', async () => {
     const bound = 64 * 1024;
     const tiny = await cachedApp(alias, bound);
@@ -274,8 +276,12 @@ describe('response cache', function () {
         expect(answer.status, path).to.equal(200);
         largest = Math.max(largest, tiny.cache.stats().bytes);
         if (n % 100 === 0) {
-          const reference = await raw(`${uncached.url}${path}`);
-          expect(decoded(answer), path).to.deep.equal(JSON.parse(reference.body.toString('utf8')));
+          const reference = JSON.parse((await raw(`${uncached.url}${path}`)).body.toString('utf8')) as Answer;
+          const flooded = decoded(answer) as Answer;
+          // Eight at once keep admission busy, and a busy API skips "did you mean" by design (issue 72): the
+          // flooded answer offers the reference's suggestion or none, and is otherwise the same answer.
+          if (flooded.meta.did_you_mean === null) reference.meta.did_you_mean = null;
+          expect(flooded, path).to.deep.equal(reference);
         }
       }
     };

@@ -9,17 +9,14 @@ export function uniqueName(prefix: string): string {
   return `${prefix}-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`.toLowerCase();
 }
 
-/** A TCP port free on 127.0.0.1 right now. */
+/**
+ * A TCP port free on 127.0.0.1 now, for a server (often a child process) that binds it later. Taken below the
+ * kernel's ephemeral range: a port the kernel hands out to `listen(0)` could be handed to another test's server
+ * (mocha runs two files at once) before ours binds it, and the test would then talk to that server (seen in CI:
+ * `npm start`'s URLs answered by another file's app, without its rate-limit headers).
+ */
 export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
+  return portBelowEphemeral();
 }
 
 /** Whether 127.0.0.1:`port` can be listened on right now. */
