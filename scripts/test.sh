@@ -56,12 +56,26 @@ else
 fi
 
 if [ -z "$slow" ]; then
-  stage "lint"
-  npm run --silent lint
-  stage "type check"
-  npm run --silent typecheck
-  stage "unit tests"
-  npm run --silent test:unit
+  # The three checks that need no server run side by side (each is one process: two cores hold them, beside the
+  # Elasticsearch start); each one's output is shown whole, in this order, then the first failure stops the run.
+  checks_dir="$(mktemp -d)"
+  npm run --silent lint >"$checks_dir/lint" 2>&1 &
+  lint_pid=$!
+  npm run --silent typecheck >"$checks_dir/typecheck" 2>&1 &
+  typecheck_pid=$!
+  npm run --silent test:unit >"$checks_dir/unit" 2>&1 &
+  unit_pid=$!
+  checks_code=0
+  for check in "lint:$lint_pid" "type check:$typecheck_pid" "unit tests:$unit_pid"; do
+    name="${check%%:*}"
+    code=0
+    wait "${check##*:}" || code=$?
+    stage "$name"
+    case "$name" in lint) cat "$checks_dir/lint" ;; "type check") cat "$checks_dir/typecheck" ;; *) cat "$checks_dir/unit" ;; esac
+    if [ "$code" -ne 0 ]; then echo "$name failed (exit $code)" >&2; [ "$checks_code" -ne 0 ] || checks_code=$code; fi
+  done
+  rm -rf "$checks_dir"
+  [ "$checks_code" -eq 0 ] || exit "$checks_code"
 fi
 
 if [ -n "$es_pid" ]; then
