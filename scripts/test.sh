@@ -5,7 +5,8 @@
 # whether the tests pass, fail or are interrupted.
 #
 # `bash scripts/test.sh --slow` (npm run test:slow) runs the slower leg instead, with the same services: the tests
-# in test/slow/ that repeat a guarantee at a larger scale or with a start of their own (CI runs it once).
+# in test/slow/ that repeat a guarantee at a larger scale or with a start of their own, then the benchmark smoke
+# run (CI runs the leg once).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -111,6 +112,10 @@ export REDIS_URL
 if [ -n "$slow" ]; then
   stage "slower leg (test/slow)"
   npx mocha --timeout 600000 'test/slow/**/*.test.ts'
+  # The benches are tools, not the product: their smoke run (every suite's quick form, two minutes of both
+  # cores) proves they still run, once per CI run, here rather than in every `npm test`.
+  stage "benchmark smoke run: every suite's quick form (test/bench)"
+  npm run --silent test:bench
   exit 0
 fi
 
@@ -143,5 +148,3 @@ cat "$times_dir"/*.tsv 2>/dev/null | sort -rn | head -10 | awk -F'\t' '{ printf 
 rm -rf "$times_dir"
 [ "$integration_code" -eq 0 ] || exit "$integration_code"
 
-stage "benchmark smoke run: every suite's quick form (test/bench)"
-npm run --silent test:bench
