@@ -23,8 +23,9 @@ import { canonicalUtc } from './text/timestamp.js';
  * their _source when compared, instead of every PPA looking changed.
  *
  * 1: SHA-1, base64url, of the JSON of the DETAIL_SOURCE_FIELDS values as one array in that order.
+ * 2: the same, DETAIL_SOURCE_FIELDS now with `flags` and `flag_evidence` (a PPA whose flags change has changed).
  */
-export const CONTENT_HASH_VERSION = 1;
+export const CONTENT_HASH_VERSION = 2;
 
 /** The _meta field of a generation that holds the version its content hashes were computed by (absent: none). */
 export const CONTENT_HASH_VERSION_FIELD = 'content_hash_version';
@@ -67,6 +68,7 @@ export function servedShape(source: Partial<DetailSource>): DetailSource {
     capacity_mw: source.capacity_mw!,
     financial_close_year: source.financial_close_year ?? null,
     risk_features: source.risk_features ?? [],
+    flags: source.flags ?? [],
     published_at: timestamp(source.published_at),
     updated_at: timestamp(source.updated_at)!,
     active: source.active!,
@@ -76,6 +78,7 @@ export function servedShape(source: Partial<DetailSource>): DetailSource {
     procurement: withKeys(PROCUREMENT_KEYS, source.procurement),
     versions: (source.versions ?? []).map((version) => withKeys(VERSION_KEYS, version)),
     documents: (source.documents ?? []).map((attachment) => withKeys(ATTACHMENT_KEYS, attachment)),
+    flag_evidence: source.flag_evidence ?? [],
   } as DetailSource;
 }
 
