@@ -100,6 +100,8 @@ describe('indexer: red flags computed by the reindex, fences stored with the ind
     });
     const tender = await documentOf(client, alias, 'flag-tender-29-days');
     expect(tender.flags).to.deep.equal(['short_tender']);
+    // Facets count flags with the other facet values, in one field.
+    expect(tender.facet_values).to.include('flags:short_tender');
   });
 
   it('a reindex that moves a fence raises tariff_outlier on the right PPAs; only they and the moved peers change', async () => {

@@ -77,6 +77,8 @@ export function flagBoundaryRecords({ moved = false } = {}): PpaRecord[] {
     }),
     ...ninePeers,
     cleanRecord('flag-clean'),
+    // geothermal/JPY: every other rate is 12 (Q1 = Q3 = fence = 12), so 13 is an outlier.
+    cleanRecord('flag-tariff-above', contract({ energy_rate_per_kwh: 13 })),
     cleanRecord('flag-tender-29-days', procurement({ tender_start: '2020-01-01', tender_end: '2020-01-30' })),
     cleanRecord('flag-tender-30-days', procurement({ tender_start: '2020-01-01', tender_end: '2020-01-31' })),
     cleanRecord('flag-tender-31-days', procurement({ tender_start: '2020-01-01', tender_end: '2020-02-01' })),
