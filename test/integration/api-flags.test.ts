@@ -233,9 +233,10 @@ describe('API: red flags against an oracle of the contract (sample + boundary se
       .map((line) => JSON.parse(line) as { slug: string; flags: string[] });
   }
 
-  it('the sample and the seed raise every flag, and leave some undecidable', () => {
+  it('the sample alone raises every flag a few times, and some are undecidable', () => {
+    const sampleListed = listed.filter((r) => !r.slug.startsWith('flag-'));
     for (const code of CODES) {
-      expect(listed.filter((r) => flagsOf(r.slug).includes(code)).length, code).to.be.greaterThan(0);
+      expect(sampleListed.filter((r) => flagsOf(r.slug).includes(code)).length, code).to.be.at.least(3);
     }
     expect(listed.some((r) => !judged.get(r.slug)!.decidable.includes('tariff_outlier'))).to.equal(true);
   });

