@@ -457,5 +457,20 @@ describe('API: red flags against an oracle of the contract (sample + boundary se
     expect(raisingNow).to.not.include.members(MOVED);
     expect(await changes('flags=!tariff_outlier')).to.include.members(MOVED);
     expect((await api.list('flags=tariff_outlier&slug=' + AT_FENCE)).meta.total).to.equal(1);
+    // The feed takes the same filter: the newest changes of PPAs raising tariff_outlier, the moved peers not among them.
+    const feed = await fetch(`${app.url}/api/v1/ppas/feed?flags=tariff_outlier`);
+    expect(feed.status).to.equal(200);
+    const entries = [
+      ...(await feed.text()).matchAll(/<link rel="alternate" href="[^"]*\/api\/v1\/ppas\/([^"]+)"\/>/g),
+    ].map((match) => match[1]!);
+    expect(entries).to.include(AT_FENCE);
+    for (const slug of entries)
+      expect(
+        judge(
+          moved.find((r) => r.slug === slug)!,
+          fencesOf(moved),
+        ).raised,
+        slug,
+      ).to.include('tariff_outlier');
   });
 });
