@@ -23,22 +23,34 @@ import { canonicalUtc } from './text/timestamp.js';
  * their _source when compared, instead of every PPA looking changed.
  *
  * 1: SHA-1, base64url, of the JSON of the DETAIL_SOURCE_FIELDS values as one array in that order.
+ * 2: the same over HASHED_FIELDS: DETAIL_SOURCE_FIELDS now with `flags` (a PPA whose flags change has changed),
+ *    without `flag_evidence`.
  */
-export const CONTENT_HASH_VERSION = 1;
+export const CONTENT_HASH_VERSION = 2;
+
+/**
+ * The fields hashed: what the detail serves but the flags' evidence. The evidence is derived from values hashed
+ * already (the record's, the flags) and from the peer fences: a reindex that moves a fence without changing a PPA's
+ * flags does not make that PPA a change (the contract: a PPA whose flags change appears in `changes`).
+ */
+export const HASHED_FIELDS = DETAIL_SOURCE_FIELDS.filter(
+  (field): field is Exclude<(typeof DETAIL_SOURCE_FIELDS)[number], 'flag_evidence'> =>
+    field !== 'flag_evidence',
+);
 
 /** The _meta field of a generation that holds the version its content hashes were computed by (absent: none). */
 export const CONTENT_HASH_VERSION_FIELD = 'content_hash_version';
 
 /**
  * The content hash of a document as buildDocument writes it: SHA-1 of the JSON of the values the API serves
- * (DETAIL_SOURCE_FIELDS, as one array in that order), whose nested objects buildDocument writes in one key order
+ * (HASHED_FIELDS, as one array in that order), whose nested objects buildDocument writes in one key order
  * whatever the source's. Derived search fields are left out, so a release that only changes how names are
  * expanded does not make every PPA look changed. An array and the one-shot `hash` cost less a document than a
  * keyed object and a Hash object.
  */
-export function contentHash(document: DetailSource): string {
-  const served = new Array<unknown>(DETAIL_SOURCE_FIELDS.length);
-  for (let i = 0; i < DETAIL_SOURCE_FIELDS.length; i++) served[i] = document[DETAIL_SOURCE_FIELDS[i]!];
+export function contentHash(document: Omit<DetailSource, 'flag_evidence'>): string {
+  const served = new Array<unknown>(HASHED_FIELDS.length);
+  for (let i = 0; i < HASHED_FIELDS.length; i++) served[i] = document[HASHED_FIELDS[i]!];
   return hash('sha1', JSON.stringify(served), 'base64url');
 }
 
@@ -67,6 +79,7 @@ export function servedShape(source: Partial<DetailSource>): DetailSource {
     capacity_mw: source.capacity_mw!,
     financial_close_year: source.financial_close_year ?? null,
     risk_features: source.risk_features ?? [],
+    flags: source.flags ?? [],
     published_at: timestamp(source.published_at),
     updated_at: timestamp(source.updated_at)!,
     active: source.active!,
@@ -76,6 +89,7 @@ export function servedShape(source: Partial<DetailSource>): DetailSource {
     procurement: withKeys(PROCUREMENT_KEYS, source.procurement),
     versions: (source.versions ?? []).map((version) => withKeys(VERSION_KEYS, version)),
     documents: (source.documents ?? []).map((attachment) => withKeys(ATTACHMENT_KEYS, attachment)),
+    flag_evidence: source.flag_evidence ?? [],
   } as DetailSource;
 }
 

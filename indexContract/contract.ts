@@ -18,8 +18,11 @@ export const RELEASE: string = (
  * 3: the roll-ups' group fields (`group_developer`, … indexContract/groupFields.ts): an older index groups every PPA
  *    under `key: null` for those dimensions until a reindex; `vocabulary` (indexContract/text/vocabulary.ts): an
  *    older index gets no "did you mean" until a reindex.
+ * 4: the red flags (indexContract/flags.ts): `flags`, `flags_decidable`, `flag_count`, `flag_evidence` on each
+ *    document and the peer fences in _meta (`flag_fences`); content hashes of definition 2 (the flags are served).
+ *    An older index serves no flag until a reindex.
  */
-export const INDEX_CONTRACT_VERSION = 3;
+export const INDEX_CONTRACT_VERSION = 4;
 
 /** The oldest API contract that serves an index of this version correctly. */
 export const CONTRACT_COMPATIBLE_FROM = 1;
@@ -66,6 +69,9 @@ const FIELD_GIVES: Readonly<Record<string, string>> = {
   group_currency: 'roll-ups by currency',
   vocabulary: 'did you mean, for a q that found nothing',
   content_hash: 'stored content hashes (comparisons derive them meanwhile)',
+  flags: 'red flags',
+  flags_decidable: "red flags' coverage",
+  flag_count: 'sort=flags_desc',
 };
 
 /** What the API makes of the live index's contract (readiness, the metric, the log line at start). */

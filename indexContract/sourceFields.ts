@@ -14,6 +14,7 @@ export const LIST_SOURCE_FIELDS = [
   'capacity_mw',
   'financial_close_year',
   'risk_features',
+  'flags',
   'published_at',
   'updated_at',
 ] as const satisfies readonly (keyof IndexDocument)[];
@@ -30,6 +31,7 @@ export const DETAIL_SOURCE_FIELDS = [
   'procurement',
   'versions',
   'documents',
+  'flag_evidence',
 ] as const satisfies readonly (keyof IndexDocument)[];
 
 export type DetailSource = Pick<IndexDocument, (typeof DETAIL_SOURCE_FIELDS)[number]>;

@@ -23,6 +23,9 @@ const FACET_LABELS = Object.fromEntries(
 const tokenPattern = (schema) =>
   new RegExp(schema.pattern.replace('+$', `{1,${bounds.maxTokenLength}}$`), 'i');
 const SORTS = DESCRIPTION.sorts;
+/** A red flag's short label, by its code (the API's own titles). */
+const FLAG_TITLES = Object.fromEntries(DESCRIPTION.flags.map(({ code, title }) => [code, title]));
+const flagTitle = (code) => FLAG_TITLES[code] ?? code;
 const MAX_PAGE = bounds.resultWindow / PER_PAGE; // page × per_page may not exceed the index's result window
 // The roll-up's dimensions (the API's group_by values) as the controls and the table name them, in menu order.
 const GROUP_DIMENSIONS = Object.fromEntries(
@@ -45,6 +48,7 @@ export {
   facetDimension,
   FACETS,
   FEED,
+  flagTitle,
   GROUP_DIMENSIONS,
   groupDimension,
   MAX_GROUP_LIMIT,

@@ -1,5 +1,5 @@
 // A PPA's detail, as the API gives it.
-import { API } from './explore-contract.js';
+import { API, flagTitle } from './explore-contract.js';
 import { $, countryName, el, getJson, label, say, showUrl } from './explore-dom.js';
 
 async function openDetail(slug) {
@@ -27,6 +27,11 @@ async function openDetail(slug) {
       ['Procurement', label(data.procurement?.method ?? '')],
       ['Documents', (data.documents ?? []).map((document) => document.title).join('; ')],
       ['Still in force', data.active ? 'yes' : 'no'],
+      // Each red flag raised, with the sentence that says why (its evidence).
+      ...(data.flag_evidence ?? []).map((evidence) => [
+        `Red flag: ${flagTitle(evidence.code)}`,
+        evidence.explanation,
+      ]),
     ].filter(([, value]) => value !== null && value !== undefined && value !== '');
     $('detail-heading').textContent = data.project_name;
     $('detail-fields').replaceChildren(

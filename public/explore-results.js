@@ -4,6 +4,7 @@ import {
   DESCRIPTION,
   FACET_LABELS,
   facetDimension,
+  flagTitle,
   FACETS,
   FEED,
   PER_PAGE,
@@ -137,7 +138,17 @@ function renderResults({ data, meta }) {
         item.location && highlights.location ? marked(item.location, highlights.location) : null,
       ].filter((part) => part !== null && part !== undefined && part !== '');
       const factNodes = facts.flatMap((part, index) => [...(index > 0 ? [' · '] : []), ...[part].flat()]);
-      return el('li', {}, open, el('span', { className: 'facts' }, ...factNodes));
+      // The red flags it raises, as short labels (a question to ask, not a finding).
+      const flagLabels = (item.flags ?? []).map((code) =>
+        el('span', { className: 'flag-label' }, flagTitle(code)),
+      );
+      return el(
+        'li',
+        {},
+        open,
+        el('span', { className: 'facts' }, ...factNodes),
+        ...(flagLabels.length ? [el('span', { className: 'flag-labels' }, ...flagLabels)] : []),
+      );
     }),
   );
   $('page-info').textContent = total ? `Page ${meta.page} of ${meta.total_pages}` : '';

@@ -28,7 +28,7 @@ export function addValidateCommand(program: Command, run: CliRun): void {
           if (controller.signal.aborted) throw new InterruptedError(String(controller.signal.reason));
           throw error;
         });
-        const { invalidRecords, invalidLines: _lines, ...figures } = report;
+        const { invalidRecords, invalidLines: _lines, peerRates: _peers, ...figures } = report;
         process.stdout.write(`${JSON.stringify({ validation: figures })}\n`);
         if (report.invalid > 0) throw new InvalidSourceError({ ...report, invalidRecords });
         process.stderr.write(

@@ -52,6 +52,7 @@ import { vocabularyWords } from '../../indexContract/text/vocabulary.js';
 import { facetValues } from '../../indexContract/facetValues.js';
 import { groupFieldValues } from '../../indexContract/groupFields.js';
 import { contentHash } from '../../indexContract/contentHash.js';
+import { evaluateFlags, peerLookup, type PeerLookup } from '../../indexContract/flags.js';
 
 // The content hash's definition is the index contract's (versioned with it); re-exported for the indexer's callers.
 export { contentHash };
@@ -63,22 +64,34 @@ export function toUtcTimestamp(timestamp: string): string {
   return canonical;
 }
 
-export function buildDocument(record: PpaRecord): IndexDocument {
-  const { slug, ...rest } = buildServedAndSearchFields(record);
+/** No peer fences: no group decides `tariff_outlier` (a document built outside a reindex or a sync, in tests). */
+export const NO_PEERS: PeerLookup = peerLookup(null);
+
+/**
+ * The document of a published record; `peers` are the fences of the index it goes into (a reindex's own, computed
+ * over the set it indexes; sync's, read from the index it writes: indexer/elasticsearch/indexMeta.ts).
+ */
+export function buildDocument(record: PpaRecord, peers: PeerLookup = NO_PEERS): IndexDocument {
+  const { slug, ...rest } = buildServedAndSearchFields(record, peers);
   return { slug, content_hash: contentHash({ slug, ...rest }), ...rest };
 }
 
-function buildServedAndSearchFields(record: PpaRecord): Omit<IndexDocument, 'content_hash'> {
+function buildServedAndSearchFields(
+  record: PpaRecord,
+  peers: PeerLookup,
+): Omit<IndexDocument, 'content_hash'> {
   // The name is folded and cut into words once; every name form below is derived from these.
   const foldedName = foldText(record.project_name);
   const nameTokens = standardTokens(foldedName);
   const canonical = canonicalOfTokens(nameTokens);
   const canonicalName = canonical.join(' ');
+  const flagged = evaluateFlags(record, peers);
   const faceted = {
     country_code: record.country_code ?? null,
     technology: record.technology,
     tariff: record.tariff,
     risk_features: record.risk_features ?? [],
+    flags: flagged.flags,
     financial_close_year: record.financial_close_year ?? null,
   };
   const folded = {
@@ -120,6 +133,9 @@ function buildServedAndSearchFields(record: PpaRecord): Omit<IndexDocument, 'con
     }),
     tariff: faceted.tariff,
     risk_features: faceted.risk_features,
+    flags: flagged.flags,
+    flags_decidable: flagged.flags_decidable,
+    flag_count: flagged.flag_count,
     facet_values: facetValues(faceted),
     ...groupFieldValues(record),
     capacity_mw: record.capacity_mw,
@@ -136,5 +152,6 @@ function buildServedAndSearchFields(record: PpaRecord): Omit<IndexDocument, 'con
     documents: (record.documents ?? []).map(
       (attachment) => withKeys(ATTACHMENT_KEYS, attachment) as PpaAttachment,
     ),
+    flag_evidence: flagged.flag_evidence,
   };
 }

@@ -5,6 +5,7 @@ import { readIndexDefinition, type IndexDefinition } from '../../indexContract/m
 import type { SyncGuardState } from '../../indexContract/syncGuard.js';
 import { contractMeta, type ContractMeta } from '../../indexContract/contract.js';
 import { CONTENT_HASH_VERSION } from '../../indexContract/contentHash.js';
+import type { PeerFences } from '../../indexContract/flags.js';
 
 export type { SyncGuardState };
 
@@ -25,6 +26,11 @@ export interface IndexMeta extends Partial<ContractMeta> {
   sync_guard?: SyncGuardState;
   /** The definition its documents' content_hash was computed by (indexContract/contentHash.ts); absent: unknown. */
   content_hash_version?: number;
+  /**
+   * The red flags' peer fences, computed by the reindex over the set it indexed (indexContract/flags.ts): sync
+   * flags a changed record with them, and the API shows them (GET /api/v1/flags). Absent: an older index.
+   */
+  flag_fences?: PeerFences;
 }
 
 // While loading, refresh is off, the translog is synced asynchronously and there are no replicas (the mapping's

@@ -1,8 +1,9 @@
-// The live generation's _meta (mapping metadata): built_at, records, and for a PostgreSQL source the relation and
-// the high-water mark that sync reads on from. It travels with the index, so after a swap (or a rollback) sync
+// The live generation's _meta (mapping metadata): built_at, records, the red flags' peer fences (flag_fences), and
+// for a PostgreSQL source the relation and the high-water mark that sync reads on from. It travels with the index, so after a swap (or a rollback) sync
 // finds the new generation's own mark.
 import type { Client } from '@elastic/elasticsearch';
 import { IndexerError } from '../errors.js';
+import type { PeerFences } from '../../indexContract/flags.js';
 import type { IndexMeta, SyncGuardState } from './indexMapping.js';
 
 export async function readIndexMeta(client: Client, index: string): Promise<Partial<IndexMeta>> {
@@ -11,13 +12,14 @@ export async function readIndexMeta(client: Client, index: string): Promise<Part
 }
 
 /**
- * The mark sync starts from, the sync runs made on the index so far, and the removal guard's state when a run
- * was held back; an index built from a file has no mark.
+ * The mark sync starts from, the sync runs made on the index so far, the removal guard's state when a run was
+ * held back, and the red flags' peer fences its reindex computed (null for an index built before them, whose
+ * records sync flags with no fence); an index built from a file has no mark.
  */
 export async function readHighWaterMark(
   client: Client,
   index: string,
-): Promise<{ mark: string; runs: number; syncGuard?: SyncGuardState }> {
+): Promise<{ mark: string; runs: number; syncGuard?: SyncGuardState; fences: PeerFences | null }> {
   const meta = await readIndexMeta(client, index);
   if (typeof meta.high_water_mark !== 'string') {
     throw new IndexerError(
@@ -28,6 +30,7 @@ export async function readHighWaterMark(
   return {
     mark: meta.high_water_mark,
     runs: meta.sync_runs ?? 0,
+    fences: meta.flag_fences ?? null,
     ...(meta.sync_guard ? { syncGuard: meta.sync_guard } : {}),
   };
 }

@@ -4,6 +4,7 @@
 // alias stays put. The phases share one context (reindexRun.ts).
 import type { Client } from '@elastic/elasticsearch';
 import type { IndexDocument } from '../../indexContract/document.js';
+import { peerLookup, type PeerLookup } from '../../indexContract/flags.js';
 import { indexNameFor } from '../../indexContract/indexName.js';
 import type { PpaRecord } from '../../indexContract/record.js';
 import { BuiltEntries } from '../changes/builtEntries.js';
@@ -37,14 +38,16 @@ import { swapPhase, type IncomingSide } from './swap.js';
 export type { ProgressEvent, ReindexOptions, ReindexSummary } from './reindexRun.js';
 
 /**
- * Pass 2: the documents of the valid, published records, in source order. `unpublished` collects the slugs of
- * the valid unpublished ones (the change log tells "unpublished" from "deleted").
+ * Pass 2: the documents of the valid, published records, in source order, flagged with `peers` (by default the
+ * fences pass 1 computed over the set indexed). `unpublished` collects the slugs of the valid unpublished ones (the
+ * change log tells "unpublished" from "deleted").
  */
 export async function* publishedDocuments(
   source: RecordSource,
   report: SourceReport,
   options: Pick<ReindexOptions, 'signal' | 'transformDocument'>,
   unpublished?: Set<string>,
+  peers: PeerLookup = peerLookup(report.peerRates.fences(new Date().toISOString())),
 ): AsyncGenerator<LoadableDocument & { document: IndexDocument }> {
   for await (const item of source.items(options.signal ? { signal: options.signal } : {})) {
     if (report.invalidLines.has(item.line)) continue;
@@ -56,7 +59,7 @@ export async function* publishedDocuments(
       unpublished?.add(record.slug);
       continue;
     }
-    const document = buildDocument(record);
+    const document = buildDocument(record, peers);
     yield {
       id: record.slug,
       body: options.transformDocument ? options.transformDocument(document) : document,
@@ -241,12 +244,19 @@ async function buildGeneration(run: ReindexRun, keep: number): Promise<Generatio
 /** Phase 2: create the index with loading settings and bulk the published documents into it. */
 async function loadPhase(build: GenerationBuild): Promise<number> {
   const { client, signal, source, report, index, builtAt, lock, options, unpublished, built } = build;
+  // The red flags' fences, over the set this reindex indexes: stored with the index, so sync and the API read them.
+  const fences = report.peerRates.fences(builtAt.toISOString());
   await client.indices.create({
     index,
-    ...indexDefinition({ built_at: builtAt.toISOString(), records: report.published, ...source.meta() }),
+    ...indexDefinition({
+      built_at: builtAt.toISOString(),
+      records: report.published,
+      flag_fences: fences,
+      ...source.meta(),
+    }),
   });
   build.logger.info({ index }, 'loading new index');
-  const documents = publishedDocuments(source, report, options, unpublished);
+  const documents = publishedDocuments(source, report, options, unpublished, peerLookup(fences));
   return bulkLoad(client, index, built ? noted(documents, built) : documents, {
     ...(options.batchSize ? { batchSize: options.batchSize } : {}),
     ...(signal ? { signal } : {}),

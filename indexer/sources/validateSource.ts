@@ -1,5 +1,7 @@
 // Pass 1 of a reindex (and all of `validate`): read every record, check it against the schema and for
 // duplicate slugs / reference codes, and count what would be indexed. Keeps only the keys it must compare.
+import { PeerRates, peerRate } from '../../indexContract/flags.js';
+import type { PpaRecord } from '../../indexContract/record.js';
 import { EXIT_CODES, IndexerError } from '../exitCodes.js';
 import { checkRecord, type FieldProblem } from './recordSchema.js';
 import { quoted, terminalSafe } from '../terminalText.js';
@@ -25,6 +27,8 @@ export interface SourceReport {
   published: number;
   unpublished: number;
   inactive: number;
+  /** The rates of the valid records that are red-flag peers (published, active, currency and rate known). */
+  peerRates: PeerRates;
 }
 
 const MAX_LISTED = 1000;
@@ -49,20 +53,29 @@ export function validateSource(
  */
 export type CheckedItem =
   | { line: number; slug: string | null; problems: FieldProblem[] }
-  | { line: number; slug: string; reference: string; published: boolean; active: boolean };
+  | {
+      line: number;
+      slug: string;
+      reference: string;
+      published: boolean;
+      active: boolean;
+      /** Its rate among the red flags' peers (indexContract/flags.ts), when it is one. */
+      peer: ReturnType<typeof peerRate>;
+    };
 
 /** The checks one item needs alone: its parse, the record schema, what its source found. */
 export function checkItem(item: SourceItem): CheckedItem {
   if ('unparsed' in item) return { line: item.line, slug: item.slug, problems: item.problems };
   const problems = [...checkRecord(item.value), ...(item.problems ?? [])];
   if (problems.length > 0) return { line: item.line, slug: slugOf(item.value), problems };
-  const record = item.value as { slug: string; reference_code: string; published: boolean; active: boolean };
+  const record = item.value as PpaRecord;
   return {
     line: item.line,
     slug: record.slug,
     reference: record.reference_code,
     published: record.published,
     active: record.active,
+    peer: peerRate(record),
   };
 }
 
@@ -87,6 +100,7 @@ export class SourceReportBuilder {
       published: 0,
       unpublished: 0,
       inactive: 0,
+      peerRates: new PeerRates(),
     };
     this.unit = positionUnit(format);
   }
@@ -118,7 +132,8 @@ export class SourceReportBuilder {
       return;
     }
     report.valid++;
-    const { published, active } = checked as { published: boolean; active: boolean };
+    const { published, active, peer } = checked as Extract<CheckedItem, { published: boolean }>;
+    report.peerRates.add(peer);
     if (!published) report.unpublished++;
     else {
       report.published++;

@@ -8,6 +8,7 @@
 // A record re-read unchanged within the overlap window is not sent again (RecentlyApplied).
 import type { Client } from '@elastic/elasticsearch';
 import { createHash } from 'node:crypto';
+import { peerLookup, type PeerLookup } from '../../indexContract/flags.js';
 import type { PpaRecord } from '../../indexContract/record.js';
 import { buildDocument } from '../elasticsearch/buildDocument.js';
 import type { Change } from '../elasticsearch/changeBulk.js';
@@ -101,7 +102,9 @@ const changedDocuments = (summary: SyncRunSummary): boolean => summary.written +
 export async function runOnIndex(run: SyncRun): Promise<SyncRunSummary> {
   const started = performance.now();
   const { client, index, signal } = run;
-  const { mark: from, runs, syncGuard } = await readHighWaterMark(client, index);
+  const { mark: from, runs, syncGuard, fences } = await readHighWaterMark(client, index);
+  // A changed record is flagged with the fences its index was built with; they move at the next reindex.
+  const peers = peerLookup(fences);
   const reconcile = run.shouldReconcile(runs);
   const summary: SyncRunSummary = {
     index,
@@ -120,7 +123,7 @@ export async function runOnIndex(run: SyncRun): Promise<SyncRunSummary> {
       const vanished = await run.target.prepare(snapshot, { from, reconcile, heldSince: syncGuard?.since });
       for await (const batch of snapshot.changedRows(from, run.overlapSeconds, run.batchSize)) {
         throwIfAborted(signal);
-        await applyBatch(run, batch, summary);
+        await applyBatch(run, batch, summary, peers);
       }
       throwIfAborted(signal);
       if (reconcile) {
@@ -144,7 +147,12 @@ export async function runOnIndex(run: SyncRun): Promise<SyncRunSummary> {
   return summary;
 }
 
-async function applyBatch(run: SyncRun, rows: ChangedRow[], summary: SyncRunSummary): Promise<void> {
+async function applyBatch(
+  run: SyncRun,
+  rows: ChangedRow[],
+  summary: SyncRunSummary,
+  peers: PeerLookup,
+): Promise<void> {
   const changes: Change[] = [];
   const seen: [slug: string, digest: string, updatedAtMs: number][] = [];
   for (const row of rows) {
@@ -165,7 +173,8 @@ async function applyBatch(run: SyncRun, rows: ChangedRow[], summary: SyncRunSumm
       continue;
     }
     const valid = record as PpaRecord;
-    if (valid.published) changes.push({ kind: 'write', id: valid.slug, document: buildDocument(valid) });
+    if (valid.published)
+      changes.push({ kind: 'write', id: valid.slug, document: buildDocument(valid, peers) });
     else changes.push({ kind: 'delete', id: valid.slug });
   }
   if (changes.length > 0) summary.logged += await run.target.write(changes, 'unpublished');

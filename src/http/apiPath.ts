@@ -25,6 +25,7 @@ export const API_PATHS = {
   ocdsReleases: apiPath('/ppas/ocds'),
   ppa: apiPath('/ppas/{slug}'),
   ppaOcds: apiPath('/ppas/{slug}/ocds'),
+  flags: apiPath('/flags'),
   ocdsExtensionFile: apiPath('/ocds/{file}'),
   ocdsExtensionCodelist: apiPath('/ocds/codelists/{file}'),
   openApiDocument: apiPath('/openapi.json'),

@@ -6,6 +6,7 @@ import { changeLogIndexName, HEAD_ID, type ChangeLogHead } from '../../indexCont
 import { DATA_VERSION_FIELD, generationName } from '../../indexContract/dataVersion.js';
 import { SYNC_GUARD_FIELD, type SyncGuardState } from '../../indexContract/syncGuard.js';
 import { VOCABULARY_FIELD } from '../../indexContract/fields.js';
+import type { PeerFences } from '../../indexContract/flags.js';
 import { judgeContract, type ContractMeta, type ContractReading } from '../../indexContract/contract.js';
 import { searchOutageReason } from '../gateway/clientErrors.js';
 
@@ -50,6 +51,11 @@ export interface LiveLookups {
    * `after`: what "did you mean" rewrites `q` towards (./vocabularyWatcher.ts walks them).
    */
   vocabularyPage(after: string | undefined): Promise<VocabularyPage>;
+  /**
+   * The red flags' peer fences stored with the live index (its _meta's `flag_fences`, computed by its reindex): the
+   * same fences sync flags with. null: no alias, or an index built before the flags.
+   */
+  flagFences(): Promise<PeerFences | null>;
 }
 
 /** A page of the vocabulary: each word with the active PPAs holding it; `after` the last word (none: the end). */
@@ -91,7 +97,23 @@ export function createLiveLookups({
     indexContract: () => indexContractOf(target),
     ready: () => readinessOf(target),
     vocabularyPage: (after) => vocabularyPageOf(target, after),
+    flagFences: () => flagFencesOf(target),
   };
+}
+
+async function flagFencesOf({ client, alias, requestOptions }: LookupTarget): Promise<PeerFences | null> {
+  let mappings: estypes.IndicesGetMappingResponse;
+  try {
+    mappings = await client.indices.getMapping(
+      { index: alias, filter_path: ['*.mappings._meta.flag_fences'] },
+      requestOptions,
+    );
+  } catch (error) {
+    if (missing(error)) return null;
+    throw error;
+  }
+  const fences = Object.values(mappings)[0]?.mappings._meta?.flag_fences as PeerFences | undefined;
+  return fences ?? null;
 }
 
 async function vocabularyPageOf(

@@ -1,6 +1,7 @@
 // Every operation of the API, in the order the router tries them and the OpenAPI document lists them: the literal
 // segments under /ppas (statistics, export, changes, feed, suggest, ocds) before /ppas/{slug}.
 import { exportPpas } from './exportPpas.js';
+import { flagMethodology } from './flagMethodology.js';
 import { getPpa } from './getPpa.js';
 import { listPpas } from './listPpas.js';
 import { getPpaOcds } from './getPpaOcds.js';
@@ -26,6 +27,7 @@ export const OPERATIONS: readonly Operation[] = [
   listPpasOcds,
   getPpa,
   getPpaOcds,
+  flagMethodology,
   ocdsExtensionFile,
   ocdsExtensionCodelist,
   openApiDocument,

@@ -10,6 +10,7 @@ import {
   MIN_YEAR,
   type Dimension,
 } from '../../indexContract/dimensions.js';
+import { FLAG_INDICATORS } from '../../indexContract/flags.js';
 import type { AnyListFilter } from '../params/listFilter.js';
 import {
   LIST_FILTERS,
@@ -81,6 +82,8 @@ function describeDimension(dimension: Dimension): DescribedDimension {
 export function explorerDescription() {
   return {
     dimensions: Object.values(DIMENSIONS as Record<string, Dimension>).map(describeDimension),
+    // The red flags' codes and short labels, in the order `flags` lists them (a result's labels, the detail's evidence).
+    flags: FLAG_INDICATORS.map(({ code, title }) => ({ code, title })),
     // relevance is the list's default with q (the page's "best match"), never written in a link.
     sorts: SORT_ORDERS.filter((sort) => sort !== 'relevance'),
     // The list's order with q when none is chosen (the page's "best match").

@@ -3,6 +3,7 @@
 // clauses, the cursor, the feed's title, the OpenAPI document and docs/api.md's table follow.
 import Type from 'typebox';
 import { DEVELOPER_KEYWORD_FIELD } from '../../indexContract/fields.js';
+import { FLAG_CODES } from '../../indexContract/flags.js';
 import { foldText } from '../../indexContract/text/fold.js';
 import type { InvalidParam } from '../http/problem.js';
 import { parseQuery, wordCount } from '../matching/queryText.js';
@@ -284,6 +285,48 @@ export const LIST_FILTERS = {
     bindsCursor: true,
     words: (max: number) => [`at most ${max} MW`],
     doc: { type: `number ≥ 0, ≤ ${MAX_CAPACITY_MW} (MW)`, meaning: 'capacity at most this (inclusive)' },
+  }),
+  flags: defineFilter({
+    name: 'flags',
+    // A closed set: the pattern names every code, so an unknown one is a 400 naming `flags` that lists them.
+    schema: Type.Array(
+      Type.String({
+        pattern: `^!?(?:${FLAG_CODES.join('|')})$`,
+        description: `a red flag code (${FLAG_CODES.join(', ')}), or ! and one (left out)`,
+      }),
+      {
+        minItems: 1,
+        maxItems: FLAG_CODES.length * 2,
+        examples: [['single_bid', 'short_tender']],
+        description:
+          'The PPA raises one of these red flags (OR), joined by ","; !code leaves PPAs raising it out. The set is ' +
+          `closed: an unknown code is 400. Codes: ${FLAG_CODES.join(', ')} (GET /api/v1/flags says what each means).`,
+      },
+    ),
+    read: readSelection,
+    clauses: (selection: Selection) => [selectionClause('flags', selection)],
+    bindsCursor: true,
+    words: (selection: Selection) => selectionWords('flags', selection),
+    doc: {
+      type: 'red flag code, or several joined by `,`; `!code` leaves it out',
+      meaning:
+        'the PPA raises one of them (OR), and none written `!code`; the set is closed: an unknown code is 400 listing the codes ([red flags](flags.md))',
+    },
+  }),
+  flagged: defineFilter({
+    name: 'flagged',
+    schema: Type.Unsafe<'true' | 'false'>({
+      type: 'string',
+      enum: ['true', 'false'],
+      description: 'true: PPAs raising at least one red flag; false: PPAs raising none.',
+    }),
+    read: (flagged: 'true' | 'false') => flagged === 'true',
+    clauses: (flagged: boolean) => [
+      flagged ? { exists: { field: 'flags' } } : { bool: { must_not: [{ exists: { field: 'flags' } }] } },
+    ],
+    bindsCursor: true,
+    words: (flagged: boolean) => [flagged ? 'flagged' : 'not flagged'],
+    doc: { type: '`true` or `false`', meaning: 'at least one red flag (`true`), or none (`false`)' },
   }),
 };
 

@@ -42,7 +42,8 @@ export const SORT_PARAMETER = Type.Optional(
     enum: [...SORT_ORDERS],
     description:
       'Order of the results. Default: relevance with q, recent without. relevance requires q. recent/oldest ' +
-      'order by published_at; name_* by the project name without case and accents; every order ends with slug ascending.',
+      'order by published_at; name_* by the project name without case and accents; flags_desc: most red flags ' +
+      'first, then published_at descending; every order ends with slug ascending.',
   }),
 );
 

@@ -7,6 +7,7 @@ export const SORT_ORDERS = [
   'capacity_desc',
   'recent',
   'oldest',
+  'flags_desc',
   'relevance',
 ] as const;
 export type SortOrder = (typeof SORT_ORDERS)[number];

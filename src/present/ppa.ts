@@ -9,6 +9,7 @@ import {
   VERSION_KEYS,
   withKeys,
 } from '../../indexContract/document.js';
+import { FLAG_CODES, type FlagCode, type FlagEvidence } from '../../indexContract/flags.js';
 import type { DetailSource, ListSource } from '../../indexContract/sourceFields.js';
 import { canonicalUtc } from '../../indexContract/text/timestamp.js';
 import { API_PATHS } from '../http/apiPath.js';
@@ -31,6 +32,32 @@ import {
 import type { Highlights } from '../matching/highlight/itemHighlights.js';
 import { HighlightsSchema } from './highlights.js';
 
+/** One raised flag's evidence on the detail (indexContract/flags.ts: FlagEvidence). */
+const FlagEvidenceSchema = Type.Unsafe<FlagEvidence>(
+  record({
+    code: Type.String({ enum: [...FLAG_CODES], description: 'The flag raised.' }),
+    inputs: Type.Unsafe<FlagEvidence['inputs']>({
+      type: 'object',
+      additionalProperties: true,
+      description: "The record's values the rule read (and the days it counted), null when unknown.",
+    }),
+    explanation: text('Why the flag is raised: a sentence with the numbers.'),
+    peers: Type.Optional(
+      record({
+        technology: token('Technology of the peer group.'),
+        currency: Type.String({ pattern: '^[A-Z]{3}$', description: 'Currency of the peer group.' }),
+        count: Type.Integer({
+          minimum: 0,
+          description: 'Published, active PPAs of the group with a known rate.',
+        }),
+        q1: Type.Number({ description: 'First quartile of their rates (type 7).' }),
+        q3: Type.Number({ description: 'Third quartile of their rates (type 7).' }),
+        fence: Type.Number({ description: 'Q3 + 1.5 × (Q3 − Q1): a rate above it is an outlier.' }),
+      }),
+    ),
+  }),
+);
+
 const SLUG_PATTERN = '^[a-z0-9]+(?:-[a-z0-9]+)*$';
 
 /** Every field of a PPA as the list shows it (the `fields` parameter may choose fewer: ListItem). */
@@ -49,6 +76,14 @@ export const ppaSummaryProperties = {
     uniqueItems: true,
     description: 'Risk features of the agreement (open set).',
   }),
+  flags: Type.Array(
+    Type.Unsafe<FlagCode>({ type: 'string', enum: [...FLAG_CODES], description: 'Red flag code.' }),
+    {
+      uniqueItems: true,
+      description:
+        "The red flags raised (GET /api/v1/flags: what each means), in the methodology table's order; [] when none.",
+    },
+  ),
   published_at: nullable(timestamp('When the record entered the public catalogue (UTC).')),
   updated_at: timestamp('Last change of the record (UTC).'),
   url: Type.String({ format: 'uri', description: 'Absolute URL of this PPA in the API.' }),
@@ -114,6 +149,10 @@ export const PpaDetailSchema = record(
       }),
       { description: 'Documents, in the order the source lists them.' },
     ),
+    flag_evidence: Type.Array(FlagEvidenceSchema, {
+      description:
+        'One object per raised flag, in the order of `flags`: what its rule read, and why it is raised.',
+    }),
   },
   'A published PPA (active or not) with procurement, versions and documents. Unknown values are null.',
 );
@@ -143,6 +182,7 @@ export function presentListItem(source: ListSource, base: string): PpaListItem {
     capacity_mw: source.capacity_mw,
     financial_close_year: source.financial_close_year ?? null,
     risk_features: source.risk_features ?? [],
+    flags: source.flags ?? [],
     published_at: utcTimestamp(source.published_at),
     // Always a timestamp in the index (the record requires it): kept as it is should it not parse.
     updated_at: utcTimestamp(source.updated_at) ?? source.updated_at,
@@ -169,6 +209,7 @@ export function presentPpa(source: DetailSource, base: string): PpaDetail {
       ...withKeys(ATTACHMENT_KEYS, attachment),
       title: attachment.title,
     })),
+    flag_evidence: source.flag_evidence ?? [],
   });
 }
 

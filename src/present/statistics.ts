@@ -5,6 +5,7 @@ import { utcTimestamp } from './ppa.js';
 import { GROUPS_PROPERTIES } from './groups.js';
 import { roundMw, roundShare, roundUsd } from './rounding.js';
 import { DIMENSIONS, MAX_YEAR, MIN_YEAR } from '../../indexContract/dimensions.js';
+import { FLAG_CODES, type FlagCode } from '../../indexContract/flags.js';
 import { byDimension, WITHOUT_YEAR_KEY, type StatisticsAggregations } from '../queries/statisticsSearch.js';
 import {
   count,
@@ -75,6 +76,21 @@ export const StatisticsSchema = record({
         share: fraction('Share of the PPAs (0.0001).'),
       }),
       { description: 'Most common first.' },
+    ),
+    flags: Type.Array(
+      record({
+        code: Type.Unsafe<FlagCode>({ type: 'string', enum: [...FLAG_CODES], description: 'Red flag code.' }),
+        raised: count('PPAs of the selection that raise it.'),
+        computable: count('PPAs of the selection on which it could be decided (raised or not).'),
+        coverage: fraction('computable ÷ PPAs of the selection, rounded to 0.001; 0 for an empty selection.'),
+        capacity_mw: megawatts('Capacity of the PPAs that raise it, MW rounded to 0.1.'),
+        guaranteed_amount_usd: count('Sum of their disclosed guaranteed amounts, whole USD.'),
+      }),
+      {
+        description:
+          "The red flags (GET /api/v1/flags), one entry per code in the methodology table's order: a flag rare " +
+          'only because it is rarely decidable shows a low coverage.',
+      },
     ),
     ...GROUPS_PROPERTIES,
   }),
@@ -183,10 +199,32 @@ export function presentStatistics(
           share: share(bucket.doc_count, ppas),
         }))
         .sort((a, b) => b.ppas - a.ppas || compareKeys(a.tariff, b.tariff)),
+      flags: flagTopic(aggs, ppas),
     },
     meta: { generated_at: generatedAt(aggs) },
   };
 }
+
+/** The red flags' topic: every code in the table's order, 0s where no PPA of the selection raises or decides it. */
+function flagTopic(aggs: StatisticsAggregations, ppas: number): StatisticsBody['data']['flags'] {
+  const raised = complete('flags_raised', aggs.flags_raised);
+  const decidable = complete('flags_decidable', aggs.flags_decidable);
+  return FLAG_CODES.map((code) => {
+    const bucket = raised.find((candidate) => candidate.key === code);
+    const computable = decidable.find((candidate) => candidate.key === code)?.doc_count ?? 0;
+    return {
+      code,
+      raised: bucket?.doc_count ?? 0,
+      computable,
+      coverage: ppas > 0 ? roundCoverage(computable / ppas) : 0,
+      capacity_mw: roundMw(bucket?.capacity_mw.value ?? 0),
+      guaranteed_amount_usd: roundUsd(bucket?.guaranteed_amount_usd.value ?? 0),
+    };
+  });
+}
+
+/** A coverage to 3 decimals. */
+const roundCoverage = (value: number): number => Math.round(value * 1000) / 1000;
 
 /** The live index's build time, read from its name; null only when the index holds no document at all. */
 function generatedAt(aggs: StatisticsAggregations): string | null {

@@ -11,7 +11,7 @@ import type { FacetName } from '../params/facets.js';
 
 const SLUG_TIEBREAK: estypes.SortCombinations = { slug: { order: 'asc' } };
 
-const SORT_KEYS: Record<SortOrder, estypes.SortCombinations> = {
+const SORT_KEYS: Record<SortOrder, estypes.SortCombinations | estypes.SortCombinations[]> = {
   relevance: { _score: { order: 'desc' } },
   name_asc: { name_sort: { order: 'asc' } },
   name_desc: { name_sort: { order: 'desc' } },
@@ -19,16 +19,21 @@ const SORT_KEYS: Record<SortOrder, estypes.SortCombinations> = {
   capacity_desc: { capacity_mw: { order: 'desc' } },
   recent: { published_at: { order: 'desc' } },
   oldest: { published_at: { order: 'asc' } },
+  // Most red flags first, then the newest. flag_count is written on every document (an older index's count as 0,
+  // so a cursor never meets a missing value there); the record schema requires published_at of every published PPA.
+  flags_desc: [{ flag_count: { order: 'desc', missing: 0 } }, { published_at: { order: 'desc' } }],
 };
 
 /** The field the order is on (its first key). */
 function sortField(sort: SortOrder): string {
-  return Object.keys(SORT_KEYS[sort] as Record<string, unknown>)[0] ?? 'slug';
+  const keys = SORT_KEYS[sort];
+  return Object.keys((Array.isArray(keys) ? keys[0] : keys) as Record<string, unknown>)[0] ?? 'slug';
 }
 
 /** The contract's orderings; every one ends with slug ascending so pages never overlap or skip. */
 export function buildSort(sort: SortOrder): estypes.SortCombinations[] {
-  return [SORT_KEYS[sort], SLUG_TIEBREAK];
+  const keys = SORT_KEYS[sort];
+  return [...(Array.isArray(keys) ? keys : [keys]), SLUG_TIEBREAK];
 }
 
 /** The list's filter clauses: the named filters, the slug batch, and the cursor's position past missing dates. */

@@ -48,6 +48,18 @@ export const FISCAL_SUMS = {
   },
 } satisfies Record<string, estypes.AggregationsAggregationContainer>;
 
+/**
+ * The red flags' topic: the PPAs raising each code, with their capacity and disclosed guaranteed amounts, and the
+ * PPAs on which each code could be decided (the indexer's `flags_decidable`).
+ */
+const FLAG_AGGREGATIONS = {
+  flags_raised: {
+    terms: { field: DIMENSIONS.flag.field, size: TERMS_SIZE },
+    aggs: { ...capacity, guaranteed_amount_usd: FISCAL_SUMS.guaranteed_amount_usd },
+  },
+  flags_decidable: { terms: { field: 'flags_decidable', size: TERMS_SIZE } },
+} satisfies Record<string, estypes.AggregationsAggregationContainer>;
+
 /** The by_year bucket of the records without a financial-close year (no real year is negative). */
 export const WITHOUT_YEAR_KEY = -1;
 
@@ -68,6 +80,7 @@ export function buildStatisticsSearch(query: StatisticsQuery): SearchRequestBody
       ...FISCAL_SUMS,
       [byDimension('riskFeature')]: termsWithCapacity('riskFeature'),
       [byDimension('tariff')]: termsWithCapacity('tariff'),
+      ...FLAG_AGGREGATIONS,
       live_index: { terms: { field: '_index', size: 1, min_doc_count: 0 } },
     },
   };
@@ -96,5 +109,7 @@ export type StatisticsAggregations = Record<
   annual_payment_obligation_usd: SumAggregate;
   guaranteed_amount_usd: SumAggregate;
   with_disclosed_amounts: { doc_count: number };
+  flags_raised: TermsAggregate<CapacityBucket & { guaranteed_amount_usd: SumAggregate }>;
+  flags_decidable: TermsAggregate<{ key: string | number; doc_count: number }>;
   live_index: TermsAggregate<{ key: string; doc_count: number }>;
 };

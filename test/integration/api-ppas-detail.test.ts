@@ -34,6 +34,7 @@ describe('GET /api/v1/ppas/{slug} on the sample index', function () {
         'capacity_mw',
         'financial_close_year',
         'risk_features',
+        'flags',
         'published_at',
         'updated_at',
         'url',
@@ -44,6 +45,7 @@ describe('GET /api/v1/ppas/{slug} on the sample index', function () {
         'procurement',
         'versions',
         'documents',
+        'flag_evidence',
       ]);
       expect(data.active).to.equal(true);
       expect(Object.keys(data.procurement as object)).to.have.members([

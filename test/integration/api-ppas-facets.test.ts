@@ -9,6 +9,7 @@ import { FACET_NAMES, MAX_FACET_BUCKETS, type FacetName } from '../../src/params
 import { COMBINED_FACET_BUCKETS } from '../../src/queries/facetAggregations.js';
 import { readIndexDefinition } from '../../indexContract/mapping.js';
 import { buildDocument } from '../../indexer/elasticsearch/buildDocument.js';
+import { PeerRates, peerLookup, peerRate } from '../../indexContract/flags.js';
 import { ITEM_FIELDS } from '../../src/params/itemFields.js';
 import { buildTestApp } from '../support/app.js';
 import { paramNames, ppasApi } from '../support/ppasApi.js';
@@ -252,10 +253,14 @@ describe('GET /api/v1/ppas facets, country, slug and fields on the sample index'
     const definition = readIndexDefinition();
     const properties = definition.mappings.properties!;
     delete properties.facet_values;
+    // Flagged with the fences a reindex of the sample computes (indexContract/flags.ts).
+    const rates = new PeerRates();
+    for (const record of records) rates.add(peerRate(record));
+    const peers = peerLookup(rates.fences(new Date().toISOString()));
     const docs = records
       .filter((record) => record.published)
       .map((record) => {
-        const { facet_values: _dropped, ...older } = buildDocument(record);
+        const { facet_values: _dropped, ...older } = buildDocument(record, peers);
         return older;
       });
     await client.indices.create({ index, settings: definition.settings, mappings: definition.mappings });

@@ -153,12 +153,15 @@ describe('GET /api/v1/ppas on the sample index', function () {
         capacity_mw: first?.capacity_mw,
         financial_close_year: first?.financial_close_year ?? null,
         risk_features: first?.risk_features ?? [],
+        // The red flags raised (checked against an oracle in api-flags.test.ts).
+        flags: body.data[0]?.flags,
         published_at: new Date(first?.published_at ?? 0).toISOString().replace('.000Z', 'Z'),
         updated_at: new Date(first?.updated_at ?? 0).toISOString().replace('.000Z', 'Z'),
         url: `${app().url}/api/v1/ppas/${first?.slug}`,
       });
       for (const item of body.data) {
         expect(item.published_at).to.match(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{3})?Z$/);
+        expect(item.flags).to.be.an('array');
       }
     });
 

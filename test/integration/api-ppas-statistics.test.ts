@@ -26,8 +26,11 @@ describe('GET /api/v1/ppas/statistics on the sample index', function () {
       it(`?${query || '(none)'}`, async () => {
         const response = await get(`/api/v1/ppas/statistics?${query}`);
         expect(response.status).to.equal(200);
-        const body = response.body as { data: unknown; meta: { generated_at: string } };
-        expect(body.data).to.deep.equal(statisticsOracle(oracle(filters)));
+        const body = response.body as { data: { flags: unknown[] }; meta: { generated_at: string } };
+        // The red flags' topic has its own oracle (api-flags.test.ts): here, one entry per code.
+        const { flags, ...topics } = body.data;
+        expect(flags).to.have.length(9);
+        expect(topics).to.deep.equal(statisticsOracle(oracle(filters)));
         expect(body.meta.generated_at).to.match(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{3})?Z$/);
       });
     }

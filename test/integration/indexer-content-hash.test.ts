@@ -37,6 +37,12 @@ async function all(entries: AsyncIterable<ServedEntry>): Promise<ServedEntry[]> 
 }
 
 /** Events as (reason, slug), in byte order of the slug (a generation's events are logged in that order). */
+/**
+ * The added record is a diesel PPA in USD, the tenth of its peer group: the group now has a tariff fence, and this
+ * PPA's rate is above it, so its flags change (a real change: docs/flags.md, "Peers and the tariff fence").
+ */
+const FENCE_MOVED = 'los-angeles-diesel-power-station-291';
+
 const named = (events: LoggedEvent[]): string[] => events.map(({ reason, slug }) => `${reason} ${slug}`);
 /** "reason slug" names in the order a generation's events are logged: byte order of the slug. */
 const inSlugOrder = (names: string[]): string[] =>
@@ -116,15 +122,16 @@ describe("indexer: a reindex or rollback over an older release's generation logs
     const summary = await indexSample(client, alias, changedPath);
     expect(summary.changes).to.deep.equal({
       added: 1,
-      updated: 3,
+      updated: 4,
       removed: 1,
-      unchanged: published.length - 4,
+      unchanged: published.length - 5,
     });
     expect(named(await eventsAfter(client, alias, since))).to.deep.equal(
       inSlugOrder([
         `updated ${edited1.slug}`,
         `updated ${edited2.slug}`,
         `updated ${edited3.slug}`,
+        `updated ${FENCE_MOVED}`,
         `deleted ${removed.slug}`,
         `published ${added.slug}`,
       ]),
@@ -140,15 +147,16 @@ describe("indexer: a reindex or rollback over an older release's generation logs
     ).to.equal(0);
     expect(result.changes).to.deep.equal({
       added: 1,
-      updated: 3,
+      updated: 4,
       removed: 1,
-      unchanged: published.length - 4,
+      unchanged: published.length - 5,
     });
     expect(named(await eventsAfter(client, alias, since))).to.deep.equal(
       inSlugOrder([
         `updated ${edited1.slug}`,
         `updated ${edited2.slug}`,
         `updated ${edited3.slug}`,
+        `updated ${FENCE_MOVED}`,
         `published ${removed.slug}`,
         `deleted ${added.slug}`,
       ]),
@@ -176,7 +184,7 @@ describe("indexer: a reindex or rollback over an older release's generation logs
       0,
     );
     const plan = await planReindex({ client, alias, source: changedPath });
-    expect(plan).to.include({ added: 1, updated: 3, removed: 1 });
+    expect(plan).to.include({ added: 1, updated: 4, removed: 1 });
   });
 });
 

@@ -86,12 +86,22 @@ describe('indexer: reindex against Elasticsearch', function () {
     expect(summary.index).to.match(new RegExp(`^${alias}-\\d{8}t\\d{9}z$`));
     expect(builtAt!.getTime()).to.be.within(before, Date.now());
     const mapping = await client.indices.getMapping({ index: summary.index! });
-    expect(mapping[summary.index!]!.mappings._meta).to.deep.equal({
+    const { flag_fences: fences, ...meta } = mapping[summary.index!]!.mappings._meta as Record<
+      string,
+      unknown
+    > & {
+      flag_fences: { computed_at: string; methodology_version: number; groups: unknown[] };
+    };
+    expect(meta).to.deep.equal({
       built_at: builtAt!.toISOString(),
       records: publishedSlugs.length,
       content_hash_version: CONTENT_HASH_VERSION,
       ...contractMeta(),
     });
+    // The red flags' peer fences, computed at the build (test/integration/indexer-flags.test.ts checks them).
+    expect(fences.computed_at).to.equal(builtAt!.toISOString());
+    expect(fences.methodology_version).to.equal(1);
+    expect(fences.groups.length).to.be.greaterThan(5);
     expect(contractMeta()).to.deep.equal({
       contract_version: INDEX_CONTRACT_VERSION,
       contract_compatible_from: 1,

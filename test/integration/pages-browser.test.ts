@@ -465,6 +465,42 @@ describe('the explorer in a real browser', function () {
       ],
     });
   });
+
+  it('a flagged PPA shows its red flags as short labels, and its detail the evidence sentence (issue 74)', async () => {
+    type Flagged = { data: { slug: string; project_name: string; flags: string[] }[] };
+    const first = (await api<Flagged>('/api/v1/ppas?sort=flags_desc&per_page=1')).data[0]!;
+    expect(first.flags.length, 'the most flagged PPA raises a flag').to.be.greaterThan(0);
+    const methodology = await api<{ data: { indicators: { code: string; title: string }[] } }>(
+      '/api/v1/flags',
+    );
+    const title = (code: string) =>
+      methodology.data.indicators.find((indicator) => indicator.code === code)!.title;
+    const detail = await api<{ data: { flag_evidence: { code: string; explanation: string }[] } }>(
+      `/api/v1/ppas/${first.slug}`,
+    );
+    const flaggedCount = (
+      await api<{ meta: { facets: { flags: { value: string; count: number }[] } } }>(
+        '/api/v1/ppas?facets=flags&per_page=1',
+      )
+    ).meta.facets.flags.find((bucket) => bucket.value === first.flags[0])!.count;
+
+    await page().goto(`${app().url}/?sort=flags_desc`);
+    const item = page().locator('#results li', { has: page().locator(`button[data-slug="${first.slug}"]`) });
+    await item.waitFor();
+    expect(await item.locator('.flag-label').allTextContents()).to.deep.equal(first.flags.map(title));
+    // The flags filter, with the API's counts.
+    const box = facetBox(page(), 'flags', first.flags[0]!);
+    expect(await page().locator('label', { has: box }).textContent()).to.match(
+      new RegExp(`\\(${flaggedCount}\\)$`),
+    );
+
+    await item.locator(`button[data-slug="${first.slug}"]`).click();
+    await page().locator('#detail-heading', { hasText: first.project_name }).waitFor();
+    const evidence = detail.data.flag_evidence[0]!;
+    const term = page().locator('#detail-fields dt', { hasText: `Red flag: ${title(evidence.code)}` });
+    expect(await term.count()).to.equal(1);
+    expect(await term.locator('xpath=following-sibling::dd[1]').textContent()).to.equal(evidence.explanation);
+  });
 });
 
 describe('the explorer’s roll-ups in a real browser (issue 67)', function () {

@@ -134,6 +134,8 @@ describe('upgrade: from the previous release to this one and back', function () 
   let previous: PreviousRelease;
   let releaseDir = '';
   let previousIndex = '';
+  /** The PPAs this release's generation flags: each changes once between a release before the flags and this one. */
+  let flagChanges = 0;
   let api: TestApp | undefined;
 
   before(async () => {
@@ -181,10 +183,16 @@ describe('upgrade: from the previous release to this one and back', function () 
     expect(index.release).to.equal(previous.contract === undefined ? null : previous.version);
   });
 
-  it("this release's reindex over it from the same source logs no change", async () => {
+  it("this release's reindex over it from the same source logs no change but the red flags it now serves", async () => {
     const summary = await indexSample(client, alias);
     expect(summary.previousIndex).to.equal(previousIndex);
-    expect(summary.changes).to.deep.include({ added: 0, updated: 0, removed: 0 });
+    // A release before the red flags (index contract 4) served none: each PPA that raises one has changed for a
+    // client, once (docs/flags.md; CHANGELOG.md). Otherwise nothing changed.
+    const flagged = (await client.count({ index: alias, query: { exists: { field: 'flags' } } })).count;
+    const servedFlags = previous.contract !== undefined && previous.contract >= 4;
+    expect(servedFlags || flagged > 0, 'the sample raises flags').to.equal(true);
+    flagChanges = servedFlags ? 0 : flagged;
+    expect(summary.changes).to.deep.include({ added: 0, updated: flagChanges, removed: 0 });
     expect(summary.changes!.unchanged).to.be.above(0);
     const ready = await fetch(`${api!.url}/health/ready`);
     const index = ((await ready.json()) as { index: { status: string; release: string } }).index;
@@ -222,10 +230,11 @@ describe('upgrade: from the previous release to this one and back', function () 
     }
   });
 
-  it("a rollback onto the previous release's generation serves it, and logs no change", async () => {
+  it("a rollback onto the previous release's generation serves it, and logs no change but the red flags", async () => {
     const result = await rollback(client, alias);
     expect(result.to).to.equal(previousIndex);
-    expect(result.changes).to.deep.include({ added: 0, updated: 0, removed: 0 });
+    // The flags this release served are gone again: the same PPAs change back, once.
+    expect(result.changes).to.deep.include({ added: 0, updated: flagChanges, removed: 0 });
     const list = await fetch(`${api!.url}/api/v1/ppas?per_page=1`);
     expect(list.status).to.equal(200);
     expect(((await list.json()) as { meta: { total: number } }).meta.total).to.be.above(0);

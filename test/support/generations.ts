@@ -32,7 +32,7 @@ export function addGeneration(
   const documents = records
     .map((record) => (typeof record === 'string' ? ppaRecord(record) : record))
     .filter((record) => record.published)
-    .map(buildDocument);
+    .map((record) => buildDocument(record));
   const alias = name.slice(0, name.lastIndexOf('-'));
   const definition = indexDefinition({
     built_at: '2026-01-01T00:00:00.000Z',

@@ -17,6 +17,7 @@ export function liveStateOf(
       liveGeneration: unnamed('liveGeneration'),
       indexContract: unnamed('indexContract'),
       vocabularyPage: unnamed('vocabularyPage'),
+      flagFences: unnamed('flagFences'),
       ...lookups,
     },
     limiter: { health: () => health },

@@ -15,6 +15,7 @@ export const listSource: ListSource = {
   capacity_mw: 60,
   financial_close_year: 2018,
   risk_features: ['government_guarantee'],
+  flags: [],
   published_at: '2024-03-01T12:00:00Z',
   updated_at: '2024-06-02T08:30:00.000Z',
 };

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { DIMENSIONS_SECTION } from './dimensions.js';
 import { ENVIRONMENT_SECTION } from './environment.js';
 import { EXIT_CODES_SECTION } from './exitCodes.js';
+import { FLAG_INDICATORS_SECTION } from './flagIndicators.js';
 import { INDEXER_ENVIRONMENT_SECTION } from './indexerEnvironment.js';
 import { LIST_FILTERS_SECTION } from './listFilters.js';
 import { OUTPUT_FORMATS_SECTION } from './outputFormats.js';
@@ -15,6 +16,7 @@ export const GENERATED_SECTIONS: readonly GeneratedSection[] = [
   DIMENSIONS_SECTION,
   ENVIRONMENT_SECTION,
   EXIT_CODES_SECTION,
+  FLAG_INDICATORS_SECTION,
   INDEXER_ENVIRONMENT_SECTION,
   LIST_FILTERS_SECTION,
   OUTPUT_FORMATS_SECTION,

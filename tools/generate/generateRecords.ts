@@ -128,7 +128,7 @@ function generateRecord(random: Random, index: number, memory: GeneratorMemory):
   const terms = pickContractTerms(random, technology, tariff, year);
   const fiscal = pickFiscal(random, capacity, terms.energyRate, riskFeatures);
   const tender = pickProcurementDates(random, index, inPrelude, terms.signedS);
-  return {
+  return withRedFlagCases(index, {
     slug,
     reference_code: `${referenceKey}-${String(sequence).padStart(3, '0')}`,
     project_name: projectName,
@@ -153,7 +153,39 @@ function generateRecord(random: Random, index: number, memory: GeneratorMemory):
     procurement: procurementOf(random, tender, country),
     versions: makeVersions(random, times.publishedAtS),
     documents: makeDocuments(random, slug, times.publishedAtS, country?.language ?? 'en'),
-  };
+  });
+}
+
+/** `date` (YYYY-MM-DD) moved by `days`. */
+const shiftDate = (date: string, days: number): string =>
+  isoDate(Date.parse(`${date}T00:00:00Z`) / 1000 + days * DAY_S);
+
+/**
+ * Every so many records sit on a red flag (docs/flags.md) that the draws above rarely or never give: a single
+ * bid, a short tender, an award before the tender closed, a contract signed before its award, a tariff far above
+ * its peers. Chosen by the record's position, without a draw, so every other value of the sample stays as drawn.
+ */
+function withRedFlagCases(index: number, record: PpaRecord): PpaRecord {
+  const procurement = record.procurement!;
+  const contract = record.contract!;
+  const competitive = procurement.method === 'competitive_tender';
+  if (competitive && procurement.number_of_bidders != null && index % 11 === 5)
+    procurement.number_of_bidders = 1;
+  if (contract.signed_date && procurement.award_date && index % 19 === 11) {
+    // Signed before the award: the award (and the tender before it) moved after the signature.
+    const moved = shiftDate(contract.signed_date, 5 + (index % 30));
+    const days = (Date.parse(moved) - Date.parse(procurement.award_date)) / (DAY_S * 1000);
+    procurement.award_date = moved;
+    if (procurement.tender_end) procurement.tender_end = shiftDate(procurement.tender_end, days);
+    if (procurement.tender_start) procurement.tender_start = shiftDate(procurement.tender_start, days);
+  }
+  if (procurement.award_date && procurement.tender_end && index % 17 === 9)
+    procurement.tender_end = shiftDate(procurement.award_date, 3 + (index % 20));
+  if (competitive && procurement.tender_end && index % 13 === 6)
+    procurement.tender_start = shiftDate(procurement.tender_end, -(10 + (index % 19)));
+  if (contract.energy_rate_per_kwh != null && index % 23 === 14)
+    contract.energy_rate_per_kwh = round(contract.energy_rate_per_kwh * 3 + 0.5, 4);
+  return record;
 }
 
 /** A country (none for some records, never in the prelude) and a place in it, or a place several countries share. */

@@ -37,6 +37,7 @@ const kahone: DetailSource = {
   capacity_mw: 60.5,
   financial_close_year: 2018,
   risk_features: ['take_or_pay'],
+  flags: [],
   published_at: '2024-03-01T12:00:00Z',
   updated_at: '2024-06-02T08:30:00.250Z',
   active: true,
@@ -61,14 +62,15 @@ const kahone: DetailSource = {
   },
   versions: [{ version: 1, date: '2018-04-05', summary: 'Initial' }],
   documents: [],
+  flag_evidence: [],
 } as DetailSource;
 
 describe('indexContract: the content hash and its version', () => {
   it(`is definition ${CONTENT_HASH_VERSION}: a change to what it gives needs the version moved on`, () => {
     // If this fails, contentHash now hashes the same served values differently: move CONTENT_HASH_VERSION on (the
     // generations built before are then hashed again from _source when compared) and update this value.
-    expect(CONTENT_HASH_VERSION).to.equal(1);
-    expect(contentHash(kahone)).to.equal('D5LsdhOovzaQss4Mk7_slvJ96pc');
+    expect(CONTENT_HASH_VERSION).to.equal(2);
+    expect(contentHash(kahone)).to.equal('uJE9PCNZQKm2T6BalCfJm8eBIQU');
   });
 
   it('derives from a document of the sample, read back from _source, exactly the hash buildDocument stored', () => {
@@ -103,6 +105,9 @@ describe('indexContract: the content hash and its version', () => {
     expect(servedContentHash(older)).to.equal(expected);
     const { documents: _documents, ...withoutDocuments } = kahone;
     expect(servedContentHash(withoutDocuments)).to.equal(expected);
+    // An index built before the flags: none served, none hashed.
+    const { flags: _flags, flag_evidence: _evidence, ...withoutFlags } = kahone;
+    expect(servedContentHash(withoutFlags)).to.equal(expected);
   });
 
   it('derives another hash when a served value differs', () => {
@@ -117,9 +122,26 @@ describe('indexContract: the content hash and its version', () => {
       { updated_at: '2024-06-02T08:30:00.251Z' },
       { offtaker: { name: 'Senelec', type: 'state_utility' } },
       { versions: [] },
+      { flags: ['contract_not_published'] },
     ];
     for (const change of changes)
       expect(servedContentHash({ ...kahone, ...change }), JSON.stringify(change)).to.not.equal(expected);
+  });
+
+  it('leaves the flags’ evidence out: a fence that moves without changing the flags changes no PPA', () => {
+    const evidence = (fence: number) => [
+      {
+        code: 'tariff_outlier' as const,
+        inputs: { technology: 'solar_pv', currency: 'XOF', energy_rate_per_kwh: 0.1 },
+        explanation: `Above the fence of ${fence}.`,
+        peers: { technology: 'solar_pv', currency: 'XOF', count: 10, q1: 0.01, q3: 0.02, fence },
+      },
+    ];
+    const flagged = { ...kahone, flags: ['tariff_outlier' as const] };
+    expect(servedContentHash({ ...flagged, flag_evidence: evidence(0.035) })).to.equal(
+      servedContentHash({ ...flagged, flag_evidence: evidence(0.05) }),
+    );
+    expect(servedContentHash(flagged)).to.not.equal(contentHash(kahone));
   });
 
   it("trusts a generation's stored hashes only when its _meta names the current version", () => {

@@ -39,12 +39,19 @@ describe('indexer/elasticsearch/indexMeta', () => {
     expect(await readHighWaterMark(withMeta({ high_water_mark: MARK }).client, 'ppas-1')).to.deep.equal({
       mark: MARK,
       runs: 0,
+      fences: null,
     });
-    const es = withMeta({ high_water_mark: MARK, sync_runs: 7, sync_guard: guard });
+    const fences = {
+      methodology_version: 1,
+      computed_at: '2026-01-01T00:00:00Z',
+      groups: [{ technology: 'wind', currency: 'EUR', count: 3, q1: null, q3: null, fence: null }],
+    };
+    const es = withMeta({ high_water_mark: MARK, sync_runs: 7, sync_guard: guard, flag_fences: fences });
     expect(await readHighWaterMark(es.client, 'ppas-1')).to.deep.equal({
       mark: MARK,
       runs: 7,
       syncGuard: guard,
+      fences,
     });
   });
 

@@ -4,6 +4,7 @@
 // _source for an older release's generation, slugs only when asked, every page and range visited once and in
 // order, and sync's list of every slug of an index.
 import { expect } from 'chai';
+import { CONTENT_HASH_VERSION } from '../../../../indexContract/contentHash.js';
 import type { IndexDocument } from '../../../../indexContract/document.js';
 import {
   servedEntries,
@@ -52,7 +53,10 @@ describe('indexer/elasticsearch/servedEntries', () => {
     const es = fakeElasticsearch();
     const [kept, bare] = documentsOf(['a', 'b']) as [IndexDocument, IndexDocument];
     const { content_hash: _dropped, ...unhashed } = bare;
-    es.addIndex('ppas-1', { documents: [kept, unhashed], meta: { content_hash_version: 1 } });
+    es.addIndex('ppas-1', {
+      documents: [kept, unhashed],
+      meta: { content_hash_version: CONTENT_HASH_VERSION },
+    });
     expect(await all(servedEntries(es.client, 'ppas-1'))).to.deep.equal(entriesOf([kept, bare]));
   });
 
@@ -92,7 +96,7 @@ describe('indexer/elasticsearch/servedEntries', () => {
     const [a] = documentsOf(['a']) as [IndexDocument];
     es.addIndex('ppas-1', {
       documents: [['a', { ...a, slug: ['a', 'p'] }]],
-      meta: { content_hash_version: 1 },
+      meta: { content_hash_version: CONTENT_HASH_VERSION },
     });
     const entries = await all(servedEntries(es.client, 'ppas-1', { bounds: ['m'] }));
     expect(entries.map((entry) => entry.slug)).to.deep.equal(['a', 'p']);

@@ -11,6 +11,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HEAD_ID, type ChangeLogHead } from '../../../../indexContract/changeLog.js';
+import { CONTENT_HASH_VERSION } from '../../../../indexContract/contentHash.js';
 import { isDataIndexOf } from '../../../../indexContract/indexName.js';
 import type { PpaRecord } from '../../../../indexContract/record.js';
 import { MassRemovalError } from '../../../../indexer/changes/removalGuard.js';
@@ -72,7 +73,7 @@ describe('indexer/reindex/reindex', () => {
       c: buildDocument(records[2]!),
     });
     const built = es.indices.get(index)!;
-    expect(built.mappings._meta).to.include({ records: 2, content_hash_version: 1 });
+    expect(built.mappings._meta).to.include({ records: 2, content_hash_version: CONTENT_HASH_VERSION });
     expect(Date.parse(built.mappings._meta!.built_at as string)).to.be.within(started, Date.now());
     expect(built.settings).to.include({ refresh_interval: '1s', 'translog.durability': 'request' });
     expect(built.flushes).to.equal(2);

@@ -34,6 +34,12 @@ describe('indexer/sources/validateSource', () => {
       reference: 'REF-a',
       published: true,
       active: false,
+      peer: null,
+    });
+    // A published, active record with a currency and a rate is a red-flag peer.
+    const rated = ppaRecord('b', { contract: { currency: 'USD', energy_rate_per_kwh: 0.12 } });
+    expect(checkItem({ line: 5, value: rated })).to.deep.include({
+      peer: { technology: 'solar_pv', currency: 'USD', rate: 0.12 },
     });
     const invalid = checkItem({ line: 4, value: ppaRecord('a', { capacity_mw: -1 }) });
     expect(invalid).to.deep.include({ line: 4, slug: 'a' });
@@ -72,6 +78,23 @@ describe('indexer/sources/validateSource', () => {
     expect(report.invalidRecords).to.deep.equal([
       { line: 3, slug: 'a', problems: [{ field: 'slug', message: 'duplicates line 1' }] },
       { line: 4, slug: 'c', problems: [{ field: 'reference_code', message: 'duplicates line 2' }] },
+    ]);
+  });
+
+  it('collects the red flags’ peer rates of the valid records only (a duplicate is no peer)', async () => {
+    const rate = (energy_rate_per_kwh: number) => ({ contract: { currency: 'USD', energy_rate_per_kwh } });
+    const report = await validateItems(
+      itemsOf([
+        ppaRecord('a', rate(0.1)),
+        ppaRecord('a', { ...rate(9), reference_code: 'other' }),
+        ppaRecord('b', { ...rate(0.2), published: false }),
+        ppaRecord('c', { ...rate(0.3), active: false }),
+        ppaRecord('d', rate(0.4)),
+      ]),
+      'ndjson',
+    );
+    expect(report.peerRates.fences('2026-01-01T00:00:00Z').groups).to.deep.equal([
+      { technology: 'solar_pv', currency: 'USD', count: 2, q1: null, q3: null, fence: null },
     ]);
   });
 

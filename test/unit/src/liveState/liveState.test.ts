@@ -20,6 +20,7 @@ describe('liveState: what is served now, in one place', () => {
         liveIndex: () => Promise.resolve('ppas-1'),
         indexContract: () => Promise.resolve(null),
         vocabularyPage: () => Promise.resolve({ words: [], after: undefined }),
+        flagFences: () => Promise.resolve(null),
       },
       limiter: { health: () => ({ status: 'degraded', store: 'redis', detail: 'away' }) },
     });

@@ -30,6 +30,13 @@ const aggregations = (byTechnologyOthers = 0): StatisticsAggregations => ({
   with_disclosed_amounts: { doc_count: 1 },
   by_risk_feature: terms([['government_guarantee', 1, 30]]),
   by_tariff: terms([['energy_only', 2, 120.04]]),
+  flags_raised: {
+    buckets: [
+      { key: 'single_bid', doc_count: 1, capacity_mw: { value: 30 }, guaranteed_amount_usd: { value: null } },
+    ],
+    sum_other_doc_count: 0,
+  },
+  flags_decidable: { buckets: [{ key: 'single_bid', doc_count: 2 }], sum_other_doc_count: 0 },
   live_index: { buckets: [{ key: 'ppas-20261122t041530123z', doc_count: 2 }] },
 });
 

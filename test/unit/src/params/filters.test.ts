@@ -24,6 +24,8 @@ const SAMPLES: Record<keyof typeof LIST_FILTERS, string> = {
   riskFeatures: 'risk_features[]=take_or_pay&risk_features=!fx_indexed',
   minCapacity: 'min_capacity=5',
   maxCapacity: 'max_capacity=50',
+  flags: 'flags=single_bid,!tariff_outlier',
+  flagged: 'flagged=true',
 };
 
 describe('params/filters: the list filters, each declared once', () => {
@@ -102,6 +104,35 @@ describe('params/filters: the list filters, each declared once', () => {
     );
     expect(filterWords(parseFeedQuery('year=..2005&risk_features=!take_or_pay'))).to.equal(
       'years ..2005, without risk features take_or_pay',
+    );
+  });
+
+  it('reads flags as a closed set (an unknown code names flags and lists the codes) and flagged as a boolean', () => {
+    expect(parseFeedQuery(SAMPLES.flags).flags).to.deep.equal({
+      chosen: ['single_bid'],
+      left: ['tariff_outlier'],
+    });
+    expect(filterClauses(parseFeedQuery('flags=single_bid,short_tender'))).to.deep.equal([
+      { clause: { terms: { flags: ['single_bid', 'short_tender'] } }, facet: 'flags' },
+    ]);
+    let problem: unknown;
+    try {
+      parseFeedQuery('flags=single_bid,!bogus');
+    } catch (error) {
+      problem = error;
+    }
+    const params = (problem as { invalidParams?: { name: string; reason: string }[] }).invalidParams;
+    expect(params).to.have.length(1);
+    expect(params![0]!.name).to.equal('flags');
+    expect(params![0]!.reason).to.contain('"!bogus"').and.contain('single_bid, no_competition, short_tender');
+    expect(filterClauses(parseFeedQuery('flagged=true'))).to.deep.equal([
+      { clause: { exists: { field: 'flags' } } },
+    ]);
+    expect(filterClauses(parseFeedQuery('flagged=false'))).to.deep.equal([
+      { clause: { bool: { must_not: [{ exists: { field: 'flags' } }] } } },
+    ]);
+    expect(filterWords(parseFeedQuery('flags=single_bid&flagged=true'))).to.equal(
+      'flags single_bid, flagged',
     );
   });
 

@@ -4,13 +4,14 @@ import { readIndexDefinition } from '../../../../indexContract/mapping.js';
 import { DIMENSION_NAMES, GROUP_DIMENSIONS, GROUP_PARAMETERS } from '../../../../src/params/groupBy.js';
 
 describe('params/groupBy: the roll-ups’ dimensions', () => {
-  it('has the contract’s eleven dimensions, each read from a keyword or number field of the mapping', () => {
+  it('has the contract’s twelve dimensions, each read from a keyword or number field of the mapping', () => {
     expect(DIMENSION_NAMES).to.deep.equal([
       'technology',
       'tariff',
       'country',
       'year',
       'risk_feature',
+      'flag',
       'developer',
       'offtaker',
       'offtaker_type',

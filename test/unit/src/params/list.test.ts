@@ -227,6 +227,8 @@ describe('api params: list', () => {
       'risk_features[]',
       'min_capacity',
       'max_capacity',
+      'flags',
+      'flagged',
       'sort',
       'page',
       'per_page',

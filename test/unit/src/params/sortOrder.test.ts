@@ -3,9 +3,18 @@ import { expect } from 'chai';
 import { SORT_ORDERS } from '../../../../src/params/sortOrder.js';
 
 describe('params/sortOrder', () => {
-  it('has the contract’s seven orders', () => {
+  it('has the contract’s eight orders', () => {
     expect([...SORT_ORDERS].sort()).to.deep.equal(
-      ['capacity_asc', 'capacity_desc', 'name_asc', 'name_desc', 'oldest', 'recent', 'relevance'].sort(),
+      [
+        'capacity_asc',
+        'capacity_desc',
+        'flags_desc',
+        'name_asc',
+        'name_desc',
+        'oldest',
+        'recent',
+        'relevance',
+      ].sort(),
     );
   });
 });

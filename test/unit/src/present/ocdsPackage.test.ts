@@ -12,7 +12,7 @@ const publication = { ocidPrefix: 'ocds-a1b2c3', publisherName: 'Ministry of Ene
 const sources = records
   .filter((record) => record.published)
   .slice(0, 4)
-  .map(buildDocument) as DetailSource[];
+  .map((record) => buildDocument(record)) as DetailSource[];
 const hits = sources.map((source, index): estypes.SearchHit<DetailSource> => ({
   _index: 'ppas-x',
   _id: source.slug,

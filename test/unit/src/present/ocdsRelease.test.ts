@@ -20,6 +20,14 @@ const OCID = `${PREFIX}-kahone-solar`;
 /** A PPA as the detail presents it, every source field known. */
 function detail(): PpaDetail {
   return {
+    flags: ['single_bid'],
+    flag_evidence: [
+      {
+        code: 'single_bid',
+        inputs: { number_of_bidders: 1 },
+        explanation: 'The competitive tender drew a single bid.',
+      },
+    ],
     slug: 'kahone-solar',
     project_name: 'Kahone Solar',
     developer: 'Engie / Meridiam (40%)',

@@ -50,9 +50,61 @@ describe('api present: statistics', () => {
           buckets: [bucket('energy_only', 3, 1), bucket('availability_based', 3, 2)],
           sum_other_doc_count: 0,
         },
+        flags_raised: {
+          buckets: [
+            { ...bucket('tariff_outlier', 1, 20.04), guaranteed_amount_usd: sum(null) },
+            { ...bucket('single_bid', 2, 100.05), guaranteed_amount_usd: sum(1500.5) },
+          ],
+          sum_other_doc_count: 0,
+        },
+        flags_decidable: {
+          buckets: [
+            { key: 'contract_not_published', doc_count: 6 },
+            { key: 'single_bid', doc_count: 4 },
+            { key: 'tariff_outlier', doc_count: 1 },
+          ],
+          sum_other_doc_count: 0,
+        },
         live_index: { buckets: [{ key: 'ppas-20261122t041530123z', doc_count: 6 }] },
       }),
     );
+    // Every code in the table's order; coverage to 3 decimals; fiscal_exposure's rounding.
+    expect(body.data.flags.map((entry) => entry.code)).to.deep.equal([
+      'single_bid',
+      'no_competition',
+      'short_tender',
+      'award_before_tender_close',
+      'signed_before_award',
+      'late_disclosure',
+      'contract_not_published',
+      'tariff_outlier',
+      'guarantee_without_competition',
+    ]);
+    expect(body.data.flags[0]).to.deep.equal({
+      code: 'single_bid',
+      raised: 2,
+      computable: 4,
+      coverage: 0.667,
+      capacity_mw: 100.1,
+      guaranteed_amount_usd: 1501,
+    });
+    expect(body.data.flags[1]).to.deep.equal({
+      code: 'no_competition',
+      raised: 0,
+      computable: 0,
+      coverage: 0,
+      capacity_mw: 0,
+      guaranteed_amount_usd: 0,
+    });
+    expect(body.data.flags[6]).to.include({ raised: 0, computable: 6, coverage: 1 });
+    expect(body.data.flags[7]).to.deep.equal({
+      code: 'tariff_outlier',
+      raised: 1,
+      computable: 1,
+      coverage: 0.167,
+      capacity_mw: 20,
+      guaranteed_amount_usd: 0,
+    });
     expect(body.meta).to.deep.equal({ generated_at: '2026-11-22T04:15:30.123Z' });
     expect(body.data.totals).to.deep.equal({ ppas: 6, capacity_mw: 300 });
     expect(body.data.capacity_by_technology).to.deep.equal([
@@ -95,9 +147,22 @@ describe('api present: statistics', () => {
         with_disclosed_amounts: { doc_count: 0 },
         by_risk_feature: empty,
         by_tariff: empty,
+        flags_raised: empty,
+        flags_decidable: empty,
         live_index: empty,
       }),
     );
+    expect(body.data.flags).to.have.length(9);
+    for (const entry of body.data.flags) {
+      expect(entry, entry.code).to.deep.equal({
+        code: entry.code,
+        raised: 0,
+        computable: 0,
+        coverage: 0,
+        capacity_mw: 0,
+        guaranteed_amount_usd: 0,
+      });
+    }
     expect(body).to.deep.equal({
       data: {
         totals: { ppas: 0, capacity_mw: 0 },
@@ -112,6 +177,7 @@ describe('api present: statistics', () => {
           by_risk_feature: [],
         },
         tariff_mix: [],
+        flags: body.data.flags,
       },
       meta: { generated_at: null },
     });
@@ -128,6 +194,8 @@ describe('api present: statistics', () => {
       with_disclosed_amounts: { doc_count: 0 },
       by_risk_feature: none,
       by_tariff: none,
+      flags_raised: none,
+      flags_decidable: none,
       live_index: none,
     });
     expect(() => presentStatistics(response)).to.throw(/more values/);

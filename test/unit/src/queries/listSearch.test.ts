@@ -110,6 +110,11 @@ describe('api search: list request', () => {
       { published_at: { order: 'asc' } },
       { slug: { order: 'asc' } },
     ]);
+    expect(buildSort('flags_desc')).to.deep.equal([
+      { flag_count: { order: 'desc', missing: 0 } },
+      { published_at: { order: 'desc' } },
+      { slug: { order: 'asc' } },
+    ]);
   });
 
   describe('the searches of one list request (buildListSearches)', () => {

@@ -30,6 +30,8 @@ describe('api search: statistics request', () => {
       'with_disclosed_amounts',
       'by_risk_feature',
       'by_tariff',
+      'flags_raised',
+      'flags_decidable',
       'live_index',
     ]);
     expect(aggs.by_technology?.terms).to.deep.equal({ field: 'technology', size: TERMS_SIZE });
