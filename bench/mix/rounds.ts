@@ -8,6 +8,7 @@ import { apiTarget, rawTarget, runLoad, type LoadResult, type LoadTarget } from 
 import {
   buildSuggestMix,
   facetPairs,
+  flagFacetPairs,
   releasePackagePairs,
   type MixRequest,
   type RequestKind,
@@ -195,7 +196,7 @@ export async function measureStatisticsUncached(
 
 /**
  * Issue 16's additions, one connection each, API and raw side by side with the same bodies: the mix's list
- * requests without and with all five facets (the facets' cost), and a mix of suggestions as one types.
+ * requests without and with every facet (the facets' cost), and a mix of suggestions as one types.
  */
 export async function measureSearchAdditions(
   apiUrl: string,
@@ -217,7 +218,7 @@ export async function measureSearchAdditions(
     api: apiTarget(apiUrl, requests),
     raw: rawTarget(es, alias, requests),
   });
-  log('lists without and with all five facets, suggestions: 1 connection…');
+  log('lists without and with every facet, suggestions: 1 connection…');
   // Plain and faceted lists interleaved: the facets' cost is their difference.
   const lists = await measureOneConnectionTogether(
     { 'lists without facets': side(plain), 'lists with facets': side(faceted) },
@@ -225,8 +226,20 @@ export async function measureSearchAdditions(
   );
   const [plainRuns, facetedRuns] = [lists['lists without facets']!, lists['lists with facets']!];
   const suggestRuns = await measureOneConnection(side(suggest), settings.probeSeconds, 'suggest');
+  log('lists with facets=flags beside facets=technology: 1 connection…');
+  const pairs = flagFacetPairs(mix);
+  const flagLists = await measureOneConnectionTogether(
+    { 'facets=technology': side(pairs.technology), 'facets=flags': side(pairs.flags) },
+    settings.probeSeconds,
+  );
   const both = (runs: Sides<LoadResult[]>) => ({ api: sideFigures(runs.api), raw: sideFigures(runs.raw) });
-  return { plain: both(plainRuns), faceted: both(facetedRuns), suggest: both(suggestRuns) };
+  return {
+    plain: both(plainRuns),
+    faceted: both(facetedRuns),
+    suggest: both(suggestRuns),
+    technologyFacet: both(flagLists['facets=technology']!),
+    flagsFacet: both(flagLists['facets=flags']!),
+  };
 }
 
 /**

@@ -263,18 +263,33 @@ export function buildMix(records: PpaRecord[], options: MixOptions): MixRequest[
 const LIST_KINDS: readonly RequestKind[] = ['list_plain', 'list_q', 'list_filter', 'list_sort'];
 
 /**
- * The mix's list requests, each as it is and with all five facets: the same pages, and what the facets add.
+ * The mix's list requests, each as it is and with all the facets: the same pages, and what the facets add.
  */
 export function facetPairs(mix: readonly MixRequest[]): { plain: MixRequest[]; faceted: MixRequest[] } {
   const plain = mix.filter((request) => LIST_KINDS.includes(request.kind));
-  const faceted = plain.map((request) => {
+  return { plain, faceted: withFacets(plain, FACET_NAMES) };
+}
+
+/**
+ * The mix's list requests with `facets=flags`, and the same with `facets=technology` (issue 74: the flags facet
+ * may cost at most 1.1× the technology facet; both disjunctive, one multi-valued).
+ */
+export function flagFacetPairs(mix: readonly MixRequest[]): {
+  flags: MixRequest[];
+  technology: MixRequest[];
+} {
+  const lists = mix.filter((request) => LIST_KINDS.includes(request.kind));
+  return { flags: withFacets(lists, ['flags']), technology: withFacets(lists, ['technology']) };
+}
+
+function withFacets(lists: readonly MixRequest[], names: readonly string[]): MixRequest[] {
+  return lists.map((request) => {
     const querystring = request.apiPath.includes('?')
       ? request.apiPath.slice(request.apiPath.indexOf('?') + 1)
       : '';
-    const facets = `facets=${FACET_NAMES.join(',')}`;
+    const facets = `facets=${names.join(',')}`;
     return mixRequest('list_facets', querystring ? `${querystring}&${facets}` : facets);
   });
-  return { plain, faceted };
 }
 
 /**

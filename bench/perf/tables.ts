@@ -6,6 +6,7 @@ import { REQUEST_KINDS, MIX_WEIGHTS } from './requestMix.js';
 import { profileLines } from './profile.js';
 import { targetChecks, type CountFigures, type CpuFigures } from './summary.js';
 import { EXPORT_BATCH_SIZE } from '../../src/queries/exportSearch.js';
+import { FACET_NAMES } from '../../src/params/facets.js';
 
 export interface RunSettings {
   seed: number;
@@ -158,8 +159,8 @@ function facetsAndSuggestionsSection(all: CountFigures[]): string[] {
         'records',
         'list API p50',
         'list raw p50',
-        'list + 5 facets API p50',
-        'list + 5 facets raw p50',
+        'list + every facet API p50',
+        'list + every facet raw p50',
         'facets cost (API)',
         'facets cost (raw)',
         'suggest API p50',
@@ -184,7 +185,7 @@ function facetsAndSuggestionsSection(all: CountFigures[]): string[] {
       }),
     ),
     '',
-    'The list requests of the mix, as they are and with `facets=technology,tariff,country,year,risk_features`; ' +
+    `The list requests of the mix, as they are and with \`facets=${FACET_NAMES.join(',')}\`; ` +
       '"facets cost" is p50 with facets ÷ p50 without. Suggest: what people type, keystroke by keystroke (the ' +
       'start of a name, a third with one typo), `limit=10`.',
     '',
