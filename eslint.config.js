@@ -91,7 +91,7 @@ const indexerLayers = (layers) =>
   }));
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'bench/results/', 'data/'] },
+  { ignores: ['dist/', 'node_modules/', 'bench/results/', 'data/', '.before/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
