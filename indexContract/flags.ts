@@ -3,14 +3,22 @@
 // evaluates them on each record (with the peer fences stored with the index); the list, facet, roll-up,
 // statistics topic, methodology endpoint, export column, OpenAPI document and docs/flags.md read this list, so an
 // indicator is added here, in one place. Pure.
-import { quartiles } from './quartiles.js';
+import { MIN_PEERS, type PeerGroup, type PeerLookup } from './flagPeers.js';
 import type { Contract, PpaAttachment, PpaRecord, Procurement } from './record.js';
 import { canonicalUtc } from './text/timestamp.js';
 
-/** The methodology's version: moved on when a rule changes (the index contract's version moves with it). */
-export const METHODOLOGY_VERSION = 1;
-/** A peer group decides `tariff_outlier` only from this many PPAs on. */
-export const MIN_PEERS = 10;
+export { METHODOLOGY_VERSION } from './flagMethodology.js';
+export {
+  MIN_PEERS,
+  peerGroupOf,
+  peerLookup,
+  peerRate,
+  PeerRates,
+  type PeerFences,
+  type PeerGroup,
+  type PeerLookup,
+} from './flagPeers.js';
+
 /** A competitive tender open fewer days than this is short (Cardinal R003's default threshold). */
 export const SHORT_TENDER_DAYS = 30;
 /** Publication more than this many days after signature is late. */
@@ -20,24 +28,6 @@ const COMPETITIVE = 'competitive_tender';
 const NO_COMPETITION: readonly string[] = ['direct_negotiation', 'unsolicited_proposal'];
 const GUARANTEE = 'government_guarantee';
 const SIGNED_CONTRACT = 'contractSigned';
-
-/** One peer group: the published and active PPAs of one technology and currency with a known rate. */
-export interface PeerGroup {
-  technology: string;
-  currency: string;
-  count: number;
-  /** Type-7 quartiles and the fence Q3 + 1.5 × (Q3 − Q1); null when the group has fewer than MIN_PEERS PPAs. */
-  q1: number | null;
-  q3: number | null;
-  fence: number | null;
-}
-
-/** The fences a reindex computed over the set it indexed, stored with the index (its _meta: `flag_fences`). */
-export interface PeerFences {
-  methodology_version: number;
-  computed_at: string;
-  groups: PeerGroup[];
-}
 
 /** What an indicator reads of a PPA: a source record and an indexed document both have it. */
 export interface FlagSubject {
@@ -340,19 +330,6 @@ export interface FlagFields {
   flag_evidence: FlagEvidence[];
 }
 
-/** A lookup of peer groups by technology and currency. */
-export type PeerLookup = (technology: string, currency: string) => PeerGroup | undefined;
-
-const peerKey = (technology: string, currency: string): string => `${technology}\u0000${currency}`;
-
-/** The lookup of the fences stored with an index (none: no group decides anything). */
-export function peerLookup(fences: PeerFences | null | undefined): PeerLookup {
-  const groups: ReadonlyMap<string, PeerGroup> = new Map(
-    (fences?.groups ?? []).map((group) => [peerKey(group.technology, group.currency), group]),
-  );
-  return (technology, currency) => groups.get(peerKey(technology, currency));
-}
-
 /** Every indicator on one PPA: the flags raised, those decidable and the evidence of the raised ones. */
 export function evaluateFlags(subject: FlagSubject, peerGroup: PeerLookup): FlagFields {
   const earlier = new Map<string, FlagOutcome>();
@@ -377,46 +354,4 @@ export function evaluateFlags(subject: FlagSubject, peerGroup: PeerLookup): Flag
 
 function peerSummary({ technology, currency, count, q1, q3, fence }: PeerGroup): FlagEvidence['peers'] {
   return { technology, currency, count, q1, q3, fence };
-}
-
-/** A PPA's place among the peers, when it is one: published, active, with a known currency and rate. */
-export function peerRate(
-  record: Pick<PpaRecord, 'published' | 'active' | 'technology' | 'contract'>,
-): { technology: string; currency: string; rate: number } | null {
-  const currency = record.contract?.currency ?? null;
-  const rate = record.contract?.energy_rate_per_kwh ?? null;
-  if (!record.published || !record.active || currency === null || rate === null) return null;
-  return { technology: record.technology, currency, rate };
-}
-
-/** Collects the peers' rates, group by group, as a reindex reads its records. */
-export class PeerRates {
-  private readonly rates = new Map<string, { technology: string; currency: string; rates: number[] }>();
-
-  add(peer: { technology: string; currency: string; rate: number } | null): void {
-    if (peer === null) return;
-    const key = peerKey(peer.technology, peer.currency);
-    let group = this.rates.get(key);
-    if (!group)
-      this.rates.set(key, (group = { technology: peer.technology, currency: peer.currency, rates: [] }));
-    group.rates.push(peer.rate);
-  }
-
-  /** The fences of every group (sorted by technology, then currency); small groups get none. */
-  fences(computedAt: string): PeerFences {
-    const groups = [...this.rates.values()]
-      .sort((a, b) => compare(a.technology, b.technology) || compare(a.currency, b.currency))
-      .map(({ technology, currency, rates }) => peerGroupOf(technology, currency, rates));
-    return { methodology_version: METHODOLOGY_VERSION, computed_at: computedAt, groups };
-  }
-}
-
-const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-
-/** A group's quartiles and fence (none below MIN_PEERS). */
-export function peerGroupOf(technology: string, currency: string, rates: readonly number[]): PeerGroup {
-  if (rates.length < MIN_PEERS)
-    return { technology, currency, count: rates.length, q1: null, q3: null, fence: null };
-  const { q1, q3 } = quartiles(rates);
-  return { technology, currency, count: rates.length, q1, q3, fence: q3 + 1.5 * (q3 - q1) };
 }
