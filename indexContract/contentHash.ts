@@ -23,20 +23,16 @@ import { canonicalUtc } from './text/timestamp.js';
  * their _source when compared, instead of every PPA looking changed.
  *
  * 1: SHA-1, base64url, of the JSON of the DETAIL_SOURCE_FIELDS values as one array in that order.
- * 2: the same over HASHED_FIELDS: DETAIL_SOURCE_FIELDS now with `flags` (a PPA whose flags change has changed),
- *    without `flag_evidence`.
+ * 2: the same over HASHED_FIELDS: DETAIL_SOURCE_FIELDS now with `flags` (a PPA whose flags change has changed).
  */
 export const CONTENT_HASH_VERSION = 2;
 
 /**
- * The fields hashed: what the detail serves but the flags' evidence. The evidence is derived from values hashed
- * already (the record's, the flags) and from the peer fences: a reindex that moves a fence without changing a PPA's
- * flags does not make that PPA a change (the contract: a PPA whose flags change appears in `changes`).
+ * The fields hashed: the stored values the detail serves. The flags' evidence is not stored (the API derives it from
+ * values hashed already and from the peer fences): a reindex that moves a fence without changing a PPA's flags does
+ * not make that PPA a change (the contract: a PPA whose flags change appears in `changes`).
  */
-export const HASHED_FIELDS = DETAIL_SOURCE_FIELDS.filter(
-  (field): field is Exclude<(typeof DETAIL_SOURCE_FIELDS)[number], 'flag_evidence'> =>
-    field !== 'flag_evidence',
-);
+export const HASHED_FIELDS = DETAIL_SOURCE_FIELDS;
 
 /** The _meta field of a generation that holds the version its content hashes were computed by (absent: none). */
 export const CONTENT_HASH_VERSION_FIELD = 'content_hash_version';
@@ -48,7 +44,7 @@ export const CONTENT_HASH_VERSION_FIELD = 'content_hash_version';
  * expanded does not make every PPA look changed. An array and the one-shot `hash` cost less a document than a
  * keyed object and a Hash object.
  */
-export function contentHash(document: Omit<DetailSource, 'flag_evidence'>): string {
+export function contentHash(document: DetailSource): string {
   const served = new Array<unknown>(HASHED_FIELDS.length);
   for (let i = 0; i < HASHED_FIELDS.length; i++) served[i] = document[HASHED_FIELDS[i]!];
   return hash('sha1', JSON.stringify(served), 'base64url');
@@ -89,7 +85,6 @@ export function servedShape(source: Partial<DetailSource>): DetailSource {
     procurement: withKeys(PROCUREMENT_KEYS, source.procurement),
     versions: (source.versions ?? []).map((version) => withKeys(VERSION_KEYS, version)),
     documents: (source.documents ?? []).map((attachment) => withKeys(ATTACHMENT_KEYS, attachment)),
-    flag_evidence: source.flag_evidence ?? [],
   } as DetailSource;
 }
 

@@ -18,9 +18,9 @@ export const RELEASE: string = (
  * 3: the roll-ups' group fields (`group_developer`, … indexContract/groupFields.ts): an older index groups every PPA
  *    under `key: null` for those dimensions until a reindex; `vocabulary` (indexContract/text/vocabulary.ts): an
  *    older index gets no "did you mean" until a reindex.
- * 4: the red flags (indexContract/flags.ts): `flags`, `flags_decidable`, `flag_count`, `flag_evidence` on each
- *    document and the peer fences in _meta (`flag_fences`); content hashes of definition 2 (the flags are served).
- *    An older index serves no flag until a reindex.
+ * 4: the red flags (indexContract/flags.ts): `flags`, `flags_undecidable`, `flag_count` on each document and the
+ *    peer fences in _meta (`flag_fences`), from which the API derives the detail's evidence; content hashes of
+ *    definition 2 (the flags are served). An older index serves no flag until a reindex.
  */
 export const INDEX_CONTRACT_VERSION = 4;
 
@@ -70,7 +70,7 @@ const FIELD_GIVES: Readonly<Record<string, string>> = {
   vocabulary: 'did you mean, for a q that found nothing',
   content_hash: 'stored content hashes (comparisons derive them meanwhile)',
   flags: 'red flags',
-  flags_decidable: "red flags' coverage",
+  flags_undecidable: "red flags' coverage",
   flag_count: 'sort=flags_desc',
 };
 

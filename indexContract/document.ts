@@ -1,6 +1,6 @@
 // The indexed document: what the indexer writes for one published record and what the API reads back. Its
 // fields are exactly those of mappings/ppas.json; the nested objects carry exactly the keys listed here.
-import type { FlagCode, FlagEvidence } from './flags.js';
+import type { FlagCode } from './flags.js';
 import type { Contract, Fiscal, Offtaker, PpaAttachment, Procurement, Version } from './record.js';
 
 export interface IndexDocument {
@@ -43,12 +43,10 @@ export interface IndexDocument {
   risk_features: string[];
   /** The red flags raised (indexContract/flags.ts), in the table's order; `[]` when none. */
   flags: FlagCode[];
-  /** The red flags that could be decided on the PPA (the statistics' `computable`), in the table's order. */
-  flags_decidable: FlagCode[];
+  /** The red flags that could not be decided on the PPA (the statistics' `computable` counts the rest). */
+  flags_undecidable: FlagCode[];
   /** How many flags are raised (sort=flags_desc). */
   flag_count: number;
-  /** One object per raised flag: the values its rule read and a sentence with the numbers (stored, not indexed). */
-  flag_evidence: FlagEvidence[];
   /** Every facet value as "<facet>:<value>" (indexContract/facetValues.ts): several facets counted in one pass. */
   facet_values: string[];
   /** The roll-ups' counterparties and codes as spelled, one per group key (indexContract/groupFields.ts). */

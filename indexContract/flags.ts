@@ -323,34 +323,66 @@ export interface FlagEvidence {
 export interface FlagFields {
   /** The codes raised, in the table's order. */
   flags: FlagCode[];
-  /** The codes decidable (the statistics' `computable`), in the table's order. */
-  flags_decidable: FlagCode[];
+  /**
+   * The codes that could not be decided, in the table's order: the statistics' `computable` is the selection less
+   * these. Fewer than the decidable ones on most PPAs, so fewer bytes a document.
+   */
+  flags_undecidable: FlagCode[];
   /** How many are raised (sort=flags_desc). */
   flag_count: number;
-  flag_evidence: FlagEvidence[];
 }
 
-/** Every indicator on one PPA: the flags raised, those decidable and the evidence of the raised ones. */
-export function evaluateFlags(subject: FlagSubject, peerGroup: PeerLookup): FlagFields {
+/** Every indicator's outcome on one PPA, by code, in the table's order (a later rule may read an earlier one). */
+function outcomesOf(subject: FlagSubject, peerGroup: PeerLookup): Map<string, FlagOutcome> {
   const earlier = new Map<string, FlagOutcome>();
-  const fields: FlagFields = { flags: [], flags_decidable: [], flag_count: 0, flag_evidence: [] };
-  for (const indicator of FLAG_INDICATORS as readonly FlagIndicator[]) {
-    const outcome = indicator.evaluate(subject, { peerGroup, earlier });
-    earlier.set(indicator.code, outcome);
-    const code = indicator.code as FlagCode;
-    if (outcome.decidable) fields.flags_decidable.push(code);
-    if (!outcome.raised) continue;
-    fields.flags.push(code);
-    fields.flag_evidence.push({
-      code,
-      inputs: outcome.inputs,
-      explanation: indicator.explain(outcome),
-      ...(outcome.peers ? { peers: peerSummary(outcome.peers) } : {}),
-    });
+  for (const indicator of FLAG_INDICATORS as readonly FlagIndicator[])
+    earlier.set(indicator.code, indicator.evaluate(subject, { peerGroup, earlier }));
+  return earlier;
+}
+
+/** Every indicator on one PPA: the flags raised and the codes undecidable (what the indexer writes). */
+export function evaluateFlags(subject: FlagSubject, peerGroup: PeerLookup): FlagFields {
+  const fields: FlagFields = { flags: [], flags_undecidable: [], flag_count: 0 };
+  for (const [code, outcome] of outcomesOf(subject, peerGroup)) {
+    if (!outcome.decidable) fields.flags_undecidable.push(code as FlagCode);
+    if (outcome.raised) fields.flags.push(code as FlagCode);
   }
   fields.flag_count = fields.flags.length;
   return fields;
 }
+
+/**
+ * The evidence of the flags `raised` (the document's `flags`), in their order: the rules evaluated again on the
+ * served fields with the fences of the index the document was read from, the same inputs and fences the indexer
+ * raised them with, so the same outcome. Computed for the detail rather than stored: it was a quarter of every
+ * document's bytes, and only the detail shows it. A code the rules no longer raise (never, with the same fences)
+ * gets no evidence rather than a wrong one.
+ */
+export function flagEvidence(
+  subject: FlagSubject,
+  peerGroup: PeerLookup,
+  raised: readonly string[],
+): FlagEvidence[] {
+  if (raised.length === 0) return [];
+  const outcomes = outcomesOf(subject, peerGroup);
+  return raised.flatMap((code) => {
+    const outcome = outcomes.get(code);
+    const indicator = INDICATOR_BY_CODE.get(code);
+    if (!outcome?.raised || !indicator) return [];
+    return [
+      {
+        code: code as FlagCode,
+        inputs: outcome.inputs,
+        explanation: indicator.explain(outcome),
+        ...(outcome.peers ? { peers: peerSummary(outcome.peers) } : {}),
+      },
+    ];
+  });
+}
+
+const INDICATOR_BY_CODE: ReadonlyMap<string, FlagIndicator> = new Map(
+  (FLAG_INDICATORS as readonly FlagIndicator[]).map((indicator) => [indicator.code, indicator]),
+);
 
 function peerSummary({ technology, currency, count, q1, q3, fence }: PeerGroup): FlagEvidence['peers'] {
   return { technology, currency, count, q1, q3, fence };

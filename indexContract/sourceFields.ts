@@ -31,7 +31,6 @@ export const DETAIL_SOURCE_FIELDS = [
   'procurement',
   'versions',
   'documents',
-  'flag_evidence',
 ] as const satisfies readonly (keyof IndexDocument)[];
 
 export type DetailSource = Pick<IndexDocument, (typeof DETAIL_SOURCE_FIELDS)[number]>;

@@ -134,7 +134,7 @@ function buildServedAndSearchFields(
     tariff: faceted.tariff,
     risk_features: faceted.risk_features,
     flags: flagged.flags,
-    flags_decidable: flagged.flags_decidable,
+    flags_undecidable: flagged.flags_undecidable,
     flag_count: flagged.flag_count,
     facet_values: facetValues(faceted),
     ...groupFieldValues(record),
@@ -152,6 +152,5 @@ function buildServedAndSearchFields(
     documents: (record.documents ?? []).map(
       (attachment) => withKeys(ATTACHMENT_KEYS, attachment) as PpaAttachment,
     ),
-    flag_evidence: flagged.flag_evidence,
   };
 }

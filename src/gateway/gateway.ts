@@ -25,6 +25,12 @@ export interface DocumentLookup {
   realtime: false;
 }
 
+/** A document read by id, with the concrete index (the generation) it was read from. */
+export interface FoundDocument<TDoc> {
+  source: TDoc;
+  index: string;
+}
+
 export interface SearchGateway {
   /**
    * One search on the alias, bounded by the request timeout as a whole: tried again on another node when a node
@@ -43,10 +49,10 @@ export interface SearchGateway {
     options?: SearchOptions,
   ): Promise<estypes.SearchResponse<TDoc>[]>;
   /**
-   * One document of the alias by id (null when there is none), with the same retries and errors as search(): the
-   * detail's lookup.
+   * One document of the alias by id and the generation it was read from (null when there is none), with the same
+   * retries and errors as search(): the detail's lookup.
    */
-  getDocument<TDoc>(lookup: DocumentLookup): Promise<TDoc | null>;
+  getDocument<TDoc>(lookup: DocumentLookup): Promise<FoundDocument<TDoc> | null>;
   /** One search on the change log (`<alias>-changes`), with the same retries and errors as search(). */
   searchChangeLog<TDoc>(request: SearchRequestBody): Promise<estypes.SearchResponse<TDoc>>;
   close(): Promise<void>;
@@ -142,7 +148,7 @@ export function createSearchGateway(options: SearchGatewayOptions): SearchGatewa
       const found = await read((attempt) =>
         client.get<TDoc>({ ...lookup, index: alias }, { ...attempt, ignore: [404] }),
       );
-      return sourceOf(found);
+      return documentOf(found);
     },
 
     searchChangeLog: (request) => read((attempt) => client.search({ ...request, index: changeLog }, attempt)),
@@ -161,8 +167,10 @@ function searchResponseOf<TDoc>(
 }
 
 /** The document of a get answer, null when there is none; an answer with an error body: the index is missing. */
-function sourceOf<TDoc>(found: estypes.GetGetResult<TDoc> | { error?: unknown }): TDoc | null {
+function documentOf<TDoc>(
+  found: estypes.GetGetResult<TDoc> | { error?: unknown },
+): FoundDocument<TDoc> | null {
   if ('error' in found && found.error) throw new SearchUnavailableError('index not found');
   const document = found as estypes.GetGetResult<TDoc>;
-  return document.found ? (document._source ?? null) : null;
+  return document.found && document._source ? { source: document._source, index: document._index } : null;
 }

@@ -5,6 +5,7 @@
 // the generation every 2 s while the response cache or the vocabulary watches it, the served state at most every
 // 2 s and only when asked, the vocabulary once per generation (./generationWatcher.ts, ./servedStateWatcher.ts,
 // ./vocabularyWatcher.ts say how long each answer is trusted; ./lookups.ts makes them).
+import { peerLookup, type PeerLookup } from '../../indexContract/flags.js';
 import type { LimiterHealth } from '../rateLimit/types.js';
 import { GenerationWatcher } from './generationWatcher.js';
 import type { LiveLookups } from './lookups.js';
@@ -17,9 +18,14 @@ export interface LiveStateSources {
   limiter: { health(): LimiterHealth };
 }
 
+/** Generations whose fences are kept: the live one and those a swap just left (a detail read before it). */
+const FENCED_GENERATIONS = 4;
+
 export class LiveState {
   /** The change log's head and sync's state. */
   readonly served: ServedStateWatcher;
+  /** The peer fences of each generation read from, by concrete index: a generation's fences never change. */
+  readonly #fences = new Map<string, Promise<PeerLookup>>();
   #generation: GenerationWatcher | undefined;
   #vocabulary: VocabularyWatcher | undefined;
 
@@ -61,6 +67,22 @@ export class LiveState {
   /** The served generation's vocabulary as last read; undefined until read, or when not followed. */
   vocabulary(): Vocabulary | undefined {
     return this.#vocabulary?.current();
+  }
+
+  /**
+   * The red flags' peer fences of one generation (a concrete index), read once and kept: a reindex writes them when
+   * it creates the index and nothing changes them after, so the detail's evidence is derived with the very fences
+   * its flags were raised with, whichever generation served it. A failed read is not kept.
+   */
+  flagPeers(index: string): Promise<PeerLookup> {
+    let peers = this.#fences.get(index);
+    if (!peers) {
+      peers = this.sources.lookups.flagFences(index).then(peerLookup);
+      peers.catch(() => this.#fences.delete(index));
+      if (this.#fences.size >= FENCED_GENERATIONS) this.#fences.delete(this.#fences.keys().next().value!);
+      this.#fences.set(index, peers);
+    }
+    return peers;
   }
 
   /** Whether the shared Redis store or the in-memory fallback is counting. */

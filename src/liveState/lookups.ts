@@ -52,10 +52,11 @@ export interface LiveLookups {
    */
   vocabularyPage(after: string | undefined): Promise<VocabularyPage>;
   /**
-   * The red flags' peer fences stored with the live index (its _meta's `flag_fences`, computed by its reindex): the
-   * same fences sync flags with. null: no alias, or an index built before the flags.
+   * The red flags' peer fences stored with an index (its _meta's `flag_fences`, computed by its reindex): the same
+   * fences sync flags with. `index`: a concrete generation; the live one when absent. null: no such index, or one
+   * built before the flags.
    */
-  flagFences(): Promise<PeerFences | null>;
+  flagFences(index?: string): Promise<PeerFences | null>;
 }
 
 /** A page of the vocabulary: each word with the active PPAs holding it; `after` the last word (none: the end). */
@@ -97,15 +98,18 @@ export function createLiveLookups({
     indexContract: () => indexContractOf(target),
     ready: () => readinessOf(target),
     vocabularyPage: (after) => vocabularyPageOf(target, after),
-    flagFences: () => flagFencesOf(target),
+    flagFences: (index) => flagFencesOf(target, index),
   };
 }
 
-async function flagFencesOf({ client, alias, requestOptions }: LookupTarget): Promise<PeerFences | null> {
+async function flagFencesOf(
+  { client, alias, requestOptions }: LookupTarget,
+  index: string = alias,
+): Promise<PeerFences | null> {
   let mappings: estypes.IndicesGetMappingResponse;
   try {
     mappings = await client.indices.getMapping(
-      { index: alias, filter_path: ['*.mappings._meta.flag_fences'] },
+      { index, filter_path: ['*.mappings._meta.flag_fences'] },
       requestOptions,
     );
   } catch (error) {

@@ -5,7 +5,8 @@ import { NotFoundError } from '../http/problem.js';
 import { apiResponses, badRequest, ifNoneMatch, problem, requestIdHeader } from '../openapi/responses.js';
 import { NO_QUERY } from '../params/declare.js';
 import { detailSlug, slugSchema } from '../params/detail.js';
-import { PpaDetailResponseSchema, PpaDetailSchema, presentPpa } from '../present/ppa.js';
+import { flagEvidence } from '../../indexContract/flags.js';
+import { PpaDetailResponseSchema, PpaDetailSchema, presentDetail } from '../present/ppa.js';
 import { buildDetailLookup } from '../queries/detailSearch.js';
 import { operation } from './operation.js';
 
@@ -40,9 +41,15 @@ export const getPpa = operation({
       // Malformed is answered as unknown: a client cannot tell them apart, and no lookup is needed to say so.
       const slug = detailSlug(ctx.params.slug ?? '');
       await answer(`${base} ${slug}`, async () => {
-        const source = await deps.search.getDocument<DetailSource>(buildDetailLookup(slug));
-        if (!source) throw new NotFoundError();
-        return { body: { data: presentPpa(source, base) } };
+        const found = await deps.search.getDocument<DetailSource>(buildDetailLookup(slug));
+        if (!found) throw new NotFoundError();
+        const { source, index } = found;
+        // Only a flagged PPA needs its generation's fences (read once per generation).
+        const evidence =
+          (source.flags ?? []).length === 0
+            ? []
+            : flagEvidence(source, await deps.liveState.flagPeers(index), source.flags);
+        return { body: { data: presentDetail(source, base, evidence) } };
       });
     },
 });

@@ -11,7 +11,7 @@ import { record, ref, Type, type Static } from '../wire/bodySchema.js';
 import { withParameters } from './links.js';
 import { extensionUrl } from './ocdsExtension.js';
 import { OcdsReleaseSchema, ppaCompiledRelease, ppaRelease, type OcdsRelease } from './ocdsRelease.js';
-import { presentPpa, trimSlash, type PpaDetail } from './ppa.js';
+import { presentPpa, trimSlash, type PresentedPpa } from './ppa.js';
 
 /** Who publishes the OCDS answers and under which terms (src/config.ts: the OCDS_* variables). */
 export interface OcdsPublication {
@@ -96,7 +96,7 @@ function packageHead(request: PackageRequest) {
 }
 
 /** The record package of one PPA. */
-export function ocdsRecordPackage(ppa: PpaDetail, request: PackageRequest): OcdsRecordPackage {
+export function ocdsRecordPackage(ppa: PresentedPpa, request: PackageRequest): OcdsRecordPackage {
   const { ocidPrefix } = request.publication;
   const release = ppaRelease(ppa, ocidPrefix);
   return {

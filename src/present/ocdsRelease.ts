@@ -7,7 +7,7 @@ import { hash } from 'node:crypto';
 import { consortiumMembers, groupKey } from '../../indexContract/counterparties.js';
 import { oneOf, record, Type, type Static } from '../wire/bodySchema.js';
 import { PpaExtensionSchema, type PpaExtension } from './ocdsExtension.js';
-import type { PpaDetail } from './ppa.js';
+import type { PresentedPpa } from './ppa.js';
 
 /** The source's procurement methods in OCDS's closed `method` codelist; any other is left out of the tender. */
 export const PROCUREMENT_METHODS: Readonly<Record<string, 'open' | 'selective' | 'limited' | 'direct'>> = {
@@ -120,7 +120,7 @@ type Party = Static<typeof PartySchema>;
 export const ocidOf = (ocidPrefix: string, slug: string): string => `${ocidPrefix}-${slug}`;
 
 /** The release of the PPA as served now: its stages as tags, an id new whenever what it says changes. */
-export function ppaRelease(ppa: PpaDetail, ocidPrefix: string): OcdsRelease {
+export function ppaRelease(ppa: PresentedPpa, ocidPrefix: string): OcdsRelease {
   const release = releaseOf(ppa, ocidPrefix);
   release.tag = RELEASE_TAGS.filter((stage) => stageReached(release, stage, ppa));
   // The hash of what the release says, its id and tag aside (they are still blank here).
@@ -130,14 +130,18 @@ export function ppaRelease(ppa: PpaDetail, ocidPrefix: string): OcdsRelease {
 }
 
 /** The compiled release: what the PPA's releases add up to, which is its one release under another id and tag. */
-export function ppaCompiledRelease(ppa: PpaDetail, ocidPrefix: string): OcdsRelease {
+export function ppaCompiledRelease(ppa: PresentedPpa, ocidPrefix: string): OcdsRelease {
   const release = releaseOf(ppa, ocidPrefix);
   release.id = `${release.ocid}-${release.date}`;
   release.tag = ['compiled'];
   return release;
 }
 
-function stageReached(release: OcdsRelease, stage: (typeof RELEASE_TAGS)[number], ppa: PpaDetail): boolean {
+function stageReached(
+  release: OcdsRelease,
+  stage: (typeof RELEASE_TAGS)[number],
+  ppa: PresentedPpa,
+): boolean {
   if (stage === 'tender') return release.tender !== undefined;
   if (stage === 'contractAmendment') return release.contracts[0]?.amendments !== undefined;
   if (stage === 'contractTermination') return !ppa.active;
@@ -148,7 +152,7 @@ function stageReached(release: OcdsRelease, stage: (typeof RELEASE_TAGS)[number]
 // each object once, in its order, costs a page of releases less than copying it to leave keys out.
 
 /** The release, its id and tag blank (each kind of release sets its own). */
-function releaseOf(ppa: PpaDetail, ocidPrefix: string): OcdsRelease {
+function releaseOf(ppa: PresentedPpa, ocidPrefix: string): OcdsRelease {
   const ocid = ocidOf(ocidPrefix, ppa.slug);
   const { parties, buyer, procuringEntity, suppliers } = partiesOf(ppa);
   const awardID = `${ocid}-award`;
@@ -168,7 +172,7 @@ function releaseOf(ppa: PpaDetail, ocidPrefix: string): OcdsRelease {
 }
 
 /** The offtaker (buyer), the procuring entity and each member of the developer's consortium (supplier). */
-function partiesOf(ppa: PpaDetail) {
+function partiesOf(ppa: PresentedPpa) {
   const parties = new Map<string, Party>();
   const add = (name: string | null, role: PartyRole): Reference | undefined => {
     const trimmed = name?.trim();
@@ -208,7 +212,7 @@ function identifierOf(folded: string): string {
   return separated.slice(start, end);
 }
 
-function tenderOf(ppa: PpaDetail, ocid: string, procuringEntity: Reference | undefined) {
+function tenderOf(ppa: PresentedPpa, ocid: string, procuringEntity: Reference | undefined) {
   const { method, method_details, number_of_bidders, tender_start, tender_end } = ppa.procurement;
   const known =
     method !== null ||
@@ -231,7 +235,7 @@ function tenderOf(ppa: PpaDetail, ocid: string, procuringEntity: Reference | und
   };
 }
 
-function contractOf(ppa: PpaDetail, ocid: string, awardID: string): OcdsRelease['contracts'][number] {
+function contractOf(ppa: PresentedPpa, ocid: string, awardID: string): OcdsRelease['contracts'][number] {
   const { signed_date, cod_date, term_years } = ppa.contract;
   const start = dateTimeOf(cod_date ?? signed_date);
   const end = start !== undefined && term_years !== null ? yearsAfter(start, term_years) : undefined;
@@ -248,7 +252,7 @@ function contractOf(ppa: PpaDetail, ocid: string, awardID: string): OcdsRelease[
   };
 }
 
-function documentsOf(attachments: PpaDetail['documents']): Static<typeof DocumentSchema>[] {
+function documentsOf(attachments: PresentedPpa['documents']): Static<typeof DocumentSchema>[] {
   const seen = new Map<string, number>();
   return attachments.map((attachment) => {
     const base = identifierOf(groupKey(attachment.title)) || 'document';
@@ -267,7 +271,7 @@ function documentsOf(attachments: PpaDetail['documents']): Static<typeof Documen
 }
 
 /** One amendment per version after the first (by number), oldest first. */
-function amendmentsOf(versions: PpaDetail['versions']): Static<typeof AmendmentSchema>[] {
+function amendmentsOf(versions: PresentedPpa['versions']): Static<typeof AmendmentSchema>[] {
   const ordered = [...versions].sort((a, b) => a.version - b.version);
   return ordered.slice(1).map((version) => ({
     id: String(version.version),
@@ -276,7 +280,7 @@ function amendmentsOf(versions: PpaDetail['versions']): Static<typeof AmendmentS
   }));
 }
 
-function ppaExtension(ppa: PpaDetail): PpaExtension {
+function ppaExtension(ppa: PresentedPpa): PpaExtension {
   const { contract, fiscal } = ppa;
   return {
     referenceCode: ppa.reference_code,

@@ -157,6 +157,8 @@ export const PpaDetailSchema = record(
   'A published PPA (active or not) with procurement, versions and documents. Unknown values are null.',
 );
 export type PpaDetail = Static<typeof PpaDetailSchema>;
+/** A PPA's served fields as the detail shows them, without the flags' evidence (which OCDS has no place for). */
+export type PresentedPpa = Omit<PpaDetail, 'flag_evidence'>;
 
 export const PpaDetailResponseSchema = record({ data: ref('PpaDetail', PpaDetailSchema) });
 
@@ -190,7 +192,12 @@ export function presentListItem(source: ListSource, base: string): PpaListItem {
   };
 }
 
-export function presentPpa(source: DetailSource, base: string): PpaDetail {
+/** The detail: the PPA's served fields and the evidence of its flags (derived by the caller: flagEvidence). */
+export function presentDetail(source: DetailSource, base: string, evidence: FlagEvidence[]): PpaDetail {
+  return Object.assign(presentPpa(source, base), { flag_evidence: evidence });
+}
+
+export function presentPpa(source: DetailSource, base: string): PresentedPpa {
   // version and title are required by the record (mappings/record.schema.json): never null.
   const versions = (source.versions ?? []).map((version) => ({
     ...withKeys(VERSION_KEYS, version),
@@ -209,7 +216,6 @@ export function presentPpa(source: DetailSource, base: string): PpaDetail {
       ...withKeys(ATTACHMENT_KEYS, attachment),
       title: attachment.title,
     })),
-    flag_evidence: source.flag_evidence ?? [],
   });
 }
 

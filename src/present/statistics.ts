@@ -208,10 +208,11 @@ export function presentStatistics(
 /** The red flags' topic: every code in the table's order, 0s where no PPA of the selection raises or decides it. */
 function flagTopic(aggs: StatisticsAggregations, ppas: number): StatisticsBody['data']['flags'] {
   const raised = complete('flags_raised', aggs.flags_raised);
-  const decidable = complete('flags_decidable', aggs.flags_decidable);
+  const undecidable = complete('flags_undecidable', aggs.flags_undecidable);
+  const evaluated = ppas - aggs.flags_unevaluated.doc_count;
   return FLAG_CODES.map((code) => {
     const bucket = raised.find((candidate) => candidate.key === code);
-    const computable = decidable.find((candidate) => candidate.key === code)?.doc_count ?? 0;
+    const computable = evaluated - (undecidable.find((candidate) => candidate.key === code)?.doc_count ?? 0);
     return {
       code,
       raised: bucket?.doc_count ?? 0,

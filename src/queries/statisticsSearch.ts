@@ -49,15 +49,17 @@ export const FISCAL_SUMS = {
 } satisfies Record<string, estypes.AggregationsAggregationContainer>;
 
 /**
- * The red flags' topic: the PPAs raising each code, with their capacity and disclosed guaranteed amounts, and the
- * PPAs on which each code could be decided (the indexer's `flags_decidable`).
+ * The red flags' topic: the PPAs raising each code, with their capacity and disclosed guaranteed amounts; the PPAs
+ * on which each code could not be decided (the indexer's `flags_undecidable`), and those of an index built before
+ * the flags (no `flag_count`: nothing decided), so that `computable` is the selection less both.
  */
 const FLAG_AGGREGATIONS = {
   flags_raised: {
     terms: { field: DIMENSIONS.flag.field, size: TERMS_SIZE },
     aggs: { ...capacity, guaranteed_amount_usd: FISCAL_SUMS.guaranteed_amount_usd },
   },
-  flags_decidable: { terms: { field: 'flags_decidable', size: TERMS_SIZE } },
+  flags_undecidable: { terms: { field: 'flags_undecidable', size: TERMS_SIZE } },
+  flags_unevaluated: { missing: { field: 'flag_count' } },
 } satisfies Record<string, estypes.AggregationsAggregationContainer>;
 
 /** The by_year bucket of the records without a financial-close year (no real year is negative). */
@@ -110,6 +112,7 @@ export type StatisticsAggregations = Record<
   guaranteed_amount_usd: SumAggregate;
   with_disclosed_amounts: { doc_count: number };
   flags_raised: TermsAggregate<CapacityBucket & { guaranteed_amount_usd: SumAggregate }>;
-  flags_decidable: TermsAggregate<{ key: string | number; doc_count: number }>;
+  flags_undecidable: TermsAggregate<{ key: string | number; doc_count: number }>;
+  flags_unevaluated: { doc_count: number };
   live_index: TermsAggregate<{ key: string; doc_count: number }>;
 };

@@ -1,6 +1,6 @@
 // The red flags in the indexer (issue 74): a reindex computes the peer fences over the set it indexes and stores
-// them with the index (_meta flag_fences, with computed_at); each document carries its flags, the codes decidable,
-// their count and the evidence; a reindex that moves a fence raises or clears tariff_outlier on exactly the right
+// them with the index (_meta flag_fences, with computed_at); each document carries its flags, the codes undecidable
+// and their count, and the evidence derives from a document and its index's fences (as the detail does); a reindex that moves a fence raises or clears tariff_outlier on exactly the right
 // PPAs, and those (with the peers whose rates changed), no others, appear in the change log; sync flags a changed
 // record with the fences of the index it writes. Real Elasticsearch and PostgreSQL, the real reindex and sync.
 import { expect } from 'chai';
@@ -13,6 +13,7 @@ import { readIndexMeta } from '../../indexer/elasticsearch/indexMeta.js';
 import { reindex } from '../../indexer/reindex/reindex.js';
 import { Sync } from '../../indexer/sync/sync.js';
 import type { IndexDocument } from '../../indexContract/document.js';
+import { flagEvidence, peerLookup, type FlagEvidence } from '../../indexContract/flags.js';
 import type { PpaRecord } from '../../indexContract/record.js';
 import {
   AT_FENCE,
@@ -33,6 +34,12 @@ async function documentOf(client: Client, alias: string, slug: string): Promise<
   const hit = response.hits.hits[0];
   if (!hit) throw new Error(`no document ${slug}`);
   return hit._source!;
+}
+
+/** The evidence of a document's flags as the detail derives it: with the fences of the index the alias serves. */
+async function evidenceOf(client: Client, alias: string, document: IndexDocument): Promise<FlagEvidence[]> {
+  const fences = (await readIndexMeta(client, (await aliasTarget(client, alias))!)).flag_fences;
+  return flagEvidence(document, peerLookup(fences), document.flags);
 }
 
 describe('indexer: red flags computed by the reindex, fences stored with the index', function () {
@@ -74,13 +81,15 @@ describe('indexer: red flags computed by the reindex, fences stored with the ind
     expect(meta.flag_fences!.groups[0]!.count).to.be.greaterThan(10);
   });
 
-  it('writes each document’s flags, the codes decidable, their count and the evidence', async () => {
+  it('writes each document’s flags, the codes undecidable and their count; the evidence derives from them', async () => {
     const atFence = await documentOf(client, alias, AT_FENCE);
     expect(atFence.flags).to.deep.equal([]);
-    expect(atFence.flags_decidable).to.include('tariff_outlier');
+    expect(atFence.flags_undecidable).to.not.include('tariff_outlier');
     const small = await documentOf(client, alias, 'flag-peer-b-8');
     expect(small.flags).to.deep.equal([]);
-    expect(small.flags_decidable).to.not.include('tariff_outlier');
+    expect(small.flags_undecidable).to.include('tariff_outlier');
+    // Nothing of the evidence is stored: it is the detail's, derived.
+    expect(atFence).to.not.have.property('flag_evidence');
     const many = await documentOf(client, alias, 'flag-many');
     expect(many.flags).to.deep.equal([
       'no_competition',
@@ -91,8 +100,9 @@ describe('indexer: red flags computed by the reindex, fences stored with the ind
       'guarantee_without_competition',
     ]);
     expect(many.flag_count).to.equal(6);
-    expect(many.flag_evidence.map((evidence) => evidence.code)).to.deep.equal(many.flags);
-    expect(many.flag_evidence[3]).to.deep.equal({
+    const evidence = await evidenceOf(client, alias, many);
+    expect(evidence.map((one) => one.code)).to.deep.equal(many.flags);
+    expect(evidence[3]).to.deep.equal({
       code: 'late_disclosure',
       inputs: { signed_date: '2020-01-15', published_on: '2023-06-01', days: 1233 },
       explanation:
@@ -119,7 +129,7 @@ describe('indexer: red flags computed by the reindex, fences stored with the ind
     expect((await documentOf(client, alias, AT_FENCE)).flags).to.deep.equal(['tariff_outlier']);
     const inactive = await documentOf(client, alias, INACTIVE_IN_GROUP);
     expect(inactive.flags).to.deep.equal(['tariff_outlier']);
-    expect(inactive.flag_evidence[0]!.peers).to.deep.equal({
+    expect((await evidenceOf(client, alias, inactive))[0]!.peers).to.deep.equal({
       technology: 'tidal',
       currency: 'EUR',
       count: 10,
@@ -195,7 +205,12 @@ describe('indexer: sync flags a changed record with the fences of the index it w
     }
     const edited = await documentOf(client, alias, 'flag-peer-a-0');
     expect(edited.flags).to.deep.equal(['tariff_outlier']);
-    expect(edited.flag_evidence[0]!.peers).to.include({ count: 10, q1: 0.25, q3: 0.5, fence: 0.875 });
+    expect((await evidenceOf(client, alias, edited))[0]!.peers).to.include({
+      count: 10,
+      q1: 0.25,
+      q3: 0.5,
+      fence: 0.875,
+    });
     expect((await readIndexMeta(client, index)).flag_fences).to.deep.equal(fencesBefore);
     const events = await eventsAfter(client, alias, since);
     expect(events.map(({ reason, slug }) => `${reason} ${slug}`)).to.deep.equal(['updated flag-peer-a-0']);

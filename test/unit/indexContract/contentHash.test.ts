@@ -62,7 +62,6 @@ const kahone: DetailSource = {
   },
   versions: [{ version: 1, date: '2018-04-05', summary: 'Initial' }],
   documents: [],
-  flag_evidence: [],
 } as DetailSource;
 
 describe('indexContract: the content hash and its version', () => {
@@ -106,7 +105,7 @@ describe('indexContract: the content hash and its version', () => {
     const { documents: _documents, ...withoutDocuments } = kahone;
     expect(servedContentHash(withoutDocuments)).to.equal(expected);
     // An index built before the flags: none served, none hashed.
-    const { flags: _flags, flag_evidence: _evidence, ...withoutFlags } = kahone;
+    const { flags: _flags, ...withoutFlags } = kahone;
     expect(servedContentHash(withoutFlags)).to.equal(expected);
   });
 
@@ -128,7 +127,7 @@ describe('indexContract: the content hash and its version', () => {
       expect(servedContentHash({ ...kahone, ...change }), JSON.stringify(change)).to.not.equal(expected);
   });
 
-  it('leaves the flags’ evidence out: a fence that moves without changing the flags changes no PPA', () => {
+  it('hashes no evidence: a stored one (a build that kept it in _source) or a moved fence changes no PPA', () => {
     const evidence = (fence: number) => [
       {
         code: 'tariff_outlier' as const,
@@ -138,9 +137,10 @@ describe('indexContract: the content hash and its version', () => {
       },
     ];
     const flagged = { ...kahone, flags: ['tariff_outlier' as const] };
-    expect(servedContentHash({ ...flagged, flag_evidence: evidence(0.035) })).to.equal(
-      servedContentHash({ ...flagged, flag_evidence: evidence(0.05) }),
-    );
+    const withEvidence = (fence: number) =>
+      ({ ...flagged, flag_evidence: evidence(fence) }) as unknown as Partial<DetailSource>;
+    expect(servedContentHash(withEvidence(0.035))).to.equal(servedContentHash(withEvidence(0.05)));
+    expect(servedContentHash(withEvidence(0.035))).to.equal(servedContentHash(flagged));
     expect(servedContentHash(flagged)).to.not.equal(contentHash(kahone));
   });
 

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import {
   daysBetween,
   evaluateFlags,
+  flagEvidence,
   FLAG_CODES,
   FLAG_INDICATORS,
   MIN_PEERS,
@@ -51,13 +52,15 @@ const FENCES: PeerFences = {
 const peers = peerLookup(FENCES);
 const none = peerLookup(null);
 
+/** What the indexer writes, with the evidence the detail derives for the flags raised. */
 function flagsOf(subject: FlagSubject, lookup = peers) {
-  return evaluateFlags(subject, lookup);
+  const fields = evaluateFlags(subject, lookup);
+  return { ...fields, flag_evidence: flagEvidence(subject, lookup, fields.flags) };
 }
 const raised = (subject: FlagSubject, code: string, lookup = peers) =>
   (flagsOf(subject, lookup).flags as string[]).includes(code);
 const decidable = (subject: FlagSubject, code: string, lookup = peers) =>
-  (flagsOf(subject, lookup).flags_decidable as string[]).includes(code);
+  !(flagsOf(subject, lookup).flags_undecidable as string[]).includes(code);
 
 describe('indexContract: red flags', () => {
   it('declares nine indicators, each with every text and a distinct code', () => {
@@ -91,7 +94,24 @@ describe('indexContract: red flags', () => {
     expect(fields.flags).to.deep.equal([]);
     expect(fields.flag_count).to.equal(0);
     expect(fields.flag_evidence).to.deep.equal([]);
-    expect(fields.flags_decidable).to.deep.equal(FLAG_CODES);
+    expect(fields.flags_undecidable).to.deep.equal([]);
+  });
+
+  it('lists as undecidable exactly the rules an empty record leaves undecided, in the table order', () => {
+    const bare = clean({ procurement: null, contract: null, documents: null, published_at: null });
+    expect(evaluateFlags(bare, none).flags_undecidable).to.deep.equal(
+      FLAG_CODES.filter((code) => code !== 'contract_not_published'),
+    );
+  });
+
+  it('gives evidence only for the stored flags the rules raise again, in the stored order', () => {
+    const subject = clean(procurement({ number_of_bidders: 1, method: 'competitive_tender' }));
+    expect(flagEvidence(subject, peers, ['single_bid']).map((one) => one.code)).to.deep.equal(['single_bid']);
+    // A stored code the same fences would not raise gets no (wrong) evidence; an empty list costs nothing.
+    expect(
+      flagEvidence(subject, peers, ['single_bid', 'tariff_outlier']).map((one) => one.code),
+    ).to.deep.equal(['single_bid']);
+    expect(flagEvidence(subject, peers, [])).to.deep.equal([]);
   });
 
   describe('single_bid', () => {

@@ -279,11 +279,14 @@ describe('search/gateway: the API’s door to Elasticsearch', () => {
   });
 
   describe('getDocument and searchChangeLog', () => {
-    it('gets a document of the alias by id, null when there is none', async () => {
+    it('gets a document of the alias by id with the generation it came from, null when there is none', async () => {
       const found = fakeCluster(() => ({
         body: { _index: 'ppas-1', _id: 'x', found: true, _source: { slug: 'x' } },
       }));
-      expect(await gatewayOf(found).getDocument(lookup('x'))).to.deep.equal({ slug: 'x' });
+      expect(await gatewayOf(found).getDocument(lookup('x'))).to.deep.equal({
+        source: { slug: 'x' },
+        index: 'ppas-1',
+      });
       expect(found.calls[0]?.path).to.equal('/ppas/_doc/x');
       const missing = fakeCluster(() => ({
         status: 404,

@@ -41,4 +41,50 @@ describe('liveState: what is served now, in one place', () => {
       live.close();
     }
   });
+
+  it("reads each generation's peer fences once, keeps a few generations, and retries a failed read", async () => {
+    const reads: string[] = [];
+    let failNext = false;
+    const fencesOf = (index: string) => ({
+      methodology_version: 1,
+      computed_at: '2026-01-01T00:00:00Z',
+      groups: [{ technology: index, currency: 'USD', count: 10, q1: 1, q3: 2, fence: 3.5 }],
+    });
+    const live = new LiveState({
+      lookups: {
+        liveGeneration: () => Promise.resolve('ppas-1@0'),
+        servedState: () => Promise.resolve(served(1)),
+        ready: () => Promise.resolve({ cluster: true, alias: true }),
+        liveIndex: () => Promise.resolve('ppas-1'),
+        indexContract: () => Promise.resolve(null),
+        vocabularyPage: () => Promise.resolve({ words: [], after: undefined }),
+        flagFences: (index) => {
+          reads.push(index!);
+          if (failNext) {
+            failNext = false;
+            return Promise.reject(new Error('timed out'));
+          }
+          return Promise.resolve(fencesOf(index!));
+        },
+      },
+      limiter: { health: () => ({ status: 'ok', store: 'redis', detail: null }) },
+    });
+    // Each generation's own fences: a detail read from the old index during a swap gets the old ones.
+    expect((await live.flagPeers('ppas-1'))('ppas-1', 'USD')?.fence).to.equal(3.5);
+    expect((await live.flagPeers('ppas-2'))('ppas-1', 'USD')).to.equal(undefined);
+    expect((await live.flagPeers('ppas-2'))('ppas-2', 'USD')?.count).to.equal(10);
+    expect(reads).to.deep.equal(['ppas-1', 'ppas-2']);
+    // A failed read answers its caller with the failure and is read again next time.
+    failNext = true;
+    let failed: unknown;
+    await live.flagPeers('ppas-3').catch((error: unknown) => (failed = error));
+    expect(failed).to.be.instanceOf(Error);
+    expect((await live.flagPeers('ppas-3'))('ppas-3', 'USD')?.fence).to.equal(3.5);
+    // At most four generations kept: the oldest is read again once more have come.
+    await live.flagPeers('ppas-4');
+    await live.flagPeers('ppas-5');
+    await live.flagPeers('ppas-1');
+    expect(reads).to.deep.equal(['ppas-1', 'ppas-2', 'ppas-3', 'ppas-3', 'ppas-4', 'ppas-5', 'ppas-1']);
+    live.close();
+  });
 });

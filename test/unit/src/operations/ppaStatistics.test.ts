@@ -36,7 +36,8 @@ const aggregations = (byTechnologyOthers = 0): StatisticsAggregations => ({
     ],
     sum_other_doc_count: 0,
   },
-  flags_decidable: { buckets: [{ key: 'single_bid', doc_count: 2 }], sum_other_doc_count: 0 },
+  flags_undecidable: { buckets: [{ key: 'tariff_outlier', doc_count: 2 }], sum_other_doc_count: 0 },
+  flags_unevaluated: { doc_count: 0 },
   live_index: { buckets: [{ key: 'ppas-20261122t041530123z', doc_count: 2 }] },
 });
 

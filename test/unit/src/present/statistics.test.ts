@@ -57,14 +57,22 @@ describe('api present: statistics', () => {
           ],
           sum_other_doc_count: 0,
         },
-        flags_decidable: {
+        // Of the 6: every code undecidable on all but contract_not_published (decided on all 6), single_bid
+        // (on 4) and tariff_outlier (on 1).
+        flags_undecidable: {
           buckets: [
-            { key: 'contract_not_published', doc_count: 6 },
-            { key: 'single_bid', doc_count: 4 },
-            { key: 'tariff_outlier', doc_count: 1 },
+            { key: 'no_competition', doc_count: 6 },
+            { key: 'short_tender', doc_count: 6 },
+            { key: 'award_before_tender_close', doc_count: 6 },
+            { key: 'signed_before_award', doc_count: 6 },
+            { key: 'late_disclosure', doc_count: 6 },
+            { key: 'guarantee_without_competition', doc_count: 6 },
+            { key: 'tariff_outlier', doc_count: 5 },
+            { key: 'single_bid', doc_count: 2 },
           ],
           sum_other_doc_count: 0,
         },
+        flags_unevaluated: { doc_count: 0 },
         live_index: { buckets: [{ key: 'ppas-20261122t041530123z', doc_count: 6 }] },
       }),
     );
@@ -148,7 +156,8 @@ describe('api present: statistics', () => {
         by_risk_feature: empty,
         by_tariff: empty,
         flags_raised: empty,
-        flags_decidable: empty,
+        flags_undecidable: empty,
+        flags_unevaluated: { doc_count: 0 },
         live_index: empty,
       }),
     );
@@ -195,7 +204,8 @@ describe('api present: statistics', () => {
       by_risk_feature: none,
       by_tariff: none,
       flags_raised: none,
-      flags_decidable: none,
+      flags_undecidable: none,
+      flags_unevaluated: { doc_count: 0 },
       live_index: none,
     });
     expect(() => presentStatistics(response)).to.throw(/more values/);

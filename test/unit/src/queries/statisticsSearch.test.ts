@@ -31,7 +31,8 @@ describe('api search: statistics request', () => {
       'by_risk_feature',
       'by_tariff',
       'flags_raised',
-      'flags_decidable',
+      'flags_undecidable',
+      'flags_unevaluated',
       'live_index',
     ]);
     expect(aggs.by_technology?.terms).to.deep.equal({ field: 'technology', size: TERMS_SIZE });
