@@ -34,3 +34,15 @@ export const DETAIL_SOURCE_FIELDS = [
 ] as const satisfies readonly (keyof IndexDocument)[];
 
 export type DetailSource = Pick<IndexDocument, (typeof DETAIL_SOURCE_FIELDS)[number]>;
+
+/** The _source fields the red flags' rules read (indexContract/flags.ts FlagSubject), and the flags themselves. */
+export const FLAG_SUBJECT_FIELDS = [
+  'technology',
+  'risk_features',
+  'published_at',
+  'contract',
+  'fiscal',
+  'procurement',
+  'documents',
+  'flags',
+] as const satisfies readonly (keyof IndexDocument)[];

@@ -5,10 +5,10 @@ import { NotFoundError } from '../http/problem.js';
 import { apiResponses, badRequest, ifNoneMatch, problem, requestIdHeader } from '../openapi/responses.js';
 import { NO_QUERY } from '../params/declare.js';
 import { detailSlug, slugSchema } from '../params/detail.js';
-import { flagEvidence } from '../../indexContract/flags.js';
 import { PpaDetailResponseSchema, PpaDetailSchema, presentDetail } from '../present/ppa.js';
 import { buildDetailLookup } from '../queries/detailSearch.js';
 import { operation } from './operation.js';
+import { evidenceReader } from './shared.js';
 
 const { description: slugDescription, ...slugPathSchema } = slugSchema;
 
@@ -44,11 +44,9 @@ export const getPpa = operation({
         const found = await deps.search.getDocument<DetailSource>(buildDetailLookup(slug));
         if (!found) throw new NotFoundError();
         const { source, index } = found;
-        // Only a flagged PPA needs its generation's fences (read once per generation).
+        // Only a flagged PPA needs its generation's fences.
         const evidence =
-          (source.flags ?? []).length === 0
-            ? []
-            : flagEvidence(source, await deps.liveState.flagPeers(index), source.flags);
+          (source.flags ?? []).length === 0 ? [] : (await evidenceReader(deps, [index]))(source, index);
         return { body: { data: presentDetail(source, base, evidence) } };
       });
     },

@@ -6,7 +6,7 @@ import { highlighterFor, presentList, PpaListSchema } from '../present/list.js';
 import { PpaListItemSchema } from '../present/ppa.js';
 import { planList } from '../queries/listPlan.js';
 import { operation } from './operation.js';
-import { changesSince } from './shared.js';
+import { changesSince, evidenceReader } from './shared.js';
 import { clientKey } from '../rateLimit/clientKey.js';
 
 export const listPpas = operation({
@@ -39,12 +39,19 @@ export const listPpas = operation({
         // Highlights only when asked and with a q: without them nothing is computed.
         const highlight = highlighterFor(query, deps.wordForms);
         const result = await plan.run(deps.search);
+        const evidence = query.evidence
+          ? await evidenceReader(
+              deps,
+              result.response.hits.hits.map((hit) => hit._index),
+            )
+          : undefined;
         const { body, linkHeader } = presentList(result, {
           query,
           querystring,
           base,
           changesSince: since,
           highlight,
+          evidence,
         });
         // An empty answer without its "did you mean" (made before the vocabulary was first read, or none looked
         // for under pressure) is not kept: the same request later may have one.

@@ -1,8 +1,10 @@
 // What several handlers read from a request or the served state.
 import type { ChangeLogHead } from '../../indexContract/changeLog.js';
+import { flagEvidence, type PeerLookup } from '../../indexContract/flags.js';
 import { parseIndexBuiltAt } from '../../indexContract/indexName.js';
 import { ServiceUnavailableError } from '../http/problem.js';
 import { encodeChangeToken } from '../params/changes.js';
+import type { EvidenceOf } from '../present/list.js';
 import type { OperationDeps } from './operation.js';
 
 /**
@@ -36,4 +38,16 @@ export async function indexBuiltAt(deps: OperationDeps, index: string | undefine
   const name = index ?? (await deps.liveState.lookups.liveIndex().catch(() => null));
   const builtAt = name ? parseIndexBuiltAt(name) : null;
   return (builtAt ?? new Date()).toISOString();
+}
+
+/**
+ * The flags' evidence for documents read from `indices` (a page's hits: one generation, two during a swap): each
+ * generation's fences read first (once a generation: LiveState.flagPeers), then each document's evidence derived
+ * with its own generation's fences, as the detail does.
+ */
+export async function evidenceReader(deps: OperationDeps, indices: Iterable<string>): Promise<EvidenceOf> {
+  const peers = new Map<string, PeerLookup>();
+  for (const index of new Set(indices)) peers.set(index, await deps.liveState.flagPeers(index));
+  return (source, index) =>
+    (source.flags ?? []).length === 0 ? [] : flagEvidence(source, peers.get(index)!, source.flags!);
 }

@@ -7,7 +7,7 @@ import { CURSOR_START, decodeCursor, type Cursor } from './cursor.js';
 import { declareQuery, withDefault } from './declare.js';
 import { SLUG_MAX_LENGTH, SLUG_PATTERN } from './detail.js';
 import { FACETS_PARAMETER, toFacetNames, type FacetName } from './facets.js';
-import { fieldsParameter, toItemFields, type ItemField } from './itemFields.js';
+import { EVIDENCE_FIELD, fieldsParameter, toItemFields, type ItemField } from './itemFields.js';
 import { FILTER_PARAMETERS, readFilters, REPEATABLE_FILTERS, type SearchFilters } from './filters.js';
 import { HIGHLIGHT_PARAMETER } from './highlight.js';
 import { SORT_ORDERS, type SortOrder } from './sortOrder.js';
@@ -27,6 +27,8 @@ export interface ListQuery extends SearchFilters {
   slugs?: string[];
   /** Only these item fields (slug always; url is added by the presenter). Absent: every field. */
   fields?: ItemField[];
+  /** `fields` named flag_evidence: each item carries its flags' evidence. */
+  evidence?: true;
   /** Breakdowns to count beside the page. */
   facets?: FacetName[];
   /** Cursor mode (cursor=… instead of page): where the walk resumes. */
@@ -79,7 +81,10 @@ export const LIST_PARAMETERS = {
       },
     ),
   ),
-  fields: fieldsParameter(),
+  fields: fieldsParameter(
+    ` ${EVIDENCE_FIELD} (never by default) adds each raised flag's evidence, as the detail gives it.`,
+    [EVIDENCE_FIELD],
+  ),
   facets: FACETS_PARAMETER,
   highlight: HIGHLIGHT_PARAMETER,
   cursor: Type.Optional(
@@ -142,6 +147,7 @@ export const listQuery = declareQuery(
       perPage,
       ...(params.slug ? { slugs: [...new Set(params.slug)] } : {}),
       ...(params.fields ? { fields: toItemFields(params.fields) } : {}),
+      ...(params.fields?.includes(EVIDENCE_FIELD) ? { evidence: true as const } : {}),
       ...(params.facets ? { facets: toFacetNames(params.facets) } : {}),
       ...(params.highlight === 'true' ? { highlight: true as const } : {}),
     };

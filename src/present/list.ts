@@ -2,6 +2,7 @@
 import type { estypes } from '@elastic/elasticsearch';
 import { MAX_PER_PAGE, MAX_RESULT_WINDOW, type ListQuery } from '../params/list.js';
 import { SORT_ORDERS } from '../params/sortOrder.js';
+import type { FlagEvidence, FlagSubject } from '../../indexContract/flags.js';
 import type { ListSource } from '../../indexContract/sourceFields.js';
 import { FACET_DIMENSIONS } from '../../indexContract/dimensions.js';
 import { MAX_FACET_BUCKETS, type FacetName } from '../params/facets.js';
@@ -134,9 +135,17 @@ export interface ListRequest {
   changesSince?: string | null;
   /** highlighterFor(query), made before the search was sent (see there); undefined: no highlights. */
   highlight: ItemHighlighter | undefined;
+  /** fields named flag_evidence: each item's evidence (src/operations/shared.ts evidenceReader). */
+  evidence?: EvidenceOf;
 }
 
 type ItemHighlighter = ReturnType<typeof highlighter>;
+
+/** The evidence of a document's flags, read from the generation `index`. */
+export type EvidenceOf = (
+  source: FlagSubject & { flags?: readonly string[] },
+  index: string,
+) => FlagEvidence[];
 
 /**
  * The highlighter of a list query (undefined: none asked, or no q). Made before the search is sent, right after
@@ -151,7 +160,7 @@ export function presentList(
   { response, facets, didYouMean }: ListResult,
   request: ListRequest,
 ): ListPresentation {
-  const { query, base, highlight } = request;
+  const { query, base, highlight, evidence } = request;
   const total = totalHits(response.hits.total);
   const totalPages = Math.ceil(total / query.perPage);
   const hits = response.hits.hits;
@@ -159,6 +168,7 @@ export function presentList(
     if (!hit._source) return [];
     const item = pickFields(presentListItem(hit._source, base), query.fields);
     if (highlight) item.highlights = highlight(item);
+    if (evidence) item.flag_evidence = evidence(hit._source as FlagSubject, hit._index);
     return [item];
   });
   // The cursor after this page's last record: only when the page is full (a short page is the last one).

@@ -92,12 +92,24 @@ export const ppaSummaryProperties = {
 const ppaSummary = record(ppaSummaryProperties);
 export type PpaListItem = Static<typeof ppaSummary>;
 
-/** A list item: every field, or those `fields` chose plus slug and url; highlights with highlight=true and q. */
-export type ListItem = Partial<PpaListItem> & Pick<PpaListItem, 'slug' | 'url'> & { highlights?: Highlights };
+/**
+ * A list item: every field, or those `fields` chose plus slug and url; highlights with highlight=true and q; the
+ * flags' evidence when `fields` names it.
+ */
+export type ListItem = Partial<PpaListItem> &
+  Pick<PpaListItem, 'slug' | 'url'> & { highlights?: Highlights; flag_evidence?: FlagEvidence[] };
+
+const flagEvidenceList = (description: string) => Type.Array(FlagEvidenceSchema, { description });
 
 export const PpaListItemSchema = Type.Unsafe<ListItem>({
   ...ppaSummary,
-  properties: { ...ppaSummary.properties, highlights: HighlightsSchema },
+  properties: {
+    ...ppaSummary.properties,
+    highlights: HighlightsSchema,
+    flag_evidence: flagEvidenceList(
+      'Only when `fields` names it (never by default): the evidence of each raised flag, as on the detail.',
+    ),
+  },
   required: ['slug', 'url'],
   description:
     'A published, active PPA as the list shows it: every field, or only those `fields` names (slug and url always).',
@@ -149,10 +161,9 @@ export const PpaDetailSchema = record(
       }),
       { description: 'Documents, in the order the source lists them.' },
     ),
-    flag_evidence: Type.Array(FlagEvidenceSchema, {
-      description:
-        'One object per raised flag, in the order of `flags`: what its rule read, and why it is raised.',
-    }),
+    flag_evidence: flagEvidenceList(
+      'One object per raised flag, in the order of `flags`: what its rule read, and why it is raised.',
+    ),
   },
   'A published PPA (active or not) with procurement, versions and documents. Unknown values are null.',
 );

@@ -2,7 +2,7 @@
 import type { estypes } from '@elastic/elasticsearch';
 import type { ListQuery } from '../params/list.js';
 import type { SortOrder } from '../params/sortOrder.js';
-import { LIST_SOURCE_FIELDS } from '../../indexContract/sourceFields.js';
+import { FLAG_SUBJECT_FIELDS, LIST_SOURCE_FIELDS } from '../../indexContract/sourceFields.js';
 import type { SearchRequestBody } from '../gateway/gateway.js';
 import { buildFacetedParts, type FacetAggregationOptions } from './facetAggregations.js';
 import type { FilterClause } from '../params/filters.js';
@@ -49,6 +49,12 @@ function listClauses(query: ListQuery): FilterClause[] {
   return clauses;
 }
 
+/** What the items show; with the flags' evidence, what its rules read too. */
+function sourceFieldsOf(query: ListQuery): string[] {
+  const shown = query.fields ?? LIST_SOURCE_FIELDS;
+  return query.evidence ? [...new Set([...shown, ...FLAG_SUBJECT_FIELDS])] : [...shown];
+}
+
 const resumeOf = (query: ListQuery) => (query.cursor && !query.cursor.start ? query.cursor : undefined);
 
 /**
@@ -65,7 +71,7 @@ export function buildListSearch(query: ListQuery): SearchRequestBody {
     sort: resume?.missing ? [SLUG_TIEBREAK] : buildSort(query.sort),
     size: query.perPage,
     track_total_hits: true,
-    _source: [...(query.fields ?? LIST_SOURCE_FIELDS)],
+    _source: sourceFieldsOf(query),
   };
   // Page mode skips; cursor mode resumes after the last record it returned (search_after: no per-walk state).
   if (query.cursor) {

@@ -415,6 +415,37 @@ describe('API: red flags against an oracle of the contract (sample + boundary se
     }
   });
 
+  it('lists the most-flagged PPAs with their evidence from one URL (fields=flag_evidence), as their details give it', async () => {
+    const { status, body } = await api.get(
+      '/api/v1/ppas?sort=flags_desc&per_page=5&fields=project_name,flags,flag_evidence',
+    );
+    expect(status).to.equal(200);
+    const items = (
+      body as { data: { slug: string; flags: string[]; flag_evidence: Record<string, unknown>[] }[] }
+    ).data;
+    expect(items.map((item) => item.slug)).to.deep.equal(
+      (await api.list('sort=flags_desc&per_page=5')).data.map((item) => item.slug),
+    );
+    for (const item of items) {
+      expect(item.flags, item.slug).to.deep.equal(judged.get(item.slug)!.raised);
+      const detail = await api.get(`/api/v1/ppas/${item.slug}`);
+      expect(item.flag_evidence, item.slug).to.deep.equal(
+        (detail.body as { data: { flag_evidence: unknown[] } }).data.flag_evidence,
+      );
+      expect(item.flag_evidence.map((e) => e.code)).to.deep.equal(item.flags);
+    }
+    expect(items[0]!.flags.length).to.be.greaterThan(2);
+    // Never by default, nor when fields leave it out; the export's columns do not take it.
+    const plain = await api.list('sort=flags_desc&per_page=5');
+    for (const item of plain.data) expect(item).to.not.have.property('flag_evidence');
+    const flagsOnly = await api.get('/api/v1/ppas?sort=flags_desc&per_page=5&fields=flags');
+    for (const item of (flagsOnly.body as { data: object[] }).data)
+      expect(item).to.not.have.property('flag_evidence');
+    const exported = await api.get('/api/v1/ppas/export?format=ndjson&fields=flag_evidence');
+    expect(exported.status).to.equal(400);
+    expect(JSON.stringify(exported.body)).to.contain('fields');
+  });
+
   it('serves the methodology and the fences in use (GET /api/v1/flags), computed when the index was built', async () => {
     const { status, body } = await api.get('/api/v1/flags');
     expect(status).to.equal(200);

@@ -67,7 +67,7 @@ describe('liveState: what is served now, in one place', () => {
           return Promise.resolve(fencesOf(index!));
         },
       },
-      limiter: { health: () => ({ status: 'ok', store: 'redis', detail: null }) },
+      limiter: { health: () => ({ status: 'ok', store: 'redis' }) },
     });
     // Each generation's own fences: a detail read from the old index during a swap gets the old ones.
     expect((await live.flagPeers('ppas-1'))('ppas-1', 'USD')?.fence).to.equal(3.5);
