@@ -52,9 +52,9 @@ const ALL = 'every search with a q';
 function textOf(request: MixRequest): string | undefined {
   const querystring = request.apiPath.split('?')[1] ?? '';
   return request.kind === 'statistics'
-    ? parseStatisticsQuery(querystring).q
+    ? parseStatisticsQuery(querystring).q?.text
     : request.esEndpoint === '_search'
-      ? parseListQuery(querystring).q
+      ? parseListQuery(querystring).q?.text
       : undefined;
 }
 

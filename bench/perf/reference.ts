@@ -30,8 +30,8 @@ export function plainTextQuery(q: string, prefixLength = 0): object {
 export function referenceRequest(request: MixRequest, prefixLength = 0): MixRequest {
   if (request.esEndpoint !== '_search') return request;
   const querystring = request.apiPath.split('?')[1] ?? '';
-  const { q } =
-    request.kind === 'statistics' ? parseStatisticsQuery(querystring) : parseListQuery(querystring);
+  const q = (request.kind === 'statistics' ? parseStatisticsQuery(querystring) : parseListQuery(querystring))
+    .q?.text;
   if (q === undefined) return request;
   // The body is the JSON of an object holding buildTextQuery(q) as built, so its text appears in it verbatim.
   const textQuery = JSON.stringify(buildTextQuery(q));

@@ -55,6 +55,24 @@ export interface ParsedQuery {
   plain: boolean;
 }
 
+/**
+ * `q` as a request sent it, read once: its text, and its clauses, parsed on first use and kept. The filters carry
+ * it to the query, the highlighter, "did you mean" and the zero-result log, so that none of them reads `q` again.
+ */
+export class SearchText {
+  #parsed: ParsedQuery | undefined;
+
+  constructor(readonly text: string) {}
+
+  get parsed(): ParsedQuery {
+    return (this.#parsed ??= parseQuery(this.text));
+  }
+}
+
+/** `q` as a tool or a test writes it (text), or as a request carries it (read). */
+export const searchTextOf = (q: string | SearchText): SearchText =>
+  typeof q === 'string' ? new SearchText(q) : q;
+
 /** A term as written, before OR joins terms into clauses. */
 interface WrittenTerm {
   text: string;
@@ -205,8 +223,11 @@ export interface WrittenWord {
 }
 
 /** The plain words of `q` as written, in order, and whether `q` looks for anything besides them. */
-export function writtenPlainWords(q: string): { words: WrittenWord[]; othersLookedFor: boolean } {
-  const parsed = parseQuery(q);
+export function writtenPlainWords(query: string | SearchText): {
+  words: WrittenWord[];
+  othersLookedFor: boolean;
+} {
+  const { text: q, parsed } = searchTextOf(query);
   if (parsed.plain) return { words: writtenWordsOf(q), othersLookedFor: false };
   const written = writtenTerms(q);
   const { clauses, from } = clausesOf(written);

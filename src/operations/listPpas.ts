@@ -69,7 +69,7 @@ export const listPpas = operation({
       // A search with q is counted, cached answers too: an empty one is still a person who found nothing.
       if (query.q !== undefined && sent.found !== undefined) {
         deps.zeroResults.note({
-          q: query.q,
+          q: query.q.text,
           found: sent.found > 0,
           clientKey: clientKey(ctx.ip),
           optedOut: ctx.get('sec-gpc') === '1',

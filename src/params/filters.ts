@@ -6,7 +6,7 @@ import { DEVELOPER_KEYWORD_FIELD } from '../../indexContract/fields.js';
 import { FLAG_CODES } from '../../indexContract/flags.js';
 import { foldText } from '../../indexContract/text/fold.js';
 import type { InvalidParam } from '../http/problem.js';
-import { parseQuery, wordCount } from '../matching/queryText.js';
+import { SearchText, wordCount } from '../matching/queryText.js';
 import {
   clausesOf,
   cursorBindingOf,
@@ -110,11 +110,11 @@ function valueFilter<const Name extends 'technology' | 'tariff'>(
 }
 
 /** Whether `q` is one the list takes (its bounds as typed, folded and read): a rewrite of it must be. */
-export const isListQ = (q: string): boolean => q.length <= MAX_Q_LENGTH && qProblems(q).length === 0;
+export const isListQ = (q: SearchText): boolean => q.text.length <= MAX_Q_LENGTH && qProblems(q).length === 0;
 
 /** The problems of `q` that only show once it is folded and read (the search sees it so). */
-function qProblems(q: string): InvalidParam[] {
-  const folded = foldText(q);
+function qProblems(q: SearchText): InvalidParam[] {
+  const folded = foldText(q.text);
   if (folded.length > MAX_FOLDED_Q_LENGTH) {
     return [
       {
@@ -123,7 +123,7 @@ function qProblems(q: string): InvalidParam[] {
       },
     ];
   }
-  const words = wordCount(parseQuery(q));
+  const words = wordCount(q.parsed);
   return words > MAX_Q_WORDS ? [{ name: 'q', reason: `has ${words} words; at most ${MAX_Q_WORDS}` }] : [];
 }
 
@@ -154,12 +154,15 @@ export const LIST_FILTERS = {
         `${MAX_FOLDED_Q_LENGTH} characters also once accents and ligatures are ` +
         'spelled out; words longer than 30 letters match exactly.',
     }),
-    read: (q: string, problems) => {
+    // Read here, once: the parsed form travels with the filters (src/matching/queryText.ts SearchText).
+    read: (text: string, problems) => {
+      const q = new SearchText(text);
       problems.push(...qProblems(q));
       return q;
     },
     bindsCursor: true,
-    words: (q: string) => [`q "${q}"`],
+    bound: (q: SearchText) => q.text,
+    words: (q: SearchText) => [`q "${q.text}"`],
     doc: {
       type: `string, trimmed, 1–${MAX_Q_LENGTH} chars`,
       meaning:

@@ -2,7 +2,7 @@
 // list reads from them.
 import Type from 'typebox';
 import type { InvalidParam } from '../http/problem.js';
-import { looksFor, parseQuery } from '../matching/queryText.js';
+import { looksFor } from '../matching/queryText.js';
 import { CURSOR_START, decodeCursor, type Cursor } from './cursor.js';
 import { declareQuery, withDefault } from './declare.js';
 import { SLUG_MAX_LENGTH, SLUG_PATTERN } from './detail.js';
@@ -111,7 +111,7 @@ export function filtersAndSort(
   const filters = readFilters(params, problems);
   const { sort } = params;
   // A q that only leaves out (-coal) ranks nothing: it orders as without q.
-  const ranked = filters.q !== undefined && looksFor(parseQuery(filters.q));
+  const ranked = filters.q !== undefined && looksFor(filters.q.parsed);
   if (sort === 'relevance' && !ranked && !problems.some((p) => p.name === 'q')) {
     problems.push({
       name: 'sort',

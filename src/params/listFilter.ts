@@ -36,6 +36,8 @@ export interface ListFilter<Name extends string, Schema extends TSchema, Parsed>
   clauses?(parsed: Parsed): Query[];
   /** A cursor walk is bound to its value: a cursor used with another value is refused. */
   bindsCursor: boolean;
+  /** The value a cursor is bound to, when not the parsed form itself (q: its text, not its clauses). */
+  bound?(parsed: Parsed): unknown;
   /** Its words in a feed's title ('technology solar_pv or wind'). */
   words(parsed: Parsed): string[];
   /** Problems that involve another filter too, named by this one (min > max); judged on valid values only. */
@@ -125,7 +127,10 @@ export function cursorBindingOf<List extends Record<string, AnyListFilter>>(
 ): unknown[] {
   return Object.entries(list)
     .filter(([, filter]) => filter.bindsCursor)
-    .map(([key]) => canonical(filters[key]));
+    .map(([key, filter]) => {
+      const parsed = filters[key];
+      return canonical(parsed !== undefined && filter.bound ? filter.bound(parsed) : parsed);
+    });
 }
 
 function canonical(value: unknown): unknown {

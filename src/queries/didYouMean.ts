@@ -14,7 +14,7 @@ import type { estypes } from '@elastic/elasticsearch';
 import type { SearchGateway, SearchRequestBody } from '../gateway/gateway.js';
 import { SearchAbandonedError, SearchDeclinedError } from '../gateway/searchErrors.js';
 import { ServiceUnavailableError, OverloadedError } from '../http/problem.js';
-import { writtenPlainWords, writtenWordsOf } from '../matching/queryText.js';
+import { SearchText, writtenPlainWords, writtenWordsOf } from '../matching/queryText.js';
 import { rewritesOf } from '../matching/rewrite/rewrites.js';
 import type { MatchMode } from '../matching/typoRules.js';
 import type { Vocabulary } from '../matching/vocabulary.js';
@@ -216,7 +216,7 @@ function heldWords(
 }
 
 /** The words a list rewrite's PPAs must hold (none: it has operators, or a word the vocabulary does not hold). */
-export function listHeldWords(q: string, vocabulary: Vocabulary): HeldWords | undefined {
+export function listHeldWords(q: string | SearchText, vocabulary: Vocabulary): HeldWords | undefined {
   const { words, othersLookedFor } = writtenPlainWords(q);
   return othersLookedFor ? undefined : heldWords(words, vocabulary);
 }
@@ -224,19 +224,26 @@ export function listHeldWords(q: string, vocabulary: Vocabulary): HeldWords | un
 /** For a list request whose `q` found nothing: the first rewrite of `q` that finds something under its filters. */
 export function listDidYouMean(
   search: SearchGateway,
-  query: ListQuery & { q: string },
+  query: ListQuery & { q: SearchText },
   vocabulary: Vocabulary,
   startedAt?: number,
 ): Promise<DidYouMeanOutcome> {
-  const rewrites = rewritesOf(query.q, vocabulary, 'list', REWRITES_CONSIDERED).filter(isListQ);
+  // Each rewrite read once: the check of its bounds, its held words and its count share the parse.
+  const read = new Map(
+    rewritesOf(query.q, vocabulary, 'list', REWRITES_CONSIDERED)
+      .map((text) => new SearchText(text))
+      .filter(isListQ)
+      .map((rewrite) => [rewrite.text, rewrite]),
+  );
+  const readOf = (text: string) => read.get(text) ?? new SearchText(text);
   return firstThatFinds(
     search,
     {
-      rewrites,
+      rewrites: [...read.keys()],
       scope: buildListCountSearch({ ...query, q: undefined }).query!,
-      heldWordsOf: (q) => listHeldWords(q, vocabulary),
+      heldWordsOf: (q) => listHeldWords(readOf(q), vocabulary),
       fields: HELD_WORD_FIELDS,
-      countOf: (q) => buildListCountSearch({ ...query, q }),
+      countOf: (q) => buildListCountSearch({ ...query, q: readOf(q) }),
     },
     startedAt,
   );

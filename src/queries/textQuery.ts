@@ -18,10 +18,11 @@ import {
 import { DESCRIPTOR_FIELDS, TEXT_FIELDS } from '../matching/textFields.js';
 import {
   isPlainWord,
-  parseQuery,
   plainWordsOf,
+  searchTextOf,
   type Clause,
   type ParsedQuery,
+  type SearchText,
   type Term,
 } from '../matching/queryText.js';
 import {
@@ -61,7 +62,7 @@ type Query = estypes.QueryDslQueryContainer;
  * exact reference code ranks first even when its words alone would not match. The forms of precise search
  * (src/matching/queryText.ts) add their terms to the words that must match, and what is left out must not.
  */
-export function buildTextQuery(q: string, parts: TextQueryParts = ALL_PARTS): Query {
+export function buildTextQuery(q: string | SearchText, parts: TextQueryParts = ALL_PARTS): Query {
   return textQuery(q, parts, 'rank');
 }
 
@@ -71,15 +72,17 @@ export function buildTextQuery(q: string, parts: TextQueryParts = ALL_PARTS): Qu
  * rewrite's, src/queries/didYouMean.ts), where the bonuses would be built, looked up and then left unread: the
  * same PPAs, exactly, for less (docs/performance.md, "The cost of a miss").
  */
-export function buildTextSelection(q: string): Query {
+export function buildTextSelection(q: string | SearchText): Query {
   return textQuery(q, ALL_PARTS, 'select');
 }
 
 /** What the text query is for: to rank what it selects (the list), or only to select it (a count). */
 type Purpose = 'rank' | 'select';
 
-function textQuery(q: string, parts: TextQueryParts, purpose: Purpose): Query {
-  const parsed = parseQuery(q);
+/** `query` as a request read it (SearchText: parsed once, reused), or as text (tools and tests). */
+function textQuery(query: string | SearchText, parts: TextQueryParts, purpose: Purpose): Query {
+  const read = searchTextOf(query);
+  const { text: q, parsed } = read;
   if (parsed.plain) return plainWordsQuery(q, plainWordsOf(parsed), parts, purpose);
   return {
     bool: { should: [preciseQuery(parsed, parts, purpose), pastedNameQuery(q)], minimum_should_match: 1 },

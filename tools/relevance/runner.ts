@@ -1,5 +1,6 @@
 // Runs each query through the API's own request path: parseListQuery → buildListSearch → the search gateway
 // (one search on the alias), then reads the rank of the expected record and meta.total (hits.total).
+import { SearchText } from '../../src/matching/queryText.js';
 import type { estypes } from '@elastic/elasticsearch';
 import { parseListQuery } from '../../src/params/list.js';
 import { parseSuggestQuery } from '../../src/params/suggest.js';
@@ -36,7 +37,7 @@ export function listRequest(q: string, textQuery?: TextQueryBuilder): ReturnType
   const listQuery = listQueryOf(q);
   const request = buildListSearch(listQuery);
   if (textQuery && listQuery.q !== undefined) {
-    request.query = { bool: { ...request.query?.bool, must: [textQuery(listQuery.q)] } };
+    request.query = { bool: { ...request.query?.bool, must: [textQuery(listQuery.q.text)] } };
   }
   return request;
 }
@@ -51,7 +52,11 @@ async function followedOffer(
   vocabulary: Vocabulary,
 ): Promise<Pick<QueryResult, 'didYouMean' | 'followedRank'>> {
   const listQuery = listQueryOf(query.q);
-  const offer = await listDidYouMean(search, { ...listQuery, q: listQuery.q ?? query.q }, vocabulary);
+  const offer = await listDidYouMean(
+    search,
+    { ...listQuery, q: listQuery.q ?? new SearchText(query.q) },
+    vocabulary,
+  );
   if (!offer) return {};
   const response = await search.search<ListSource>(listRequest(offer.q));
   const hits = response.hits.hits.map((hit) => hit._source?.slug ?? '');

@@ -12,6 +12,7 @@ import { TEXT_FIELD_RULES } from '../textFields.js';
 import type { MatchMode } from '../typoRules.js';
 import { countryVocabulary, descriptorWords, technologyVocabulary } from './descriptors.js';
 import type { Highlights, HighlightSource, HighlightTextField } from './itemHighlights.js';
+import type { SearchText } from '../queryText.js';
 import { allowedIn, namePlanOf, writtenPlanOf, type QueryPlan } from './queryPlan.js';
 import { newValueScratch, valueSpans, type ValueScratch } from './valueSpans.js';
 
@@ -67,7 +68,7 @@ export function computeHighlights(q: string, source: HighlightSource, mode: Matc
  * across answers), or when none is given, kept for this answer alone.
  */
 export function highlighter(
-  q: string,
+  q: string | SearchText,
   mode: MatchMode = 'list',
   wordForms?: ServedWordForms,
 ): (source: HighlightSource) => Highlights {

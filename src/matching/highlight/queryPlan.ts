@@ -11,7 +11,7 @@ import { standardTokens } from '../../../indexContract/text/tokenizer.js';
 import type { HighlightTextField } from './itemHighlights.js';
 import { formOf, type Form } from '../form.js';
 import { pastedNameForms } from '../pastedName.js';
-import { isPlainWord, parseQuery, plainWordsOf, typedWords } from '../queryText.js';
+import { isPlainWord, plainWordsOf, searchTextOf, typedWords, type SearchText } from '../queryText.js';
 import { JOINED_MIN_LETTERS, type MatchMode, type TypoRules } from '../typoRules.js';
 import { prefilterForm, type Prefilter } from './prefilter.js';
 import type { WordForms } from './servedWordForms.js';
@@ -146,10 +146,10 @@ interface Wanted {
  * `q` read into what the highlighter looks for: suggest reads it as plain words, as typed; the list by its
  * operators (matching/queryText.ts). What is left out is not looked for, so never marked.
  */
-function wantedOf(q: string, mode: MatchMode): Wanted {
-  const parsed = mode === 'suggest' ? undefined : parseQuery(q);
+function wantedOf(q: SearchText, mode: MatchMode): Wanted {
+  const parsed = mode === 'suggest' ? undefined : q.parsed;
   if (parsed === undefined || parsed.plain) {
-    const plain = (parsed ? plainWordsOf(parsed) : typedWords(q)).slice(0, MAX_WORDS);
+    const plain = (parsed ? plainWordsOf(parsed) : typedWords(q.text)).slice(0, MAX_WORDS);
     const words = plain.map((word, index) => queryWord(word, index === plain.length - 1));
     return { words, plain: plain.length, phrases: [], asTyped: true };
   }
@@ -209,9 +209,11 @@ function bitsOf(words: readonly QueryWord[], pick: (word: QueryWord) => boolean)
 export const allowedIn = (words: readonly QueryWord[], field: HighlightTextField): number =>
   bitsOf(words, (word) => word.only === undefined || word.only === field);
 
-/** The plan of `q` for the project name under `mode`'s rules. */
-export function namePlanOf(q: string, mode: MatchMode): QueryPlan {
-  const { words, plain, phrases, asTyped } = wantedOf(q, mode);
+/** The plan of `q` for the project name under `mode`'s rules (the list's `q` as read: its parsed form reused). */
+export function namePlanOf(query: string | SearchText, mode: MatchMode): QueryPlan {
+  const read = searchTextOf(query);
+  const q = read.text;
+  const { words, plain, phrases, asTyped } = wantedOf(read, mode);
   const splits = querySplits(words.slice(0, plain));
   return {
     words,

@@ -5,7 +5,7 @@
 // comes first: the fewest words changed, words the index holds kept before words it does not, the fewest edits,
 // then the most common words. Which of them finds something is the search's to say (src/queries/didYouMean.ts).
 import { DistanceRows } from '../editDistance.js';
-import { writtenPlainWords, writtenWordsOf } from '../queryText.js';
+import { searchTextOf, writtenPlainWords, writtenWordsOf, type SearchText } from '../queryText.js';
 import type { MatchMode } from '../typoRules.js';
 import type { Vocabulary } from '../vocabulary.js';
 import { judgeWords, type JudgedWord, type WordChoice } from './wordChoices.js';
@@ -28,10 +28,17 @@ interface Rewrite {
  * The rewrites of `q`, best first, at most `limit`; none when the vocabulary is empty or `q` has no plain word.
  * `mode`: the list reads `q` by its operators, suggest as typed text.
  */
-export function rewritesOf(q: string, vocabulary: Vocabulary, mode: MatchMode, limit: number): string[] {
+export function rewritesOf(
+  query: string | SearchText,
+  vocabulary: Vocabulary,
+  mode: MatchMode,
+  limit: number,
+): string[] {
   if (vocabulary.size === 0) return [];
+  const read = searchTextOf(query);
+  const q = read.text;
   const { words, othersLookedFor } =
-    mode === 'suggest' ? { words: writtenWordsOf(q), othersLookedFor: false } : writtenPlainWords(q);
+    mode === 'suggest' ? { words: writtenWordsOf(q), othersLookedFor: false } : writtenPlainWords(read);
   if (words.length === 0) return [];
   const judged = judgeWords(q, words, vocabulary, mode, new DistanceRows());
   const hopeless = judged.flatMap((word, index) => (word.hopeless ? [index] : []));

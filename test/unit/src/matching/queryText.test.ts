@@ -2,6 +2,8 @@ import { expect } from 'chai';
 import {
   looksFor,
   parseQuery,
+  SearchText,
+  searchTextOf,
   wordCount,
   writtenPlainWords,
   writtenWordsOf,
@@ -108,5 +110,16 @@ describe('matching: the plain words of q as written (queryText.ts, issue 69)', (
     expect(writtenPlainWords(q).othersLookedFor).to.equal(true);
     expect(writtenPlainWords('kafue -solar').othersLookedFor).to.equal(false);
     expect(writtenWordsOf('"kafue -x').map(({ words }) => words)).to.deep.equal([['"kafue'], ['-x']]);
+  });
+});
+
+describe('matching: q read once a request (SearchText, issue 73)', () => {
+  it('parses on first use, keeps that reading, and reads as parseQuery does', () => {
+    const q = new SearchText('"kafue gorge" -solar developer:zesco hyd');
+    const first = q.parsed;
+    expect(q.parsed).to.equal(first); // the same object: not read again
+    expect(first).to.deep.equal(parseQuery(q.text));
+    expect(searchTextOf(q)).to.equal(q);
+    expect(searchTextOf('kafue').parsed).to.deep.equal(parseQuery('kafue'));
   });
 });

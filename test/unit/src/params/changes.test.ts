@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { SearchText } from '../../../../src/matching/queryText.js';
 import {
   decodeChangeToken,
   encodeChangeToken,
@@ -48,7 +49,7 @@ describe('api params: changes and feed', () => {
 
   it('the feed takes the filters and q only', () => {
     expect(parseFeedQuery('q=kafue&country=sn')).to.deep.equal({
-      q: 'kafue',
+      q: new SearchText('kafue'),
       country: { chosen: ['SN'], left: [] },
     });
     expect(problemsOf(() => parseFeedQuery('since=ab.1&page=1'))).to.have.members(['since', 'page']);

@@ -1,9 +1,14 @@
 import { expect } from 'chai';
+import { SearchText } from '../../../../src/matching/queryText.js';
 import { decodeCursor, encodeCursor, positionAfter, type WalkQuery } from '../../../../src/params/cursor.js';
 import { parseListQuery } from '../../../../src/params/list.js';
 import { buildListSearch } from '../../../../src/queries/listSearch.js';
 
-const walk: WalkQuery = { sort: 'recent', technology: { chosen: ['wind', 'hydro'], left: [] }, q: 'solar' };
+const walk: WalkQuery = {
+  sort: 'recent',
+  technology: { chosen: ['wind', 'hydro'], left: [] },
+  q: new SearchText('solar'),
+};
 
 describe('api params: cursor', () => {
   it('round-trips a position for the same query, whatever the order of its lists', () => {

@@ -1,5 +1,6 @@
 // GET /api/v1/ppas/export's parameters: the list's filters, q and sort, the columns and the format.
 import { expect } from 'chai';
+import { SearchText } from '../../../../src/matching/queryText.js';
 import { parseExportQuery } from '../../../../src/params/export.js';
 import { ITEM_FIELDS } from '../../../../src/params/itemFields.js';
 import { names, problemsOf } from '../../../support/problems.js';
@@ -8,7 +9,7 @@ describe('params/export', () => {
   it('defaults to CSV of every field in recent order; relevance with q', () => {
     expect(parseExportQuery('')).to.deep.equal({ sort: 'recent', format: 'csv', fields: [...ITEM_FIELDS] });
     expect(parseExportQuery('q=solar&format=ndjson&fields=capacity_mw')).to.deep.include({
-      q: 'solar',
+      q: new SearchText('solar'),
       sort: 'relevance',
       format: 'ndjson',
       fields: ['slug', 'capacity_mw'],

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { SearchText } from '../../../../src/matching/queryText.js';
 import { BadRequestError } from '../../../../src/http/problem.js';
 import { problemsOf, names } from '../../../support/problems.js';
 import { listQuery, parseListQuery } from '../../../../src/params/list.js';
@@ -9,7 +10,12 @@ import { parseStatisticsQuery } from '../../../../src/params/statistics.js';
 describe('api params: list', () => {
   it('defaults: page 1, 25 per page, recent without q, relevance with q', () => {
     expect(parseListQuery('')).to.deep.equal({ sort: 'recent', page: 1, perPage: 25 });
-    expect(parseListQuery('q=solar')).to.deep.equal({ q: 'solar', sort: 'relevance', page: 1, perPage: 25 });
+    expect(parseListQuery('q=solar')).to.deep.equal({
+      q: new SearchText('solar'),
+      sort: 'relevance',
+      page: 1,
+      perPage: 25,
+    });
     expect(parseListQuery('q=solar&sort=name_asc').sort).to.equal('name_asc');
   });
 
@@ -20,7 +26,7 @@ describe('api params: list', () => {
         '&min_capacity=1.5&max_capacity=100&sort=capacity_desc&page=3&per_page=100',
     );
     expect(query).to.deep.equal({
-      q: 'São João',
+      q: new SearchText('São João'),
       technology: { chosen: ['solar_pv', 'wind'], left: [] },
       tariff: { chosen: ['energy_only'], left: [] },
       developer: 'Engie',
@@ -59,7 +65,7 @@ describe('api params: list', () => {
 
   it('counts every word of q for its bound: those of phrases, alternatives and exclusions, not OR', () => {
     const twelve = '"a b c" d OR e -f -"g h" i j k l';
-    expect(parseListQuery(`q=${encodeURIComponent(twelve)}`).q).to.equal(twelve);
+    expect(parseListQuery(`q=${encodeURIComponent(twelve)}`).q?.text).to.equal(twelve);
     expect(problemsOf(() => parseListQuery(`q=${encodeURIComponent(`${twelve} m`)}`))).to.deep.equal([
       { name: 'q', reason: 'has 13 words; at most 12' },
     ]);
@@ -105,7 +111,7 @@ describe('api params: list', () => {
       to: 1900,
     });
     expect(parseListQuery('year=2100').year).to.deep.equal({ from: 2100, to: 2100 });
-    expect(parseListQuery(`q=${'a'.repeat(200)}`).q).to.have.length(200);
+    expect(parseListQuery(`q=${'a'.repeat(200)}`).q?.text).to.have.length(200);
     expect(parseListQuery(`developer=${'d'.repeat(100)}`).developer).to.have.length(100);
     const problems = problemsOf(() =>
       parseListQuery(
@@ -194,7 +200,7 @@ describe('api params: list', () => {
       { name: 'constructor', reason: 'unknown parameter' },
     ]);
     // A blank repetition counts as absent.
-    expect(parseListQuery('q=&q=wind').q).to.equal('wind');
+    expect(parseListQuery('q=&q=wind').q?.text).to.equal('wind');
   });
 
   it('cross-field problems: min > max by min_capacity, deep paging by page', () => {
@@ -293,11 +299,11 @@ describe('api params: list additions (country, slug, fields, facets)', () => {
 describe('api params: bounds after folding (q, developer)', () => {
   it('q: at most 200 characters and 12 words once folded', () => {
     // U+FDFA folds to 18 characters and 4 words: 11 of them are 11 characters as typed, 198 folded.
-    expect(parseListQuery(`q=${encodeURIComponent('ﷺ'.repeat(3))}`).q).to.equal('ﷺ'.repeat(3));
+    expect(parseListQuery(`q=${encodeURIComponent('ﷺ'.repeat(3))}`).q?.text).to.equal('ﷺ'.repeat(3));
     const problems = problemsOf(() => parseListQuery(`q=${encodeURIComponent('ﷺ'.repeat(200))}`));
     expect(names(problems)).to.deep.equal(['q']);
     expect(problems[0]?.reason).to.contain('once accents and ligatures are spelled out');
-    expect(parseListQuery(`q=${Array.from({ length: 12 }, (_, i) => `w${i}`).join('+')}`).q).to.be.a(
+    expect(parseListQuery(`q=${Array.from({ length: 12 }, (_, i) => `w${i}`).join('+')}`).q?.text).to.be.a(
       'string',
     );
     expect(

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { SearchText } from '../../../../src/matching/queryText.js';
 import { problemsOf, names } from '../../../support/problems.js';
 import { parseStatisticsQuery, statisticsQuery } from '../../../../src/params/statistics.js';
 
@@ -7,7 +8,7 @@ describe('api params: statistics', () => {
     expect(parseStatisticsQuery('')).to.deep.equal({ format: 'json' });
     expect(parseStatisticsQuery('technology=wind&q=x&year=2010&risk_features=take_or_pay')).to.deep.equal({
       technology: { chosen: ['wind'], left: [] },
-      q: 'x',
+      q: new SearchText('x'),
       year: { from: 2010, to: 2010 },
       riskFeatures: { chosen: ['take_or_pay'], left: [] },
       format: 'json',

@@ -5,6 +5,7 @@
 // count bodies listSearch's and suggestSearch's.
 import type { estypes } from '@elastic/elasticsearch';
 import { expect } from 'chai';
+import { SearchText } from '../../../../src/matching/queryText.js';
 import type { SearchGateway, SearchOptions, SearchRequestBody } from '../../../../src/gateway/gateway.js';
 import {
   SearchAbandonedError,
@@ -198,7 +199,7 @@ describe('queries: did you mean (didYouMean.ts, issues 69 and 72)', () => {
       });
       expect(sent[0]!.query).to.deep.equal(buildListCountSearch({ ...query, q: undefined }).query);
       expect(sent[0]!.aggs!.first).to.deep.equal({
-        filter: buildListCountSearch({ ...query, q: rewrite }).query,
+        filter: buildListCountSearch({ ...query, q: new SearchText(rewrite) }).query,
       });
       expect(sent).to.have.length(1);
     });

@@ -4,6 +4,7 @@
 // the integration tests'.
 import type { estypes } from '@elastic/elasticsearch';
 import { expect } from 'chai';
+import { SearchText } from '../../../../src/matching/queryText.js';
 import type { ListSource } from '../../../../indexContract/sourceFields.js';
 import { parseListQuery } from '../../../../src/params/list.js';
 import { COMBINED_FACETS_AGGREGATION } from '../../../../src/queries/facetAggregations.js';
@@ -148,7 +149,7 @@ describe('api search: the list plan, did you mean (issues 69 and 72)', () => {
     return { gateway, calls };
   }
   const query = parseListQuery('q=Kafue%20zorblat%20Gorge&technology=wind&page=2');
-  const countOf = (q: string) => buildListCountSearch({ ...query, q });
+  const countOf = (q: string) => buildListCountSearch({ ...query, q: new SearchText(q) });
 
   it('a page with results: the one search it always was, whatever the vocabulary', async () => {
     const { gateway, calls } = gatewayOf(4, {});

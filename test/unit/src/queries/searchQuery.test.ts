@@ -1,5 +1,6 @@
 // The query the list, statistics and export share: active only, the filters unscored, q the one scoring clause.
 import { expect } from 'chai';
+import { SearchText } from '../../../../src/matching/queryText.js';
 import { parseFeedQuery } from '../../../../src/params/changes.js';
 import {
   buildFilterClauses,
@@ -19,7 +20,7 @@ describe('queries/searchQuery', () => {
 
   it('scores only q; without q nothing is scored; given clauses replace the filters (a post_filter keeps the rest)', () => {
     expect(buildSearchQuery({})).to.deep.equal({ bool: { filter: [{ term: { active: true } }] } });
-    expect(buildSearchQuery({ q: 'kafue' })).to.deep.equal({
+    expect(buildSearchQuery({ q: new SearchText('kafue') })).to.deep.equal({
       bool: { filter: [{ term: { active: true } }], must: [buildTextQuery('kafue')] },
     });
     expect(buildSearchQuery(parseFeedQuery('tariff=energy_only'), [])).to.deep.equal({
