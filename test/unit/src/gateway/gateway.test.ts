@@ -2,6 +2,7 @@
 // sends, how it maps the client's errors, when it tries again on another node, admission's refusals and a
 // client's abort. No network.
 import { expect } from 'chai';
+import { ES_VARIABLES_SPEC } from '../../../../settings/elasticsearch.js';
 import { Admission } from '../../../../src/gateway/admission.js';
 import {
   SearchAbandonedError,
@@ -21,11 +22,21 @@ import { rejectionOf } from '../../../support/rejection.js';
 
 const REQUEST_TIMEOUT_MS = 400;
 
-function gatewayOf(cluster: FakeCluster, admission?: Admission): SearchGateway {
+/**
+ * The users' default deadline (ES_REQUEST_TIMEOUT_MS), for a test whose retry must still get an answer after a hang:
+ * a third of 400 ms is less than a loaded two-core machine may stall a process (a CI run lost one so).
+ */
+const DEFAULT_REQUEST_TIMEOUT_MS = Number(ES_VARIABLES_SPEC.ES_REQUEST_TIMEOUT_MS.default);
+
+function gatewayOf(
+  cluster: FakeCluster,
+  admission?: Admission,
+  requestTimeoutMs = REQUEST_TIMEOUT_MS,
+): SearchGateway {
   return createSearchGateway({
     client: cluster.client,
     alias: 'ppas',
-    requestTimeoutMs: REQUEST_TIMEOUT_MS,
+    requestTimeoutMs,
     ...(admission ? { admission } : {}),
   });
 }
@@ -153,14 +164,14 @@ describe('search/gateway: the API’s door to Elasticsearch', () => {
         (call) => (hung(call) ? 'hang' : { body: hitsOf('z') }),
         nodes,
       );
-      const gateway = gatewayOf(cluster);
+      const gateway = gatewayOf(cluster, undefined, DEFAULT_REQUEST_TIMEOUT_MS);
       expect((await gateway.search({})).hits.hits[0]?._id).to.equal('z');
       const [first, retry] = cluster.searches();
       expect(
         cluster.calls.filter((call) => call.method === 'HEAD' && call.node === first?.node),
       ).to.have.length(1);
       expect(retry?.node).to.not.equal(first?.node);
-      expect((retry?.timeout ?? 0) + (first?.timeout ?? 0)).to.be.at.most(REQUEST_TIMEOUT_MS);
+      expect((retry?.timeout ?? 0) + (first?.timeout ?? 0)).to.be.at.most(DEFAULT_REQUEST_TIMEOUT_MS);
       // Out of the round robin: the next search goes to the other node at once.
       await gateway.search({});
       expect(cluster.searches()[2]?.node).to.equal(retry?.node);
