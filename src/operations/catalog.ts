@@ -15,6 +15,7 @@ import { ppaChanges } from './ppaChanges.js';
 import { ppaFeed } from './ppaFeed.js';
 import { ppaStatistics } from './ppaStatistics.js';
 import { readiness } from './readiness.js';
+import { RECONCILE_PPAS_OPERATIONS } from './reconcilePpas.js';
 import { suggestPpas } from './suggestPpas.js';
 
 export const OPERATIONS: readonly Operation[] = [
@@ -28,6 +29,7 @@ export const OPERATIONS: readonly Operation[] = [
   getPpa,
   getPpaOcds,
   flagMethodology,
+  ...RECONCILE_PPAS_OPERATIONS,
   ocdsExtensionFile,
   ocdsExtensionCodelist,
   openApiDocument,
