@@ -18,7 +18,6 @@ import {
   reconcilePropertiesQuery,
   reconcileSuggestQuery,
   serviceQuery,
-  SUGGEST_PAGE,
   type ExtendQuery,
   type ReconcileQuery,
 } from '../params/reconcile.js';
@@ -177,7 +176,7 @@ export const reconcilePpasSuggestEntity = operation({
     'reconcilePpasSuggestEntity',
     'Reconcile PPAs: PPAs by the start of their name',
     'Published, active PPAs whose name starts with, or has a word starting with, the prefix (as /api/v1/ppas/' +
-      `suggest finds them), ${SUGGEST_PAGE} at a time from the cursor.`,
+      'suggest finds them), from the cursor.',
     'Suggested PPAs.',
     'ReconcileSuggestions',
   ),
@@ -186,7 +185,8 @@ export const reconcilePpasSuggestEntity = operation({
     (deps) =>
     async ({ query, answer, base }) => {
       await answer(`${base} ${JSON.stringify(query)}`, async () => {
-        const search = buildSuggestSearch({ q: query.prefix, limit: query.cursor + SUGGEST_PAGE });
+        if (query.type !== undefined && query.type !== PPA_TYPE.id) return { body: { result: [] } };
+        const search = buildSuggestSearch({ q: query.prefix, limit: query.cursor + query.limit });
         const response = await deps.search.search<SuggestSource>(search);
         const sources = response.hits.hits.flatMap((hit) => (hit._source ? [hit._source] : []));
         return { body: presentSuggestedPpas(sources.slice(query.cursor)) };

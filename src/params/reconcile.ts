@@ -214,9 +214,15 @@ export function serviceQuery(vocabulary: ServiceVocabulary) {
 export interface SuggestParams {
   prefix: string;
   cursor: number;
+  limit: number;
+  /** The type asked for; suggestions of another type than the service's are none. */
+  type?: string;
 }
 
-/** A suggest service's parameters (entity, property or type): what was typed, and how many to skip. */
+/**
+ * A suggest service's parameters (entity, property or type): what was typed, how many to skip and to give, and the
+ * type and strictness clients such as OpenRefine may add.
+ */
 export const reconcileSuggestQuery = declareQuery(
   {
     prefix: Type.String({
@@ -228,12 +234,37 @@ export const reconcileSuggestQuery = declareQuery(
       Type.Integer({
         minimum: 0,
         maximum: MAX_SUGGEST_CURSOR,
-        description: `How many suggestions to skip (0 to ${MAX_SUGGEST_CURSOR}); ${SUGGEST_PAGE} are given at a time.`,
+        description: `How many suggestions to skip (0 to ${MAX_SUGGEST_CURSOR}).`,
       }),
       0,
     ),
+    limit: withDefault(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_CANDIDATES,
+        description: `How many suggestions (1 to ${MAX_CANDIDATES}).`,
+      }),
+      SUGGEST_PAGE,
+    ),
+    type: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: 'Only suggestions of this type (the service has one; another has none).',
+      }),
+    ),
+    type_strict: Type.Optional(
+      Type.Union([Type.Literal('any'), Type.Literal('should'), Type.Literal('all')], {
+        description: 'How strictly the type applies; taken and ignored: the service has one type.',
+      }),
+    ),
   },
-  (params): SuggestParams => ({ prefix: params.prefix, cursor: params.cursor }),
+  (params): SuggestParams => ({
+    prefix: params.prefix,
+    cursor: params.cursor,
+    limit: params.limit,
+    ...(params.type !== undefined ? { type: params.type } : {}),
+  }),
 );
 
 /** The preview of one entity: its id. */

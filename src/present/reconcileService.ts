@@ -2,7 +2,6 @@
 // suggest services of properties and types, the property proposal, a result batch and a data extension's shape.
 // Each body is one the Reconciliation Service API 0.2's schemas accept (the tests check them against those).
 import { MAX_BATCH_QUERIES, type ReconcileQuery, type SuggestParams } from '../params/reconcile.js';
-import { SUGGEST_PAGE } from '../params/reconcile.js';
 import { foldText } from '../../indexContract/text/fold.js';
 import type { Candidate, ReconcileType } from './reconcileCandidates.js';
 
@@ -78,10 +77,13 @@ function startsWith(text: string, prefix: string): boolean {
 }
 
 /** The properties whose id or name starts with the prefix (a page of them from the cursor). */
-export function presentSuggestedProperties(service: ServiceDescription, { prefix, cursor }: SuggestParams) {
+export function presentSuggestedProperties(
+  service: ServiceDescription,
+  { prefix, cursor, limit }: SuggestParams,
+) {
   const result = service.queryProperties
     .filter((property) => startsWith(property.id, prefix) || startsWith(property.name, prefix))
-    .slice(cursor, cursor + SUGGEST_PAGE)
+    .slice(cursor, cursor + limit)
     .map(({ id, name, description }) => ({ id, name, description }));
   return { result };
 }
