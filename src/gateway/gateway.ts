@@ -10,6 +10,7 @@ import type { Tracer } from '@opentelemetry/api';
 import type { Admission } from './admission.js';
 import { admitTraced, requestTraceContext } from './admissionSpan.js';
 import { changeLogIndexName } from '../../indexContract/changeLog.js';
+import { partiesAliasOf } from '../../indexContract/parties.js';
 import { SearchUnavailableError } from './searchErrors.js';
 import { Failover, type Attempt } from './failover.js';
 import { currentRequestSignal } from '../http/requestSignal.js';
@@ -68,6 +69,11 @@ export interface SearchOptions {
    * else declined at once (SearchDeclinedError), never queued.
    */
   optional?: boolean;
+  /**
+   * msearch only: the searches run on the parties of the served generation (`<alias>-parties`) instead of its PPAs;
+   * a generation built before parties has none, and finds nothing (the parties' reconciliation).
+   */
+  on?: 'parties';
 }
 
 export interface SearchGatewayOptions {
@@ -130,8 +136,12 @@ export function createSearchGateway(options: SearchGatewayOptions): SearchGatewa
 
     async msearch<TDoc>(requests: readonly SearchRequestBody[], searchOptions?: SearchOptions) {
       const searches = requests.flatMap((request) => [{}, request as estypes.MsearchMultisearchBody]);
+      const target =
+        searchOptions?.on === 'parties'
+          ? { index: partiesAliasOf(alias), ignore_unavailable: true, allow_no_indices: true }
+          : { index: alias };
       const answer = await read(
-        (attempt) => client.msearch<TDoc>({ index: alias, searches }, attempt),
+        (attempt) => client.msearch<TDoc>({ ...target, searches }, attempt),
         searchOptions,
       );
       return answer.responses.map((item) => searchResponseOf(item, admission));

@@ -48,4 +48,5 @@ export const API_PATHS = {
 /** The reconciliation services' paths, by service (each service's own operations serve them). */
 export const RECONCILE_PATHS = {
   ppas: reconcilePaths('ppas'),
+  parties: reconcilePaths('parties'),
 } as const;

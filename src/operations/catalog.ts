@@ -15,6 +15,7 @@ import { ppaChanges } from './ppaChanges.js';
 import { ppaFeed } from './ppaFeed.js';
 import { ppaStatistics } from './ppaStatistics.js';
 import { readiness } from './readiness.js';
+import { RECONCILE_PARTIES_OPERATIONS } from './reconcileParties.js';
 import { RECONCILE_PPAS_OPERATIONS } from './reconcilePpas.js';
 import { suggestPpas } from './suggestPpas.js';
 
@@ -30,6 +31,7 @@ export const OPERATIONS: readonly Operation[] = [
   getPpaOcds,
   flagMethodology,
   ...RECONCILE_PPAS_OPERATIONS,
+  ...RECONCILE_PARTIES_OPERATIONS,
   ocdsExtensionFile,
   ocdsExtensionCodelist,
   openApiDocument,

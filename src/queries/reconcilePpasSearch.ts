@@ -15,7 +15,7 @@ import { foldText } from '../../indexContract/text/fold.js';
 import type { SearchRequestBody } from '../gateway/gateway.js';
 import { comparableName } from '../matching/reconcileNames.js';
 import { MAX_CANDIDATES, type ReconcileQuery } from '../params/reconcile.js';
-import { buildTextQuery } from './textQuery.js';
+import { FIRST_LETTER_AS_TYPED, FUZZINESS, typoTolerance } from '../matching/typoRules.js';
 
 type Query = estypes.QueryDslQueryContainer;
 
@@ -46,7 +46,16 @@ const EXACT_BOOST = 100;
 /** A word of the name near a word of the query: gathered even when other words (a legal form, a typo) are not. */
 const NEAR_WORDS_SHARE = '50%';
 
-/** What gathers the candidates of one query: its name or code exactly, the list's forgiving `q`, or most words near. */
+/**
+ * The typo rules of `q` (one typo from five letters, two from eight, the first letter as typed), but not its every
+ * form: a batch runs fifty of these at once, and what is gathered is ranked again by the name's similarity.
+ */
+export const NEAR_WORD = typoTolerance(FUZZINESS, FIRST_LETTER_AS_TYPED);
+
+/**
+ * What gathers the candidates of one query: its name or code exactly, or half of its comparable words (legal forms
+ * and punctuation left out) near the name's, by `q`'s typo rules.
+ */
 export function candidateQuery(text: string): Query {
   const comparable = comparableName(text);
   const names = [...new Set([groupKey(text), foldText(text.trim())])];
@@ -61,9 +70,9 @@ export function candidateQuery(text: string): Query {
     { match: { [REFERENCE_CODE_FOLDED_FIELD]: { query: foldText(text), operator: 'and' } } },
   ];
   if (comparable !== '') {
-    should.push(buildTextQuery(comparable), {
+    should.push({
       match: {
-        [NAME_FOLDED_FIELD]: { query: comparable, fuzziness: 'AUTO', minimum_should_match: NEAR_WORDS_SHARE },
+        [NAME_FOLDED_FIELD]: { query: comparable, ...NEAR_WORD, minimum_should_match: NEAR_WORDS_SHARE },
       },
     });
   }

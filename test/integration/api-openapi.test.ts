@@ -203,7 +203,7 @@ describe('api openapi: the document stays true', function () {
     const documented = Object.keys(openApiDocument.paths).sort();
     expect(documented).to.deep.equal(routeTemplates());
     const posts = routeTemplates('POST');
-    expect(posts).to.deep.equal(['/api/v1/reconcile/ppas']);
+    expect(posts).to.deep.equal(['/api/v1/reconcile/parties', '/api/v1/reconcile/ppas']);
     for (const path of documented) {
       const methods = posts.includes(path) ? ['get', 'head', 'post'] : ['get', 'head'];
       expect(Object.keys(openApiDocument.paths[path] ?? {}).sort(), path).to.deep.equal(methods);

@@ -136,8 +136,8 @@ describe('/api/v1/reconcile/ppas on the sample index', function () {
     const shared = listed.find((record) => namedBy(record.project_name).length > 1);
     if (shared) texts.push(shared.project_name);
     let matches = 0;
-    for (let start = 0; start < texts.length; start += 50) {
-      const chunk = texts.slice(start, start + 50);
+    for (let start = 0; start < texts.length; start += 25) {
+      const chunk = texts.slice(start, start + 25);
       const batch = await reconcile(
         Object.fromEntries(chunk.map((query, i) => [`q${i}`, { query, limit: 25 }])),
       );

@@ -54,7 +54,7 @@ describe('api operations: router', () => {
     const gets = router.stack.filter((layer) => layer.methods.includes('GET')).map((layer) => layer.path);
     expect(gets).to.deep.equal(OPERATIONS.map((operation) => routePath(operation.path)));
     const posts = router.stack.filter((layer) => layer.methods.includes('POST')).map((layer) => layer.path);
-    expect(posts).to.deep.equal(['/api/v1/reconcile/ppas']);
+    expect(posts).to.deep.equal(['/api/v1/reconcile/ppas', '/api/v1/reconcile/parties']);
     expect(router.stack.length).to.equal(gets.length + posts.length);
   });
 });
