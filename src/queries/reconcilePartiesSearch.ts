@@ -48,7 +48,7 @@ export function partyCandidateQuery(text: string): Query {
       { match_phrase: { [NAMES_FIELD]: { query: comparable, boost: PHRASE_BOOST } } },
       {
         match: {
-          [NAMES_FIELD]: { query: comparable, fuzziness: 'AUTO', minimum_should_match: NEAR_WORDS_SHARE },
+          [NAMES_FIELD]: { query: comparable, ...NEAR_WORD, minimum_should_match: NEAR_WORDS_SHARE },
         },
       },
     );
