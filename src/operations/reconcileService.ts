@@ -75,7 +75,7 @@ const docOf = (operationId: string, summary: string, description: string, ok: st
 });
 
 /** The POST of a root: the same parameters in a form body. */
-function formDoc(operationId: string, summary: string, description: string): OpenApiOperation {
+function formDoc(operationId: string, summary: string, description: string, form: string): OpenApiOperation {
   const responses = apiResponses(
     { description: 'A result batch or an extension.', schema: 'ReconcileServiceAnswer' },
     {
@@ -94,7 +94,7 @@ function formDoc(operationId: string, summary: string, description: string): Ope
     requestBody: {
       required: true,
       content: {
-        'application/x-www-form-urlencoded': { schema: { $ref: '#/components/schemas/ReconcileForm' } },
+        'application/x-www-form-urlencoded': { schema: { $ref: `#/components/schemas/${form}` } },
       },
     },
     responses,
@@ -145,13 +145,13 @@ function rootOperation<S>(service: ServiceEntities<S>): Operation {
       'The manifest, a result batch or an extension.',
       'ReconcileServiceAnswer',
     ),
-    form: { doc: formDoc(`reconcile${operationName}Batch`, summary, about) },
+    form: { doc: formDoc(`reconcile${operationName}Batch`, summary, about, `Reconcile${operationName}Form`) },
     schemas: {
       ReconcileManifest: ReconcileManifestSchema,
       ReconcileResultBatch: ReconcileResultBatchSchema,
       ReconcileExtension: ReconcileExtensionSchema,
       ReconcileServiceAnswer: ReconcileServiceAnswerSchema,
-      ReconcileForm: query.schema,
+      [`Reconcile${operationName}Form`]: query.schema,
     },
     handler:
       (deps) =>
