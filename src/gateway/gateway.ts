@@ -10,6 +10,7 @@ import type { Tracer } from '@opentelemetry/api';
 import type { Admission } from './admission.js';
 import { admitTraced, requestTraceContext } from './admissionSpan.js';
 import { changeLogIndexName } from '../../indexContract/changeLog.js';
+import { partiesAliasOf } from '../../indexContract/parties.js';
 import { SearchUnavailableError } from './searchErrors.js';
 import { Failover, type Attempt } from './failover.js';
 import { currentRequestSignal } from '../http/requestSignal.js';
@@ -49,6 +50,11 @@ export interface SearchGateway {
   getDocument<TDoc>(lookup: DocumentLookup): Promise<TDoc | null>;
   /** One search on the change log (`<alias>-changes`), with the same retries and errors as search(). */
   searchChangeLog<TDoc>(request: SearchRequestBody): Promise<estypes.SearchResponse<TDoc>>;
+  /**
+   * One search on the parties of the served generation (`<alias>-parties`), with the same admission, retries and
+   * errors as search(); a generation built before parties has none, and finds nothing.
+   */
+  searchParties<TDoc>(request: SearchRequestBody): Promise<estypes.SearchResponse<TDoc>>;
   close(): Promise<void>;
 }
 
@@ -123,6 +129,7 @@ function createRead({ client, requestTimeoutMs, admission, tracer }: SearchGatew
 export function createSearchGateway(options: SearchGatewayOptions): SearchGateway {
   const { client, alias, admission } = options;
   const changeLog = changeLogIndexName(alias);
+  const parties = partiesAliasOf(alias);
   const read = createRead(options);
   return {
     search: (request, searchOptions) =>
@@ -146,6 +153,14 @@ export function createSearchGateway(options: SearchGatewayOptions): SearchGatewa
     },
 
     searchChangeLog: (request) => read((attempt) => client.search({ ...request, index: changeLog }, attempt)),
+
+    searchParties: (request) =>
+      read((attempt) =>
+        client.search(
+          { ...request, index: parties, ignore_unavailable: true, allow_no_indices: true },
+          attempt,
+        ),
+      ),
 
     close: () => client.close(),
   };

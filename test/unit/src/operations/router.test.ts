@@ -38,6 +38,7 @@ describe('api operations: router', () => {
       'group_limit',
       'group_sort',
       'limit',
+      'role',
       'since',
     ]);
   });
