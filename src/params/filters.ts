@@ -328,6 +328,7 @@ export const LIST_FILTERS = {
       {
         minItems: 1,
         maxItems: MAX_LIST_TOKENS,
+        examples: [['kenya-power', '!acme-power-1188253c']],
         description:
           'The PPA names one of these parties (OR) in any role (developer or consortium member, offtaker, ' +
           `procuring entity), by id, joined by ","; at most ${MAX_LIST_TOKENS}. An unknown id matches nothing. ` +
