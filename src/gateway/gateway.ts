@@ -50,6 +50,11 @@ export interface SearchGateway {
   getDocument<TDoc>(lookup: DocumentLookup): Promise<TDoc | null>;
   /** One search on the change log (`<alias>-changes`), with the same retries and errors as search(). */
   searchChangeLog<TDoc>(request: SearchRequestBody): Promise<estypes.SearchResponse<TDoc>>;
+  /**
+   * One search on the parties of the served generation (`<alias>-parties`), with the same admission, retries and
+   * errors as search(); a generation built before parties has none, and finds nothing.
+   */
+  searchParties<TDoc>(request: SearchRequestBody): Promise<estypes.SearchResponse<TDoc>>;
   close(): Promise<void>;
 }
 
@@ -129,6 +134,7 @@ function createRead({ client, requestTimeoutMs, admission, tracer }: SearchGatew
 export function createSearchGateway(options: SearchGatewayOptions): SearchGateway {
   const { client, alias, admission } = options;
   const changeLog = changeLogIndexName(alias);
+  const parties = partiesAliasOf(alias);
   const read = createRead(options);
   return {
     search: (request, searchOptions) =>
@@ -138,7 +144,7 @@ export function createSearchGateway(options: SearchGatewayOptions): SearchGatewa
       const searches = requests.flatMap((request) => [{}, request as estypes.MsearchMultisearchBody]);
       const target =
         searchOptions?.on === 'parties'
-          ? { index: partiesAliasOf(alias), ignore_unavailable: true, allow_no_indices: true }
+          ? { index: parties, ignore_unavailable: true, allow_no_indices: true }
           : { index: alias };
       const answer = await read(
         (attempt) => client.msearch<TDoc>({ ...target, searches }, attempt),
@@ -156,6 +162,14 @@ export function createSearchGateway(options: SearchGatewayOptions): SearchGatewa
     },
 
     searchChangeLog: (request) => read((attempt) => client.search({ ...request, index: changeLog }, attempt)),
+
+    searchParties: (request) =>
+      read((attempt) =>
+        client.search(
+          { ...request, index: parties, ignore_unavailable: true, allow_no_indices: true },
+          attempt,
+        ),
+      ),
 
     close: () => client.close(),
   };

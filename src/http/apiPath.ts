@@ -39,6 +39,8 @@ export const API_PATHS = {
   ppa: apiPath('/ppas/{slug}'),
   ppaOcds: apiPath('/ppas/{slug}/ocds'),
   flags: apiPath('/flags'),
+  parties: apiPath('/parties'),
+  party: apiPath('/parties/{id}'),
   ocdsExtensionFile: apiPath('/ocds/{file}'),
   ocdsExtensionCodelist: apiPath('/ocds/codelists/{file}'),
   openApiDocument: apiPath('/openapi.json'),

@@ -2,7 +2,9 @@
 // segments under /ppas (statistics, export, changes, feed, suggest, ocds) before /ppas/{slug}.
 import { exportPpas } from './exportPpas.js';
 import { flagMethodology } from './flagMethodology.js';
+import { getParty } from './getParty.js';
 import { getPpa } from './getPpa.js';
+import { listParties } from './listParties.js';
 import { listPpas } from './listPpas.js';
 import { getPpaOcds } from './getPpaOcds.js';
 import { listPpasOcds } from './listPpasOcds.js';
@@ -30,6 +32,8 @@ export const OPERATIONS: readonly Operation[] = [
   getPpa,
   getPpaOcds,
   flagMethodology,
+  listParties,
+  getParty,
   ...RECONCILE_PPAS_OPERATIONS,
   ...RECONCILE_PARTIES_OPERATIONS,
   ocdsExtensionFile,

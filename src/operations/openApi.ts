@@ -93,6 +93,11 @@ export function buildOpenApiSpec(options: OpenApiOptions = {}): OpenApiSpec {
     tags: [
       { name: 'ppas', description: 'Published Power Purchase Agreements.' },
       {
+        name: 'parties',
+        description:
+          'The counterparties of the PPAs (developers and consortium members, offtakers, procuring entities) as entities.',
+      },
+      {
         name: 'ocds',
         description:
           'The PPAs in the Open Contracting Data Standard (OCDS 1.1.5): record and release packages, and the ' +

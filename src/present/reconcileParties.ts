@@ -5,7 +5,7 @@ import type { estypes } from '@elastic/elasticsearch';
 import { PARTY_ROLE_NAMES, type PartyRole } from '../../indexContract/parties.js';
 import { countryNames } from '../../indexContract/text/countryNames.js';
 import { foldedWords } from '../../indexContract/text/tokenizer.js';
-import { apiPath, RECONCILE_PATHS } from '../http/apiPath.js';
+import { API_PATHS, RECONCILE_PATHS } from '../http/apiPath.js';
 import type { PropertyValue } from '../params/reconcile.js';
 import type { ReconcilePartySource } from '../queries/reconcilePartiesSearch.js';
 import type { CandidateFacts, ReconcileType } from './reconcileCandidates.js';
@@ -18,8 +18,8 @@ export const PARTY_TYPE: ReconcileType = {
   name: 'Party (developer, offtaker or procuring entity)',
 };
 
-/** GET /api/v1/parties: where a party's page is. */
-const PARTIES_PATH = apiPath('/parties');
+/** GET /api/v1/parties/{id}: where a party's page is. */
+const PARTIES_PATH = API_PATHS.parties;
 
 export const PARTY_SERVICE: ServiceDescription = {
   name: 'PPA search: parties (developers, offtakers, procuring entities)',

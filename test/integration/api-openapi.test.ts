@@ -259,6 +259,7 @@ describe('api openapi: the document stays true', function () {
       '/api/v1/ppas/statistics',
       '/api/v1/ppas/suggest',
       '/api/v1/ppas/ocds',
+      '/api/v1/parties',
     ]) {
       const parameters = (openApiDocument.paths[path]?.get?.parameters ?? []) as Json[];
       for (const parameter of parameters.filter((p) => p.in === 'query')) {

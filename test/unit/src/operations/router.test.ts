@@ -43,6 +43,7 @@ describe('api operations: router', () => {
       'limit',
       'prefix',
       'queries',
+      'role',
       'since',
       'type',
       'type_strict',

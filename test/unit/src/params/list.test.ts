@@ -228,6 +228,7 @@ describe('api params: list', () => {
       'min_capacity',
       'max_capacity',
       'flags',
+      'party',
       'flagged',
       'sort',
       'page',
