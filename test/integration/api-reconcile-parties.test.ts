@@ -1,18 +1,26 @@
-// /api/v1/reconcile/parties (W3C Reconciliation Service API 0.2) over the real app and Elasticsearch on the shipped
-// sample (a seeded, generated set): the reference names with one typo, a legal-form word added or removed, or
-// accents dropped find their party in the top 3; match is never given to a wrong party; every body validates against
-// the specification's schemas; OpenRefine's own requests replayed; the extension's figures against an oracle.
+// /api/v1/reconcile/parties (W3C Reconciliation Service API 0.2) over the real app and Elasticsearch, on the shipped
+// sample plus a seeded set of namesakes that differ by a legal form, punctuation or accents only: the reference names
+// with one typo, a legal-form word added or removed, or accents dropped find their party in the top 3; match is never
+// given to a wrong party; every body validates against the specification's schemas; OpenRefine's own requests
+// replayed; the extension's figures against the parties' oracle (test/support/partiesOracle.ts).
 import { expect } from 'chai';
-import { consortiumMembers, groupKey } from '../../indexContract/counterparties.js';
-import { partyIdOf } from '../../indexContract/parties.js';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { PpaRecord } from '../../indexContract/record.js';
 import { LEGAL_FORM_WORDS } from '../../src/matching/reconcileNames.js';
 import {
   reconciliationProblems,
   type ReconciliationSchemaName,
 } from '../../src/params/reconciliationSchemas.js';
+import { roundTo } from '../../src/present/rounding.js';
+import { buildTestApp, type TestApp } from '../support/app.js';
 import { assertMatchesOpenApi } from '../support/openapi.js';
-import { useSampleApp } from '../support/sampleApp.js';
-import { listed } from '../support/sampleOracle.js';
+import { keyByHand, partiesByHand, type OracleParty } from '../support/partiesOracle.js';
+import { ppaRecord } from '../support/ppaRecords.js';
+import { indexSample } from '../support/sampleIndex.js';
+import { records as sampleRecords } from '../support/sampleOracle.js';
+import { deleteIndices, testEsClient, uniqueName } from '../support/services.js';
 
 interface Candidate {
   id: string;
@@ -25,64 +33,38 @@ type ResultBatch = Record<string, { result: Candidate[] }>;
 
 const ROOT = '/api/v1/reconcile/parties';
 type Role = 'developer' | 'offtaker' | 'procuring_entity';
+const ROLES: readonly Role[] = ['developer', 'offtaker', 'procuring_entity'];
 
-interface OracleParty {
-  id: string;
-  name: string;
-  spellings: Map<string, number>;
-  roles: Set<Role>;
-  slugs: Set<string>;
-  capacity: number;
-  guaranteed: number;
-  countries: Map<string, number>;
+/**
+ * Namesakes a wrong `match` would confuse: each pair differs by a legal form, punctuation or accents only, so
+ * their comparable names are one and their group keys two (two parties).
+ */
+function seededRecords(): PpaRecord[] {
+  const developers = [
+    'Acme Power Ltd',
+    'ACME POWER LIMITED',
+    'Acme Power Holdings S.A.',
+    'Açaí Energia S.A.',
+    'Acai Energia SA',
+    'Sun-Power GmbH',
+    'SunPower GmbH',
+    'Nordlys Kraft A.Ş.',
+    'Pty Solar Co.',
+  ];
+  return developers.map((developer, i) =>
+    ppaRecord(`reconcile-seed-${i}`, {
+      developer,
+      offtaker: {
+        name: i % 2 === 0 ? 'Seeded Grid Authority' : 'Seeded Grid Authority Plc',
+        type: 'state_utility',
+      },
+      country_code: i % 3 === 0 ? 'KE' : 'TZ',
+      updated_at: '2026-01-01T00:00:00.000Z',
+    }),
+  );
 }
 
-/** The parties of the published, active sample PPAs, by the contract: one per group key, its commonest spelling. */
-function oracleParties(): OracleParty[] {
-  const parties = new Map<string, OracleParty>();
-  for (const record of listed) {
-    const named: [Role, string | null | undefined][] = [
-      ...consortiumMembers(record.developer).map((name): [Role, string] => ['developer', name]),
-      ['offtaker', record.offtaker?.name],
-      ['procuring_entity', record.procurement?.procuring_entity],
-    ];
-    const seen = new Set<string>();
-    for (const [role, name] of named) {
-      if (!name || groupKey(name) === '') continue;
-      const key = groupKey(name);
-      let party = parties.get(key);
-      if (!party) {
-        party = {
-          id: partyIdOf(name),
-          name,
-          spellings: new Map(),
-          roles: new Set(),
-          slugs: new Set(),
-          capacity: 0,
-          guaranteed: 0,
-          countries: new Map(),
-        };
-        parties.set(key, party);
-      }
-      party.roles.add(role);
-      const spelling = name.replace(/\s+/gu, ' ');
-      if (!seen.has(`${key} ${spelling}`))
-        party.spellings.set(spelling, (party.spellings.get(spelling) ?? 0) + 1);
-      seen.add(`${key} ${spelling}`);
-      if (party.slugs.has(record.slug)) continue;
-      party.slugs.add(record.slug);
-      party.capacity += record.capacity_mw;
-      party.guaranteed += record.fiscal?.guaranteed_amount_usd ?? 0;
-      if (record.country_code) {
-        party.countries.set(record.country_code, (party.countries.get(record.country_code) ?? 0) + 1);
-      }
-    }
-  }
-  for (const party of parties.values()) {
-    party.name = [...party.spellings].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]![0];
-  }
-  return [...parties.values()];
-}
+const ALL = (): PpaRecord[] => [...sampleRecords, ...seededRecords()];
 
 /** One typo: two inner letters of the longest word swapped. */
 function withTypo(name: string): string {
@@ -104,11 +86,34 @@ function legalFormSwapped(name: string): string {
 /** Accents dropped, case kept. */
 const withoutAccents = (name: string): string => name.normalize('NFKD').replace(/\p{M}/gu, '');
 
-describe('/api/v1/reconcile/parties on the sample index', function () {
+describe('/api/v1/reconcile/parties on the sample and a seeded set of namesakes', function () {
   this.timeout(120_000);
-  const { app } = useSampleApp('api-reconcile-parties');
-  const parties = oracleParties();
-  const byId = new Map(parties.map((party) => [party.id, party]));
+  const client = testEsClient();
+  const alias = uniqueName('api-reconcile-parties');
+  const oracle = partiesByHand(ALL());
+  const parties: OracleParty[] = [...oracle.values()];
+  let api: TestApp | undefined;
+  let dir = '';
+  const app = (): TestApp => api!;
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'ppa-reconcile-parties-'));
+    const path = join(dir, 'records.ndjson');
+    await writeFile(
+      path,
+      `${ALL()
+        .map((record) => JSON.stringify(record))
+        .join('\n')}\n`,
+    );
+    await indexSample(client, alias, path);
+    api = await buildTestApp({ alias, configOverrides: { logLevel: 'warn' } });
+  });
+  after(async () => {
+    await api?.close();
+    await deleteIndices(client, alias);
+    await client.close();
+    await rm(dir, { recursive: true, force: true });
+  });
 
   async function call(
     path: string,
@@ -152,8 +157,14 @@ describe('/api/v1/reconcile/parties on the sample index', function () {
   }
 
   it('the oracle holds parties of every role', () => {
-    for (const role of ['developer', 'offtaker', 'procuring_entity'] as const) {
-      expect(parties.filter((party) => party.roles.has(role)).length, role).to.be.greaterThan(3);
+    for (const role of ROLES) {
+      expect(parties.filter((party) => party.roles[role] > 0).length, role).to.be.greaterThan(3);
+    }
+    for (const name of ['Acme Power Ltd', 'ACME POWER LIMITED', 'Açaí Energia S.A.', 'Acai Energia SA']) {
+      expect(
+        parties.filter((party) => keyByHand(party.name) === keyByHand(name)),
+        name,
+      ).to.have.length(1);
     }
   });
 
@@ -190,7 +201,7 @@ describe('/api/v1/reconcile/parties on the sample index', function () {
 
   it('never says match to a wrong party: only to the one whose name or alias the query is, as a group key', async () => {
     const texts = parties.flatMap((party) => [
-      ...party.spellings.keys(),
+      ...party.aliases.map((alias) => alias.name),
       party.name.toUpperCase(),
       ` ${party.name.replace(/ /gu, '  ')} `,
       withTypo(party.name),
@@ -200,7 +211,7 @@ describe('/api/v1/reconcile/parties on the sample index', function () {
     const answers = await reconcile(texts.map((query) => ({ query, limit: 25 })));
     let matches = 0;
     texts.forEach((text, i) => {
-      const named = parties.find((party) => groupKey(party.name) === groupKey(text));
+      const named = parties.find((party) => keyByHand(party.name) === keyByHand(text));
       for (const candidate of answers[i] ?? []) {
         expect(candidate.match, `${text} → ${candidate.id}`).to.equal(named?.id === candidate.id);
         if (candidate.match) matches += 1;
@@ -209,11 +220,31 @@ describe('/api/v1/reconcile/parties on the sample index', function () {
     expect(matches).to.be.at.least(parties.length * 3);
   });
 
+  it('tells namesakes apart: the same comparable name scores 100 for both, match only for the exact spelling', async () => {
+    const idOf = (name: string) => parties.find((party) => keyByHand(party.name) === keyByHand(name))!.id;
+    const [bare, ltd, limited, accented] = await reconcile([
+      { query: 'Acme Power' },
+      { query: 'acme power ltd' },
+      { query: 'Acme  Power Limited' },
+      { query: 'Acai Energia S.A.' },
+    ]);
+    const top = (candidates: Candidate[] | undefined) =>
+      (candidates ?? []).filter((candidate) => candidate.score === 100).map((candidate) => candidate.id);
+    expect(top(bare)).to.have.members([idOf('Acme Power Ltd'), idOf('ACME POWER LIMITED')]);
+    expect(bare?.some((candidate) => candidate.match)).to.equal(false);
+    expect(ltd?.filter((c) => c.match).map((c) => c.id)).to.deep.equal([idOf('Acme Power Ltd')]);
+    expect(limited?.filter((c) => c.match).map((c) => c.id)).to.deep.equal([idOf('ACME POWER LIMITED')]);
+    expect(top(accented)).to.include.members([idOf('Açaí Energia S.A.'), idOf('Acai Energia SA')]);
+    expect(accented?.filter((c) => c.match).map((c) => c.id)).to.deep.equal([idOf('Açaí Energia S.A.')]);
+  });
+
   it('reads the role and country properties: they agree or halve the score, and a disagreeing one is no match', async () => {
-    const party = parties.find((p) => p.countries.size > 0 && p.roles.size === 1)!;
-    const [role] = [...party.roles];
-    const other = (['developer', 'offtaker', 'procuring_entity'] as const).find((r) => r !== role)!;
-    const [country] = [...party.countries.keys()];
+    const party = parties.find(
+      (p) => p.countries.length > 0 && ROLES.filter((r) => p.roles[r] > 0).length === 1,
+    )!;
+    const role = ROLES.find((r) => party.roles[r] > 0)!;
+    const other = ROLES.find((r) => r !== role)!;
+    const [country] = party.countries;
     const [agreeing, disagreeing, byName] = await reconcile([
       {
         query: party.name,
@@ -251,7 +282,7 @@ describe('/api/v1/reconcile/parties on the sample index', function () {
       extend: { propose_properties: { service_path: string } };
       preview: { url: string };
     };
-    const ten = parties.filter((party) => party.roles.has('offtaker')).slice(0, 10);
+    const ten = parties.filter((party) => party.roles.offtaker > 0).slice(0, 10);
     const answers = await reconcile(
       ten.map((party) => ({
         query: party.name,
@@ -284,7 +315,7 @@ describe('/api/v1/reconcile/parties on the sample index', function () {
       200,
       'text/html; charset=utf-8',
     ]);
-    expect(await preview.text()).to.include(`${party.slugs.size}`);
+    expect(await preview.text()).to.include(`<tr><th>PPAs</th><td>${party.ppas}</td></tr>`);
     const unknown = await call(`${ROOT}/preview?id=no-such-party`);
     expect(unknown.status).to.equal(404);
 
@@ -300,17 +331,13 @@ describe('/api/v1/reconcile/parties on the sample index', function () {
     });
     const { rows } = extension.body as { rows: Record<string, Record<string, unknown[]>> };
     for (const id of ids.slice(0, 6)) {
-      const oracle = byId.get(id)!;
+      const expected = oracle.get(id)!;
       expect(rows[id], id).to.deep.equal({
-        ppas: [{ int: oracle.slugs.size }],
-        capacity_mw: [{ float: Math.round(oracle.capacity * 10) / 10 }],
-        guaranteed_amount_usd: [{ float: Math.round(oracle.guaranteed) }],
-        countries: [...oracle.countries]
-          .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-          .map(([code]) => ({ str: code })),
-        roles: (['developer', 'offtaker', 'procuring_entity'] as const)
-          .filter((role) => oracle.roles.has(role))
-          .map((role) => ({ str: role })),
+        ppas: [{ int: expected.ppas }],
+        capacity_mw: [{ float: roundTo(expected.capacity_mw, 1) }],
+        guaranteed_amount_usd: [{ float: roundTo(expected.guaranteed_amount_usd, 0) }],
+        countries: expected.countries.map((code) => ({ str: code })),
+        roles: ROLES.filter((role) => expected.roles[role] > 0).map((role) => ({ str: role })),
       });
     }
     expect(rows['no-such-party']).to.deep.equal(Object.fromEntries(columns.map((c) => [c, []])));
