@@ -147,7 +147,9 @@ export function createApp(deps: AppDeps): Koa {
       admitsNow: () => admission.admitsNow(),
       searchRoutes: OPERATIONS.filter(
         (operation) => isApiPath(operation.path) && !operation.withoutSearch,
-      ).map((operation) => searchRoute(operation.path, routePath(operation.path))),
+      ).map((operation) =>
+        searchRoute(operation.path, routePath(operation.path), operation.form !== undefined),
+      ),
       ...(responseCache ? { holdsAnswer: (url: string) => responseCache.holdsAnswerTo(url) } : {}),
       exposedHeaders: RATE_LIMIT_HEADER_NAMES,
       refused: (route, method, seconds) => {
