@@ -22,7 +22,8 @@ export const RECONCILIATION_SCHEMAS = {
   suggestTypes: `${ID_BASE}suggest-types-response.json`,
   extendQuery: `${ID_BASE}data-extension-query.json`,
   extendResponse: `${ID_BASE}data-extension-response.json`,
-  propertyProposal: 'https://reconciliation-api.github.io/specs/draft/schemas/data-extension-property-proposal.json',
+  propertyProposal:
+    'https://reconciliation-api.github.io/specs/draft/schemas/data-extension-property-proposal.json',
 } as const;
 
 export type ReconciliationSchemaName = keyof typeof RECONCILIATION_SCHEMAS;
@@ -53,5 +54,7 @@ export const RECONCILIATION_VALIDATORS = compileAll();
 export function reconciliationProblems(name: ReconciliationSchemaName, body: unknown): string[] {
   const validate = RECONCILIATION_VALIDATORS[name];
   if (validate(body)) return [];
-  return (validate.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message ?? 'is invalid'}`);
+  return (validate.errors ?? []).map(
+    (error) => `${error.instancePath || '/'} ${error.message ?? 'is invalid'}`,
+  );
 }
