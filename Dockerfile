@@ -30,6 +30,8 @@ COPY package.json package-lock.json ./
 RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --no-audit --no-fund
 COPY --from=build /app/dist ./dist
 COPY mappings ./mappings
+# The Reconciliation Service API's schemas: the API checks the batches it is sent against them.
+COPY schemas/reconciliation ./schemas/reconciliation
 COPY db/migrations ./db/migrations
 COPY data ./data
 COPY public ./public

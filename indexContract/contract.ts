@@ -21,8 +21,10 @@ export const RELEASE: string = (
  * 4: the red flags (indexContract/flags.ts): `flags`, `flags_undecidable`, `flag_count` on each document and the
  *    peer fences in _meta (`flag_fences`), from which the API derives the detail's evidence; content hashes of
  *    definition 2 (the flags are served). An older index serves no flag until a reindex.
+ * 5: the parties (indexContract/parties.ts): `party_ids` on each document and the parties' index of the generation
+ *    behind `<alias>-parties`. An older index serves no party (the `party` filter matches nothing) until a reindex.
  */
-export const INDEX_CONTRACT_VERSION = 4;
+export const INDEX_CONTRACT_VERSION = 5;
 
 /** The oldest API contract that serves an index of this version correctly. */
 export const CONTRACT_COMPATIBLE_FROM = 1;

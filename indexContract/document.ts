@@ -49,6 +49,8 @@ export interface IndexDocument {
   flag_count: number;
   /** Every facet value as "<facet>:<value>" (indexContract/facetValues.ts): several facets counted in one pass. */
   facet_values: string[];
+  /** The ids of its parties, each once (indexContract/parties.ts): the `party` filter. */
+  party_ids: string[];
   /** The roll-ups' counterparties and codes as spelled, one per group key (indexContract/groupFields.ts). */
   group_developer: string[];
   group_offtaker: string[];

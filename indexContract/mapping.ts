@@ -14,3 +14,10 @@ export interface IndexDefinition {
 export function readIndexDefinition(): IndexDefinition {
   return JSON.parse(readFileSync(INDEX_MAPPING_URL, 'utf8')) as IndexDefinition;
 }
+
+export const PARTIES_MAPPING_URL = projectFile('mappings/parties.json');
+
+/** The parties' index definition (mappings/parties.json), a fresh copy on every call. */
+export function readPartiesDefinition(): IndexDefinition {
+  return JSON.parse(readFileSync(PARTIES_MAPPING_URL, 'utf8')) as IndexDefinition;
+}

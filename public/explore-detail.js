@@ -1,6 +1,7 @@
 // A PPA's detail, as the API gives it.
 import { API, flagTitle } from './explore-contract.js';
 import { $, countryName, el, getJson, label, say, showUrl } from './explore-dom.js';
+import { showPpaParties } from './explore-party.js';
 
 async function openDetail(slug) {
   const url = `${API}/${encodeURIComponent(slug)}`;
@@ -42,6 +43,8 @@ async function openDetail(slug) {
     );
     $('detail').hidden = false;
     $('detail-heading').focus();
+    // Its parties (developer members, offtaker, procuring entity), each a link to its page.
+    await showPpaParties(`${url}/ocds`);
   } catch (error) {
     say(error.message);
   }

@@ -88,6 +88,7 @@ function renderLinkFilters() {
   if (state.developer) parts.push(`developer contains “${state.developer}”`);
   if (state.min_capacity) parts.push(`at least ${state.min_capacity} MW`);
   if (state.max_capacity) parts.push(`at most ${state.max_capacity} MW`);
+  if (state.party) parts.push(`the PPAs of party ${state.party.split(',').join(' or ')}`);
   $('link-filters').textContent = parts.length ? `Also from the link: ${parts.join('; ')}.` : '';
   $('link-filters').hidden = parts.length === 0;
 }

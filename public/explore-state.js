@@ -19,7 +19,9 @@ const SEARCHED = 'explore:search';
 const STATE_CHANGED = 'explore:state';
 
 /** The list's filters the page keeps from a link without a control of its own (shown in #link-filters). */
-const LINK_FILTERS = ['developer', 'min_capacity', 'max_capacity']; // not an API bound: parameters
+const LINK_FILTERS = ['developer', 'min_capacity', 'max_capacity', 'party']; // not an API bound: parameters
+/** A party id, or ! and one (the list's `party` filter): GET /api/v1/parties names them. */
+const PARTY_ID = /^!?[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 const state = {
   q: '',
@@ -30,6 +32,8 @@ const state = {
   developer: '', // not an API bound
   min_capacity: '',
   max_capacity: '',
+  // The parties whose PPAs are listed (ids joined by ","), from a party's page or a link.
+  party: '',
   // '' is the API's default: relevance with q, most recent first without.
   sort: '',
   page: 1,
@@ -114,6 +118,12 @@ function readQuery(search) {
   state.developer = text('developer', bounds.maxDeveloperLength); // not an API bound: the substring filter
   state.min_capacity = number('min_capacity', 0, bounds.maxCapacityMw);
   state.max_capacity = number('max_capacity', 0, bounds.maxCapacityMw);
+  state.party = (params.get('party') ?? '')
+    .split(',')
+    .map((id) => id.trim())
+    .filter((id) => PARTY_ID.test(id))
+    .slice(0, bounds.maxListTokens)
+    .join(',');
   const sort = params.get('sort') ?? '';
   state.sort = SORTS.includes(sort) ? sort : ''; // relevance is the default with q, and an error without
   const page = params.get('page') ?? '';

@@ -8,6 +8,7 @@ import { pageQuery, readQuery, search, SEARCHED, state, STATE_CHANGED } from './
 import { refresh } from './explore-results.js';
 import { chooseGroups, dimensionOptions, showGroupControls } from './explore-rollups.js';
 import { closeSuggestions, wireSuggestions } from './explore-suggest.js';
+import { wireParties } from './explore-party.js';
 
 /** The form as the state says (after a link was opened, or Back or Forward). */
 function formShowsState() {
@@ -42,7 +43,7 @@ function start() {
   });
   $('clear-filters').addEventListener('click', () => {
     for (const values of Object.values(state.filters)) values.clear();
-    state.developer = state.min_capacity = state.max_capacity = '';
+    state.developer = state.min_capacity = state.max_capacity = state.party = '';
     state.page = 1;
     search();
   });
@@ -51,6 +52,7 @@ function start() {
     $('results-heading').focus();
   });
   $('results-heading').tabIndex = -1;
+  wireParties();
   $('group-by').append(...dimensionOptions().slice(1));
   for (const id of ['group-by', 'group-then', 'group-sort', 'group-limit']) {
     $(id).addEventListener('change', chooseGroups);

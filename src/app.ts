@@ -21,7 +21,7 @@ import type { Metrics } from './metrics/metrics.js';
 import { isApiPath } from './http/apiPath.js';
 import { compression } from './http/compression.js';
 import { cors } from './http/cors.js';
-import { onlyReadMethods } from './http/methods.js';
+import { allowedMethods, onlyReadMethods } from './http/methods.js';
 import { problemResponses } from './http/problemResponses.js';
 import { boundedQueryString } from './http/queryLength.js';
 import { requestId } from './http/requestId.js';
@@ -147,7 +147,9 @@ export function createApp(deps: AppDeps): Koa {
       admitsNow: () => admission.admitsNow(),
       searchRoutes: OPERATIONS.filter(
         (operation) => isApiPath(operation.path) && !operation.withoutSearch,
-      ).map((operation) => searchRoute(operation.path, routePath(operation.path))),
+      ).map((operation) =>
+        searchRoute(operation.path, routePath(operation.path), operation.form !== undefined),
+      ),
       ...(responseCache ? { holdsAnswer: (url: string) => responseCache.holdsAnswerTo(url) } : {}),
       exposedHeaders: RATE_LIMIT_HEADER_NAMES,
       refused: (route, method, seconds) => {
@@ -166,7 +168,7 @@ export function createApp(deps: AppDeps): Koa {
   if (metrics) app.use(metrics.httpMiddleware());
   app.use(requestLog(logger));
   app.use(securityHeaders());
-  app.use(cors(RATE_LIMIT_HEADER_NAMES));
+  app.use(cors(RATE_LIMIT_HEADER_NAMES, (path) => allowedMethods([api], path)));
   app.use(problemResponses(logger, refusalLog, RATE_LIMIT_HEADER_NAMES));
   app.use(compression());
   app.use(health.routes());

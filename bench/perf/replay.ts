@@ -27,7 +27,9 @@ export function replayingGateway(live: SearchGateway): SearchGateway {
   const msearch = replaying((bodies: readonly SearchRequestBody[]) => live.msearch(bodies));
   const searchChangeLog = replaying((body: SearchRequestBody) => live.searchChangeLog(body));
   const getDocument = replaying((lookup: DocumentLookup) => live.getDocument(lookup));
+  const searchParties = replaying((body: SearchRequestBody) => live.searchParties(body));
   return {
+    searchParties: searchParties as SearchGateway['searchParties'],
     getDocument: getDocument as SearchGateway['getDocument'],
     searchChangeLog: searchChangeLog as SearchGateway['searchChangeLog'],
     search: search as SearchGateway['search'],

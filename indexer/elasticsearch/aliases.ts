@@ -1,6 +1,7 @@
 // The alias and the timestamped indices behind it: where it points, the one-call swap, retention, rollback.
 import type { Client } from '@elastic/elasticsearch';
 import { isDataIndexOf, parseIndexBuiltAt } from '../../indexContract/indexName.js';
+import { partiesAliasOf, partiesIndexOf } from '../../indexContract/parties.js';
 
 export interface DataIndex {
   index: string;
@@ -47,6 +48,8 @@ export async function dataIndices(client: Client, alias: string): Promise<DataIn
 /**
  * Points the alias at `to` in one `_aliases` call (remove + add are applied atomically). When `from` is
  * given it must still hold the alias, so a concurrent move makes this call fail instead of being overwritten.
+ * The parties' alias moves in the same call to `to`'s parties (indexContract/parties.ts), or off any index when
+ * `to` was built before parties: PPAs and parties are one generation.
  */
 export async function swapAlias(
   client: Client,
@@ -54,10 +57,16 @@ export async function swapAlias(
   from: string | null,
   to: string,
 ): Promise<void> {
+  const partiesAlias = partiesAliasOf(alias);
+  const partiesFrom = await aliasTarget(client, partiesAlias);
+  const partiesTo = partiesIndexOf(alias, to);
+  const toHasParties = await client.indices.exists({ index: partiesTo });
   await client.indices.updateAliases({
     actions: [
       ...(from ? [{ remove: { index: from, alias, must_exist: true } }] : []),
       { add: { index: to, alias } },
+      ...(partiesFrom ? [{ remove: { index: partiesFrom, alias: partiesAlias } }] : []),
+      ...(toHasParties ? [{ add: { index: partiesTo, alias: partiesAlias } }] : []),
     ],
   });
 }
@@ -81,7 +90,13 @@ export async function applyRetention(
   ];
   const kept = new Set(order.slice(0, Math.max(1, keep)));
   const doomed = all.filter((index) => !kept.has(index));
-  if (doomed.length > 0) await client.indices.delete({ index: doomed });
+  if (doomed.length > 0) {
+    await client.indices.delete({ index: doomed });
+    await client.indices.delete({
+      index: doomed.map((index) => partiesIndexOf(alias, index)),
+      ignore_unavailable: true,
+    });
+  }
   return doomed;
 }
 

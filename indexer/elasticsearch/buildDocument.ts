@@ -51,6 +51,7 @@ import {
 import { vocabularyWords } from '../../indexContract/text/vocabulary.js';
 import { facetValues } from '../../indexContract/facetValues.js';
 import { groupFieldValues } from '../../indexContract/groupFields.js';
+import { PARTY_IDS_FIELD, partyIdsOfPpa } from '../../indexContract/parties.js';
 import { contentHash } from '../../indexContract/contentHash.js';
 import { evaluateFlags, peerLookup, type PeerLookup } from '../../indexContract/flags.js';
 
@@ -100,6 +101,7 @@ function buildServedAndSearchFields(
     referenceCode: foldText(record.reference_code),
   };
   const technology = technologyWords(faceted.technology);
+  const groups = groupFieldValues(record);
   const countries = countryNameWords(faceted.country_code);
   return {
     slug: record.slug,
@@ -137,7 +139,8 @@ function buildServedAndSearchFields(
     flags_undecidable: flagged.flags_undecidable,
     flag_count: flagged.flag_count,
     facet_values: facetValues(faceted),
-    ...groupFieldValues(record),
+    ...groups,
+    [PARTY_IDS_FIELD]: partyIdsOfPpa(groups),
     capacity_mw: record.capacity_mw,
     financial_close_year: faceted.financial_close_year,
     active: record.active,

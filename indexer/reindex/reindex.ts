@@ -11,6 +11,8 @@ import { BuiltEntries } from '../changes/builtEntries.js';
 import { aliasTarget, applyRetention } from '../elasticsearch/aliases.js';
 import { bulkLoad, type LoadableDocument } from '../elasticsearch/bulkLoad.js';
 import { buildDocument } from '../elasticsearch/buildDocument.js';
+import { buildParties } from '../elasticsearch/partiesIndex.js';
+import { partiesIndexOf } from '../../indexContract/parties.js';
 import { indexDefinition } from '../elasticsearch/indexMapping.js';
 import { AliasLock } from '../elasticsearch/lock.js';
 import {
@@ -215,6 +217,10 @@ async function buildGeneration(run: ReindexRun, keep: number): Promise<Generatio
     const changedSince = source.catchUpFrom?.();
     if (changedSince) await catchUp(client, newIndex, changedSince, logger);
     throwIfAborted(signal);
+    // The parties from the PPAs as they go live (after the catch-up), so both are one generation.
+    const parties = await buildParties(client, alias, newIndex);
+    logger.info({ index: newIndex, parties }, 'parties built');
+    throwIfAborted(signal);
     await goLivePhase(build);
 
     throwIfAborted(signal);
@@ -232,7 +238,10 @@ async function buildGeneration(run: ReindexRun, keep: number): Promise<Generatio
     );
     return { index: newIndex, previousIndex, indexed, deletedIndices, changes };
   } catch (error) {
-    if (newIndex && !swapped) await deleteQuietly(client, newIndex, logger);
+    if (newIndex && !swapped) {
+      await deleteQuietly(client, newIndex, logger);
+      await deleteQuietly(client, partiesIndexOf(alias, newIndex), logger);
+    }
     if (signal?.aborted && !(error instanceof InterruptedError))
       throw new InterruptedError(String(signal.reason));
     throw error;

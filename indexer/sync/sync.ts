@@ -9,6 +9,7 @@ import type { RemovalLimit } from '../changes/removalGuard.js';
 import { aliasTarget } from '../elasticsearch/aliases.js';
 import { applyChanges } from '../elasticsearch/changeBulk.js';
 import { addMissingFields } from '../elasticsearch/indexMapping.js';
+import { partiesTouched, rebuildParties } from '../elasticsearch/partiesIndex.js';
 import { indexedSlugs } from '../elasticsearch/servedEntries.js';
 import { IndexerError } from '../errors.js';
 import type { IndexerLogger } from '../indexerLog.js';
@@ -108,11 +109,13 @@ export class Sync {
         return vanished;
       },
       write: async (changes, removal) => {
-        if (!changeLog) {
-          await applyChanges(client, index, changes);
-          return 0;
-        }
-        return applyLogged(client, changeLog, { alias, index }, changes, () => removal);
+        // The parties named before and after the batch are rebuilt once it is searchable (partiesIndex.ts).
+        const touched = await partiesTouched(client, index, changes);
+        const logged = changeLog
+          ? await applyLogged(client, changeLog, { alias, index }, changes, () => removal)
+          : (await applyChanges(client, index, changes), 0);
+        await rebuildParties(client, alias, index, touched);
+        return logged;
       },
     };
   }

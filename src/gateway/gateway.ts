@@ -10,6 +10,7 @@ import type { Tracer } from '@opentelemetry/api';
 import type { Admission } from './admission.js';
 import { admitTraced, requestTraceContext } from './admissionSpan.js';
 import { changeLogIndexName } from '../../indexContract/changeLog.js';
+import { partiesAliasOf } from '../../indexContract/parties.js';
 import { SearchUnavailableError } from './searchErrors.js';
 import { Failover, type Attempt } from './failover.js';
 import { currentRequestSignal } from '../http/requestSignal.js';
@@ -55,6 +56,11 @@ export interface SearchGateway {
   getDocument<TDoc>(lookup: DocumentLookup): Promise<FoundDocument<TDoc> | null>;
   /** One search on the change log (`<alias>-changes`), with the same retries and errors as search(). */
   searchChangeLog<TDoc>(request: SearchRequestBody): Promise<estypes.SearchResponse<TDoc>>;
+  /**
+   * One search on the parties of the served generation (`<alias>-parties`), with the same admission, retries and
+   * errors as search(); a generation built before parties has none, and finds nothing.
+   */
+  searchParties<TDoc>(request: SearchRequestBody): Promise<estypes.SearchResponse<TDoc>>;
   close(): Promise<void>;
 }
 
@@ -74,6 +80,11 @@ export interface SearchOptions {
    * else declined at once (SearchDeclinedError), never queued.
    */
   optional?: boolean;
+  /**
+   * msearch only: the searches run on the parties of the served generation (`<alias>-parties`) instead of its PPAs;
+   * a generation built before parties has none, and finds nothing (the parties' reconciliation).
+   */
+  on?: 'parties';
 }
 
 export interface SearchGatewayOptions {
@@ -129,6 +140,7 @@ function createRead({ client, requestTimeoutMs, admission, tracer }: SearchGatew
 export function createSearchGateway(options: SearchGatewayOptions): SearchGateway {
   const { client, alias, admission } = options;
   const changeLog = changeLogIndexName(alias);
+  const parties = partiesAliasOf(alias);
   const read = createRead(options);
   return {
     search: (request, searchOptions) =>
@@ -136,8 +148,12 @@ export function createSearchGateway(options: SearchGatewayOptions): SearchGatewa
 
     async msearch<TDoc>(requests: readonly SearchRequestBody[], searchOptions?: SearchOptions) {
       const searches = requests.flatMap((request) => [{}, request as estypes.MsearchMultisearchBody]);
+      const target =
+        searchOptions?.on === 'parties'
+          ? { index: parties, ignore_unavailable: true, allow_no_indices: true }
+          : { index: alias };
       const answer = await read(
-        (attempt) => client.msearch<TDoc>({ index: alias, searches }, attempt),
+        (attempt) => client.msearch<TDoc>({ ...target, searches }, attempt),
         searchOptions,
       );
       return answer.responses.map((item) => searchResponseOf(item, admission));
@@ -152,6 +168,14 @@ export function createSearchGateway(options: SearchGatewayOptions): SearchGatewa
     },
 
     searchChangeLog: (request) => read((attempt) => client.search({ ...request, index: changeLog }, attempt)),
+
+    searchParties: (request) =>
+      read((attempt) =>
+        client.search(
+          { ...request, index: parties, ignore_unavailable: true, allow_no_indices: true },
+          attempt,
+        ),
+      ),
 
     close: () => client.close(),
   };

@@ -20,15 +20,22 @@ export function corsHeaders(alsoExposed: readonly string[] = []): Record<string,
   };
 }
 
-/** `alsoExposed`: the headers of other layers (the rate limit's). */
-export function cors(alsoExposed: readonly string[] = []): Middleware {
+/**
+ * `alsoExposed`: the headers of other layers (the rate limit's); `methodsOf`: the methods a path takes (the
+ * reconciliation services' roots take POST too), else the read methods.
+ */
+export function cors(
+  alsoExposed: readonly string[] = [],
+  methodsOf: (path: string) => string = () => ALLOWED_METHODS,
+): Middleware {
   const always = corsHeaders(alsoExposed);
   return async (ctx, next) => {
     ctx.set(always);
     if (ctx.method !== 'OPTIONS') return next();
 
-    ctx.set('Allow', ALLOWED_METHODS);
-    ctx.set('Access-Control-Allow-Methods', ALLOWED_METHODS);
+    const methods = methodsOf(ctx.path);
+    ctx.set('Allow', methods);
+    ctx.set('Access-Control-Allow-Methods', methods);
     const requested = ctx.get('Access-Control-Request-Headers').trim();
     // No credentials are read anywhere, so whatever request headers a page wants to send are fine.
     if (HEADER_NAME_LIST.test(requested)) ctx.set('Access-Control-Allow-Headers', requested);

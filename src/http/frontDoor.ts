@@ -29,15 +29,20 @@ export interface SearchRoute {
   /** The router's template, `/api/v1/ppas/:slug`: the label metrics and logs use. */
   route: string;
   pattern: RegExp;
+  /** It also takes a form POST (the reconciliation services' batches): a POST is refused like a GET. */
+  form: boolean;
 }
 
-/** A route template (`/api/v1/ppas/{slug}`) as the router matches it: any case, a trailing slash allowed. */
-export function searchRoute(template: string, route: string): SearchRoute {
+/**
+ * A route template (`/api/v1/ppas/{slug}`) as the router matches it: any case, a trailing slash allowed; `form`:
+ * it takes a form POST too.
+ */
+export function searchRoute(template: string, route: string, form = false): SearchRoute {
   const literal = template
     .split(/\{[A-Za-z_]+\}/)
     .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
     .join('[^/]+');
-  return { route, pattern: new RegExp(`^${literal}/?$`, 'i') };
+  return { route, pattern: new RegExp(`^${literal}/?$`, 'i'), form };
 }
 
 /** Answers (true) a request it refuses; false: the app answers it. */
@@ -61,12 +66,14 @@ export function frontDoor(options: FrontDoorOptions): FrontDoor {
     if (admitsNow()) return false;
     const started = process.hrtime.bigint();
     const method = request.method;
-    if (method !== 'GET' && method !== 'HEAD') return false;
+    if (method !== 'GET' && method !== 'HEAD' && method !== 'POST') return false;
     const url = request.url ?? '/';
     const end = url.indexOf('?');
     const path = end === -1 ? url : url.slice(0, end);
     const route = searchRoutes.find((candidate) => candidate.pattern.test(path));
-    if (!route || holdsAnswer?.(url)) return false;
+    if (!route || (method === 'POST' && !route.form)) return false;
+    // A POST's answer is never kept (its query is in its body); its body is left unread (Node discards it).
+    if (method !== 'POST' && holdsAnswer?.(url)) return false;
     const sent = request.headers['x-request-id'];
     const id = typeof sent === 'string' && CLIENT_REQUEST_ID.test(sent) ? sent : randomUUID();
     response.writeHead(503, [...fixedHeaders, 'X-Request-Id', id]);

@@ -105,16 +105,17 @@ export class OverloadedError extends ProblemError {
 /** The only methods this read-only API answers (OPTIONS for CORS preflight). */
 export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
 
+/**
+ * The methods of the reconciliation services' roots: the read methods and POST, which the specification requires for
+ * query batches (it reads, never writes).
+ */
+export const FORM_METHODS = `${ALLOWED_METHODS}, POST`;
+
 export class MethodNotAllowedError extends ProblemError {
-  constructor(method: string) {
-    super(
-      405,
-      'Method Not Allowed',
-      `${method} is not supported: this API is read-only (${ALLOWED_METHODS}).`,
-      {
-        Allow: ALLOWED_METHODS,
-      },
-    );
+  constructor(method: string, allowed: string = ALLOWED_METHODS) {
+    super(405, 'Method Not Allowed', `${method} is not supported: this API is read-only (${allowed}).`, {
+      Allow: allowed,
+    });
   }
 }
 

@@ -142,6 +142,7 @@ function searchMetrics(registry: Registry): Pick<Metrics, 'instrumentSearch'> {
         search: (request, options) => timed(() => search.search(request, options)),
         msearch: (requests, options) => timed(() => search.msearch(requests, options)),
         getDocument: (lookup) => timed(() => search.getDocument(lookup)),
+        searchParties: (request) => timed(() => search.searchParties(request)),
       }) as SearchGateway,
   };
 }

@@ -2,7 +2,9 @@
 // segments under /ppas (statistics, export, changes, feed, suggest, ocds) before /ppas/{slug}.
 import { exportPpas } from './exportPpas.js';
 import { flagMethodology } from './flagMethodology.js';
+import { getParty } from './getParty.js';
 import { getPpa } from './getPpa.js';
+import { listParties } from './listParties.js';
 import { listPpas } from './listPpas.js';
 import { getPpaOcds } from './getPpaOcds.js';
 import { listPpasOcds } from './listPpasOcds.js';
@@ -15,6 +17,8 @@ import { ppaChanges } from './ppaChanges.js';
 import { ppaFeed } from './ppaFeed.js';
 import { ppaStatistics } from './ppaStatistics.js';
 import { readiness } from './readiness.js';
+import { RECONCILE_PARTIES_OPERATIONS } from './reconcileParties.js';
+import { RECONCILE_PPAS_OPERATIONS } from './reconcilePpas.js';
 import { suggestPpas } from './suggestPpas.js';
 
 export const OPERATIONS: readonly Operation[] = [
@@ -28,6 +32,10 @@ export const OPERATIONS: readonly Operation[] = [
   getPpa,
   getPpaOcds,
   flagMethodology,
+  listParties,
+  getParty,
+  ...RECONCILE_PPAS_OPERATIONS,
+  ...RECONCILE_PARTIES_OPERATIONS,
   ocdsExtensionFile,
   ocdsExtensionCodelist,
   openApiDocument,

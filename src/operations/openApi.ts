@@ -73,8 +73,8 @@ export function buildOpenApiSpec(options: OpenApiOptions = {}): OpenApiSpec {
       summary: 'Read-only search over published Power Purchase Agreements.',
       description: [
         'Public, read-only JSON API; no credentials are read or required.',
-        `Methods: ${ALLOWED_METHODS} (OPTIONS answers CORS preflight, 204, never rate limited); any other method on a`,
-        'known path is 405. Every response carries `Access-Control-Allow-Origin: *`, `X-Content-Type-Options: nosniff`',
+        `Methods: ${ALLOWED_METHODS} (OPTIONS answers CORS preflight, 204, never rate limited), and POST on the`,
+        'reconciliation services’ roots (a form body, read as a query string); any other method on a known path is 405. Every response carries `Access-Control-Allow-Origin: *`, `X-Content-Type-Options: nosniff`',
         'and `X-Request-Id`. Errors are `application/problem+json` (RFC 9457).',
         '',
         'Rate limit: every `/api/v1` request (304s and errors included) counts against a per-client-IP quota',
@@ -93,14 +93,30 @@ export function buildOpenApiSpec(options: OpenApiOptions = {}): OpenApiSpec {
     tags: [
       { name: 'ppas', description: 'Published Power Purchase Agreements.' },
       {
+        name: 'parties',
+        description:
+          'The counterparties of the PPAs (developers and consortium members, offtakers, procuring entities) as entities.',
+      },
+      {
         name: 'ocds',
         description:
           'The PPAs in the Open Contracting Data Standard (OCDS 1.1.5): record and release packages, and the ' +
           'project’s extension.',
       },
+      {
+        name: 'reconcile',
+        description:
+          'The reconciliation services (W3C Reconciliation Service API 0.2) that OpenRefine matches a column ' +
+          'against: their roots, the only paths that also take POST (a form body: it reads, never writes).',
+      },
       { name: 'meta', description: 'This document and the health checks.' },
     ],
-    paths: Object.fromEntries(OPERATIONS.map((operation) => [operation.path, withHead(getOf(operation))])),
+    paths: Object.fromEntries(
+      OPERATIONS.map((operation) => [
+        operation.path,
+        { ...withHead(getOf(operation)), ...(operation.form ? { post: operation.form.doc } : {}) },
+      ]),
+    ),
     components: {
       schemas: componentSchemas(OPERATIONS),
       headers: RESPONSE_HEADERS,

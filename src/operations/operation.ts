@@ -7,6 +7,7 @@ import type { Context } from 'koa';
 import type { Logger } from 'pino';
 import type { ExportSlots } from '../export/exportSlots.js';
 import type { OpenApiOperation } from '../openapi/responses.js';
+import { readFormBody } from '../http/formBody.js';
 import { originOf } from '../http/origin.js';
 import type { QueryDeclaration } from '../params/declare.js';
 import { canonicalQueryString } from '../params/querystring.js';
@@ -78,6 +79,12 @@ export interface OperationDeclaration<Q> {
    * checks are not under the API's prefix, and the door never looks at them.
    */
   withoutSearch?: true;
+  /**
+   * It also takes its query as a form POST body (application/x-www-form-urlencoded, bounded like a query string:
+   * src/http/formBody.ts), read as a query string would be: the reconciliation services' roots, whose batches the
+   * specification sends that way. The router routes POST to it; the document describes the POST.
+   */
+  form?: { doc: OpenApiOperation };
   /** The handler, given the app's services once. */
   handler(deps: OperationDeps): Handler<Q>;
 }
@@ -95,6 +102,13 @@ export interface Operation extends Omit<OperationDeclaration<unknown>, 'handler'
 export const baseOf = (ctx: Context, publicBaseUrl: string | undefined): string =>
   publicBaseUrl ?? originOf(ctx);
 
+/** The query as sent: the query string, joined by a form POST's body where the operation takes one. */
+async function queryText(ctx: Context, takesForm: boolean): Promise<string> {
+  if (!takesForm || ctx.method !== 'POST') return ctx.querystring;
+  const body = await readFormBody(ctx);
+  return [ctx.querystring, body].filter((part) => part !== '').join('&');
+}
+
 /** Declares an operation: its handler runs with the query parsed and answers keyed by its operationId. */
 export function operation<Q>(declared: OperationDeclaration<Q>): Operation {
   const route = declared.doc.operationId;
@@ -103,9 +117,8 @@ export function operation<Q>(declared: OperationDeclaration<Q>): Operation {
     handler(deps, unknownReasons) {
       const handle = declared.handler(deps);
       return async (ctx) => {
-        const query = declared.query
-          ? declared.query.parse(ctx.querystring, unknownReasons)
-          : (undefined as Q);
+        const querystring = await queryText(ctx, declared.form !== undefined);
+        const query = declared.query ? declared.query.parse(querystring, unknownReasons) : (undefined as Q);
         await handle({
           ctx,
           query,

@@ -1,4 +1,4 @@
-// The router of a list of operations: GET (and so HEAD) on each path, in the list's order. A name that another
+// The router of a list of operations: GET (and so HEAD) on each path, POST where it takes a form, in the list's order. A name that another
 // operation takes is refused with where it belongs, derived from the list (no hand-kept "not a parameter" lists).
 import { Router } from '@koa/router';
 import type { Operation, OperationDeps } from './operation.js';
@@ -23,7 +23,9 @@ export function unknownReasons(
 export function operationsRouter(operations: readonly Operation[], deps: OperationDeps): Router {
   const router = new Router();
   for (const operation of operations) {
-    router.get(routePath(operation.path), operation.handler(deps, unknownReasons(operation, operations)));
+    const handler = operation.handler(deps, unknownReasons(operation, operations));
+    router.get(routePath(operation.path), handler);
+    if (operation.form) router.post(routePath(operation.path), handler);
   }
   return router;
 }

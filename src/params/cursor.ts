@@ -33,22 +33,27 @@ function canonicalQuery(query: WalkQuery): string {
   return JSON.stringify([...cursorBinding(query), query.slugs ? [...query.slugs].sort() : null, query.sort]);
 }
 
-function digest(query: WalkQuery, payload: string): string {
-  return createHash('sha256')
-    .update(`${canonicalQuery(query)}\n${payload}`)
-    .digest('base64url')
-    .slice(0, 22);
+function digest(binding: string, payload: string): string {
+  return createHash('sha256').update(`${binding}\n${payload}`).digest('base64url').slice(0, 22);
 }
 
-export function encodeCursor(query: WalkQuery, position: CursorPosition): string {
+export const encodeCursor = (query: WalkQuery, position: CursorPosition): string =>
+  encodeBoundCursor(canonicalQuery(query), position);
+
+/** The cursor for `query`, or a reason to refuse it (the caller names `cursor` in the 400). */
+export const decodeCursor = (query: WalkQuery, value: string): Cursor | { problem: string } =>
+  decodeBoundCursor(canonicalQuery(query), value);
+
+/** A cursor bound to a walk's query in its canonical form `binding` (another list than the PPAs': the parties). */
+export function encodeBoundCursor(binding: string, position: CursorPosition): string {
   const payload = Buffer.from(JSON.stringify([position.after, position.missing ? 1 : 0])).toString(
     'base64url',
   );
-  return `${payload}.${digest(query, payload)}`;
+  return `${payload}.${digest(binding, payload)}`;
 }
 
-/** The cursor for `query`, or a reason to refuse it (the caller names `cursor` in the 400). */
-export function decodeCursor(query: WalkQuery, value: string): Cursor | { problem: string } {
+/** The cursor of the walk bound to `binding`, or a reason to refuse it. */
+export function decodeBoundCursor(binding: string, value: string): Cursor | { problem: string } {
   if (value === CURSOR_START) return { start: true };
   const refused = {
     problem:
@@ -57,7 +62,7 @@ export function decodeCursor(query: WalkQuery, value: string): Cursor | { proble
   };
   if (!CURSOR_PATTERN.test(value)) return refused;
   const [payload = '', check = ''] = value.split('.');
-  if (digest(query, payload) !== check) return refused;
+  if (digest(binding, payload) !== check) return refused;
   try {
     const [after, missing] = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as [
       unknown,

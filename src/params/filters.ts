@@ -4,6 +4,7 @@
 import Type from 'typebox';
 import { DEVELOPER_KEYWORD_FIELD } from '../../indexContract/fields.js';
 import { FLAG_CODES } from '../../indexContract/flags.js';
+import { PARTY_IDS_FIELD } from '../../indexContract/parties.js';
 import { foldText } from '../../indexContract/text/fold.js';
 import type { InvalidParam } from '../http/problem.js';
 import { SearchText, wordCount } from '../matching/queryText.js';
@@ -38,6 +39,9 @@ export const MAX_TOKEN_LENGTH = 50;
 /** A token, or `!` and a token: that value left out. */
 const TOKEN_PATTERN = '^!?[a-z0-9_]+$';
 const COUNTRY_PATTERN = '^!?[a-z]{2}$';
+/** A party id (indexContract/parties.ts), or `!` and one. */
+const PARTY_PATTERN = '^!?[a-z0-9]+(?:-[a-z0-9]+)*$';
+export const MAX_PARTY_ID_LENGTH = 200;
 
 /** Values chosen (`a,b`) and left out (`!c`); either may be empty, not both. */
 export interface Selection {
@@ -314,6 +318,34 @@ export const LIST_FILTERS = {
       type: 'red flag code, or several joined by `,`; `!code` leaves it out',
       meaning:
         'the PPA raises one of them (OR), and none written `!code`; the set is closed: an unknown code is 400 listing the codes ([red flags](flags.md))',
+    },
+  }),
+  party: defineFilter({
+    name: 'party',
+    schema: Type.Array(
+      Type.String({
+        pattern: PARTY_PATTERN,
+        maxLength: MAX_PARTY_ID_LENGTH,
+        description: 'a party id (GET /api/v1/parties), or ! and one (left out)',
+      }),
+      {
+        minItems: 1,
+        maxItems: MAX_LIST_TOKENS,
+        examples: [['kenya-power', '!acme-power-1188253c']],
+        description:
+          'The PPA names one of these parties (OR) in any role (developer or consortium member, offtaker, ' +
+          `procuring entity), by id, joined by ","; at most ${MAX_LIST_TOKENS}. An unknown id matches nothing. ` +
+          '!id leaves the PPAs naming that party out.',
+      },
+    ),
+    read: readSelection,
+    clauses: (selection: Selection) => [selectionClause(PARTY_IDS_FIELD, selection)],
+    bindsCursor: true,
+    words: (selection: Selection) => selectionWords('party', selection),
+    doc: {
+      type: `party id, or up to ${MAX_LIST_TOKENS} joined by \`,\`; \`!id\` leaves it out`,
+      meaning:
+        'the PPA names one of these parties in any role (OR), and none written `!id`; an unknown id matches nothing ([parties](#parties))',
     },
   }),
   flagged: defineFilter({

@@ -1,8 +1,10 @@
 // A roll-up's walks → data.groups and data.groups_meta of the statistics body. Pure: the spellings of a name
 // merged by group key (the most common shown), the figures rounded as fiscal_exposure rounds them, the order,
-// the cut, `other` (the groups not shown, summed as shown so that shown and other add up), and a pivot's groups
+// the cut, `other` (the groups not shown, their PPAs' sums rounded once), the party ids of the counterparties'
+// groups, and a pivot's groups
 // of the second dimension under each group of the first.
 import { groupKey } from '../../indexContract/counterparties.js';
+import { PARTY_ROLE_NAMES, partyIdOfKey } from '../../indexContract/parties.js';
 import {
   DIMENSION_NAMES,
   GROUP_DIMENSIONS,
@@ -18,7 +20,16 @@ import {
   type WalkName,
 } from '../queries/groupAggregations.js';
 import { roundMw, roundShare, roundUsd } from './rounding.js';
-import { count, fraction, megawatts, oneOf, record, Type, type Static } from '../wire/bodySchema.js';
+import {
+  count,
+  fraction,
+  megawatts,
+  nullable,
+  oneOf,
+  record,
+  Type,
+  type Static,
+} from '../wire/bodySchema.js';
 
 const figures = {
   ppas: Type.Integer({ minimum: 1, description: 'PPAs in the group (never 0).' }),
@@ -40,25 +51,41 @@ const GroupsMetaSchema = record({
     {
       groups: count('Groups not shown.'),
       ppas: count('PPAs of the groups not shown, as summed group by group.'),
-      capacity_mw: megawatts('Their capacity: the sum of the groups not shown, as each is shown (0.1 MW).'),
+      capacity_mw: megawatts(
+        'Their capacity: the sum over the PPAs of the groups not shown (group by group), rounded once (0.1 MW).',
+      ),
       share_of_capacity: Type.Number({
         minimum: 0,
         description:
           "That capacity's share of the selection's (0.0001); over 1 where a PPA counts in several groups.",
       }),
-      annual_payment_obligation_usd: count('Sum over the groups not shown, whole USD.'),
-      guaranteed_amount_usd: count('Sum over the groups not shown, whole USD.'),
+      annual_payment_obligation_usd: count(
+        'Sum over the PPAs of the groups not shown (group by group), rounded once to whole USD.',
+      ),
+      guaranteed_amount_usd: count(
+        'Sum over the PPAs of the groups not shown (group by group), rounded once to whole USD.',
+      ),
       ppas_with_disclosed_amounts: count('Sum over the groups not shown.'),
     },
-    'The groups past group_limit, summed: what is shown and other add up.',
+    'The groups past group_limit, summed exactly: the sums over their PPAs, rounded once.',
   ),
 });
 export type GroupsMeta = Static<typeof GroupsMetaSchema>;
 
-const GroupSchema = record({ key, ...figures });
+const partyId = Type.Optional(
+  nullable(
+    Type.String({
+      description:
+        'developer, offtaker and procuring_entity only: the party of the group (GET /api/v1/parties/{id}); null for the group without a value.',
+    }),
+  ),
+);
+
+const GroupSchema = record({ key, party_id: partyId, ...figures });
 export type Group = Static<typeof GroupSchema>;
 const PivotGroupSchema = record({
   key,
+  party_id: partyId,
   ...figures,
   groups: Type.Array(GroupSchema, { description: 'The groups of the second dimension within this one.' }),
   groups_meta: GroupsMetaSchema,
@@ -157,9 +184,15 @@ function shownKey(tally: Tally): Key {
   return best![0];
 }
 
-function present(tally: Tally, totalCapacity: number): Group {
+/** The roll-ups whose groups are parties (indexContract/parties.ts): their groups carry the party's id. */
+const PARTY_DIMENSIONS: ReadonlySet<DimensionName> = new Set(PARTY_ROLE_NAMES);
+
+function present(tally: Tally, totalCapacity: number, dimension: DimensionName): Group {
   return {
     key: shownKey(tally),
+    ...(PARTY_DIMENSIONS.has(dimension)
+      ? { party_id: typeof tally.mergeKey === 'string' ? partyIdOfKey(tally.mergeKey) : null }
+      : {}),
     ppas: tally.ppas,
     capacity_mw: roundMw(tally.capacity),
     share_of_capacity: totalCapacity > 0 ? roundShare(tally.capacity / totalCapacity) : 0,
@@ -211,21 +244,18 @@ function sortEntries(entries: Entry[], sort: GroupSort): Entry[] {
   );
 }
 
-/** The groups not shown, summed as shown (tenths of a MW and whole dollars, so that the sums are exact). */
-function otherOf(
-  hidden: readonly { group: Group; capacity: number }[],
-  totalCapacity: number,
-): GroupsMeta['other'] {
-  const sum = (of: (group: Group) => number) => hidden.reduce((total, { group }) => total + of(group), 0);
-  const capacity = hidden.reduce((total, entry) => total + entry.capacity, 0);
+/** The groups not shown: the sums over their PPAs (group by group, as unrounded as Elasticsearch gave them), rounded once. */
+function otherOf(hidden: readonly Tally[], totalCapacity: number): GroupsMeta['other'] {
+  const sum = (of: (tally: Tally) => number) => hidden.reduce((total, tally) => total + of(tally), 0);
+  const capacity = sum((tally) => tally.capacity);
   return {
     groups: hidden.length,
-    ppas: sum((group) => group.ppas),
-    capacity_mw: sum((group) => Math.round(group.capacity_mw * 10)) / 10,
+    ppas: sum((tally) => tally.ppas),
+    capacity_mw: roundMw(capacity),
     share_of_capacity: totalCapacity > 0 ? roundShare(capacity / totalCapacity) : 0,
-    annual_payment_obligation_usd: sum((group) => group.annual_payment_obligation_usd),
-    guaranteed_amount_usd: sum((group) => group.guaranteed_amount_usd),
-    ppas_with_disclosed_amounts: sum((group) => group.ppas_with_disclosed_amounts),
+    annual_payment_obligation_usd: roundUsd(sum((tally) => tally.annualPayment)),
+    guaranteed_amount_usd: roundUsd(sum((tally) => tally.guaranteed)),
+    ppas_with_disclosed_amounts: sum((tally) => tally.disclosed),
   };
 }
 
@@ -238,11 +268,11 @@ function level<G extends Group>(
   extend: (group: Group, tally: Tally) => G,
 ): { groups: G[]; groups_meta: GroupsMeta } {
   const sorted = sortEntries(
-    [...tallies.values()].map((tally) => ({ group: present(tally, totalCapacity), tally })),
+    [...tallies.values()].map((tally) => ({ group: present(tally, totalCapacity, dimension), tally })),
     query.sort,
   );
   const shown = sorted.slice(0, query.limit);
-  const hidden = sorted.slice(query.limit).map(({ group, tally }) => ({ group, capacity: tally.capacity }));
+  const hidden = sorted.slice(query.limit).map(({ tally }) => tally);
   return {
     groups: shown.map(({ group, tally }) => extend(group, tally)),
     groups_meta: {

@@ -5,6 +5,7 @@
 // value is left out of the JSON. docs/ocds.md has the table, source field → OCDS path.
 import { hash } from 'node:crypto';
 import { consortiumMembers, groupKey } from '../../indexContract/counterparties.js';
+import { partyIdOf } from '../../indexContract/parties.js';
 import { oneOf, record, Type, type Static } from '../wire/bodySchema.js';
 import { PpaExtensionSchema, type PpaExtension } from './ocdsExtension.js';
 import type { PresentedPpa } from './ppa.js';
@@ -193,11 +194,8 @@ function partiesOf(ppa: PresentedPpa) {
   return { parties: [...parties.values()], buyer, procuringEntity, suppliers: [...suppliers.values()] };
 }
 
-/** A name's id: its group key (indexContract/counterparties.ts) with punctuation and spaces as "-". */
-export function partyId(name: string): string {
-  const key = groupKey(name);
-  return identifierOf(key) || key;
-}
+/** A name's id: the id of its party (indexContract/parties.ts), as GET /api/v1/parties/{id} serves it. */
+export const partyId = (name: string): string => partyIdOf(name);
 
 /** Names without a letter beyond ASCII take the faster pattern (the same result). */
 const ASCII = /^[ -~]*$/;

@@ -104,11 +104,11 @@ function unknownKeywords(schema: unknown, where: string, out: string[] = []): st
   return out;
 }
 
-/** GET routes of the app's router, as OpenAPI path templates. */
-function routeTemplates(): string[] {
+/** The routes of the app's router for a method (GET: every one), as OpenAPI path templates. */
+function routeTemplates(method = 'GET'): string[] {
   const router = operationsRouter(OPERATIONS, operationDeps({ search: {} as SearchGateway }));
   return router.stack
-    .filter((layer) => layer.methods.includes('GET'))
+    .filter((layer) => layer.methods.includes(method))
     .map((layer) => layer.path)
     .map((path) => String(path).replace(/:([A-Za-z_]+)/g, '{$1}'))
     .sort();
@@ -199,11 +199,14 @@ describe('api openapi: the document stays true', function () {
     }
   });
 
-  it('documents exactly the GET routes of the app, each also as HEAD', () => {
+  it('documents exactly the GET routes of the app, each also as HEAD, and POST where the app takes a form', () => {
     const documented = Object.keys(openApiDocument.paths).sort();
     expect(documented).to.deep.equal(routeTemplates());
+    const posts = routeTemplates('POST');
+    expect(posts).to.deep.equal(['/api/v1/reconcile/parties', '/api/v1/reconcile/ppas']);
     for (const path of documented) {
-      expect(Object.keys(openApiDocument.paths[path] ?? {}).sort(), path).to.deep.equal(['get', 'head']);
+      const methods = posts.includes(path) ? ['get', 'head', 'post'] : ['get', 'head'];
+      expect(Object.keys(openApiDocument.paths[path] ?? {}).sort(), path).to.deep.equal(methods);
     }
   });
 
@@ -256,6 +259,7 @@ describe('api openapi: the document stays true', function () {
       '/api/v1/ppas/statistics',
       '/api/v1/ppas/suggest',
       '/api/v1/ppas/ocds',
+      '/api/v1/parties',
     ]) {
       const parameters = (openApiDocument.paths[path]?.get?.parameters ?? []) as Json[];
       for (const parameter of parameters.filter((p) => p.in === 'query')) {

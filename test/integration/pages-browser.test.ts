@@ -466,6 +466,55 @@ describe('the explorer in a real browser', function () {
     });
   });
 
+  it('an offtaker from a PPA to its page (the API’s figures, spellings, partners) and back to its PPAs (issue 75)', async () => {
+    type PartyPage = {
+      data: {
+        id: string;
+        name: string;
+        ppas: number;
+        aliases: { name: string }[];
+        partners: { name: string }[];
+      };
+    };
+    const ppa = (await api<{ data: { slug: string; project_name: string }[] }>('/api/v1/ppas?per_page=1'))
+      .data[0]!;
+    const ocds = await api<{ records: { compiledRelease: { buyer: { id: string; name: string } } }[] }>(
+      `/api/v1/ppas/${ppa.slug}/ocds`,
+    );
+    const buyer = ocds.records[0]!.compiledRelease.buyer;
+    const party = (await api<PartyPage>(`/api/v1/parties/${buyer.id}`)).data;
+
+    await page().goto(`${app().url}/`);
+    await page().locator(`#results button[data-slug="${ppa.slug}"]`).click();
+    await page().locator('#detail-heading', { hasText: ppa.project_name }).waitFor();
+    await page().locator(`#detail-parties button[data-party="${buyer.id}"]`).click();
+    await page().locator('#party-heading', { hasText: party.name }).waitFor();
+    expect(await page().locator('#party-heading').textContent()).to.equal(party.name);
+    const ppasTerm = page().locator('#party-fields dt', { hasText: /^PPAs$/ });
+    expect(await ppasTerm.locator('xpath=following-sibling::dd[1]').textContent()).to.equal(
+      String(party.ppas),
+    );
+    expect(await page().locator('#party-aliases li').count()).to.equal(party.aliases.length);
+    expect(await page().locator('#party-partners button').allTextContents()).to.deep.equal(
+      party.partners.map((partner) => partner.name),
+    );
+
+    await page().locator('#party-ppas').click();
+    await page().waitForURL(`${app().url}/?party=${buyer.id}`);
+    await page().locator('#results li').first().waitFor();
+    const listed = await api<{ meta: { total: number } }>(`/api/v1/ppas?party=${buyer.id}&per_page=1`);
+    expect(listed.meta.total).to.equal(party.ppas);
+    expect(await page().locator('#results-summary').textContent()).to.match(
+      new RegExp(`^${party.ppas} PPAs? match`),
+    );
+    expect(await page().locator('#link-filters').textContent()).to.include(buyer.id);
+
+    // The parties search finds it by name.
+    await page().locator('#parties-q').fill(party.name);
+    await page().locator('#parties-form button[type=submit]').click();
+    await page().locator(`#parties-results button[data-party="${buyer.id}"]`).first().waitFor();
+  });
+
   it('a flagged PPA shows its red flags as short labels, and its detail the evidence sentence (issue 74)', async () => {
     type Flagged = { data: { slug: string; project_name: string; flags: string[] }[] };
     const first = (await api<Flagged>('/api/v1/ppas?sort=flags_desc&per_page=1')).data[0]!;

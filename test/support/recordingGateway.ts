@@ -9,7 +9,7 @@ import type {
   SearchRequestBody,
 } from '../../src/gateway/gateway.js';
 
-export type GatewayMethod = 'search' | 'msearch' | 'getDocument' | 'searchChangeLog';
+export type GatewayMethod = 'search' | 'msearch' | 'getDocument' | 'searchChangeLog' | 'searchParties';
 
 export interface GatewayCall {
   method: GatewayMethod;
@@ -24,6 +24,7 @@ export interface GatewayScript {
   msearch?: (requests: readonly SearchRequestBody[], nth: number) => unknown;
   getDocument?: (lookup: DocumentLookup, nth: number) => unknown;
   searchChangeLog?: (request: SearchRequestBody, nth: number) => unknown;
+  searchParties?: (request: SearchRequestBody, nth: number) => unknown;
 }
 
 export interface RecordingGateway {
@@ -64,6 +65,11 @@ export function recordingGateway(script: GatewayScript): RecordingGateway {
       calls.push({ method: 'searchChangeLog', request });
       const run = script.searchChangeLog ?? notScripted('searchChangeLog');
       return answer('searchChangeLog', (nth) => run(request, nth));
+    },
+    searchParties(request: SearchRequestBody) {
+      calls.push({ method: 'searchParties', request });
+      const run = script.searchParties ?? notScripted('searchParties');
+      return answer('searchParties', (nth) => run(request, nth));
     },
     close: () => Promise.resolve(),
   } as unknown as SearchGateway;

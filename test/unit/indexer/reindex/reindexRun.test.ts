@@ -108,6 +108,7 @@ describe('indexer/reindex/reindexRun', () => {
       'info source validated',
       'info loading new index',
       'info new index refreshed and flushed',
+      'info parties built',
       'info new index replicated and green',
       'info changes against the live generation logged',
       'info alias swapped',

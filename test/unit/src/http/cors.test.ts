@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Context } from 'koa';
 import { cors, corsHeaders } from '../../../../src/http/cors.js';
-import { ALLOWED_METHODS } from '../../../../src/http/problem.js';
+import { ALLOWED_METHODS, FORM_METHODS } from '../../../../src/http/problem.js';
 import { raw, serveKoa, type KoaServer } from '../../../support/koaServer.js';
 
 describe('http/cors: a public API any origin may read', () => {
@@ -41,6 +41,28 @@ describe('http/cors: a public API any origin may read', () => {
     expect(answer.headers['access-control-max-age']).to.equal('86400');
     expect(answer.headers['access-control-allow-origin']).to.equal('*');
     expect(reached, 'the later layers never see a preflight').to.equal(before);
+  });
+
+  it('names the methods a path takes in a preflight, POST included where the app says so', async () => {
+    const withForms = await serveKoa(
+      cors([], (path) => (path === '/api/v1/reconcile/ppas' ? FORM_METHODS : ALLOWED_METHODS)),
+      (ctx: Context) => {
+        ctx.body = 'app';
+      },
+    );
+    try {
+      const preflight = (path: string) => raw(withForms, path, { method: 'OPTIONS' });
+      const form = await preflight('/api/v1/reconcile/ppas');
+      expect([form.headers.allow, form.headers['access-control-allow-methods']]).to.deep.equal([
+        FORM_METHODS,
+        FORM_METHODS,
+      ]);
+      expect((await preflight('/api/v1/ppas')).headers['access-control-allow-methods']).to.equal(
+        ALLOWED_METHODS,
+      );
+    } finally {
+      await withForms.close();
+    }
   });
 
   it('does not echo requested headers that are not a list of header names', async () => {

@@ -7,6 +7,7 @@ import { OVERLOADED_PROBLEM_TYPE } from '../../../../src/http/problem.js';
 const ROUTES = [
   searchRoute('/api/v1/ppas', '/api/v1/ppas'),
   searchRoute('/api/v1/ppas/{slug}', '/api/v1/ppas/:slug'),
+  searchRoute('/api/v1/reconcile/ppas', '/api/v1/reconcile/ppas', true),
 ];
 
 /** A server whose requests meet the door first; what passes it is answered 200 "app". */
@@ -61,6 +62,23 @@ describe('http/frontDoor: searches refused before any work while the instance sh
         ['/api/v1/ppas/:slug', 'GET'],
         ['/api/v1/ppas', 'HEAD'],
       ]);
+    } finally {
+      await door.close();
+    }
+  });
+
+  it('refuses a form POST where the route takes one (a reconciliation batch), and leaves other POSTs to the app', async () => {
+    const door = await behindDoor({ shedding: () => true, holdsAnswer: () => true });
+    try {
+      const form = { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' } };
+      const batch = await fetch(`${door.base}/api/v1/reconcile/ppas`, { ...form, body: 'queries=%7B%7D' });
+      expect([batch.status, ((await batch.json()) as { type: string }).type]).to.deep.equal([
+        503,
+        OVERLOADED_PROBLEM_TYPE,
+      ]);
+      const other = await fetch(`${door.base}/api/v1/ppas`, { ...form, body: 'q=solar' });
+      expect([other.status, await other.text()]).to.deep.equal([200, 'app']);
+      expect(door.refused).to.deep.equal([['/api/v1/reconcile/ppas', 'POST']]);
     } finally {
       await door.close();
     }

@@ -1,7 +1,7 @@
 // The list of operations: each declared once (path, operationId), the router's order puts the literal segments
 // under /ppas before /ppas/{slug}, and every /api/v1 operation reads its query from a declaration.
 import { expect } from 'chai';
-import { API_PATHS, isApiPath } from '../../../../src/http/apiPath.js';
+import { API_PATHS, isApiPath, RECONCILE_PATHS } from '../../../../src/http/apiPath.js';
 import { OPERATIONS } from '../../../../src/operations/catalog.js';
 
 describe('api operations: the list', () => {
@@ -10,7 +10,10 @@ describe('api operations: the list', () => {
     const ids = OPERATIONS.map((operation) => operation.doc.operationId);
     expect(new Set(paths).size).to.equal(paths.length);
     expect(new Set(ids).size).to.equal(ids.length);
-    const declared = new Set<string>(Object.values(API_PATHS));
+    const declared = new Set<string>([
+      ...Object.values(API_PATHS),
+      ...Object.values(RECONCILE_PATHS).flatMap((paths) => Object.values(paths)),
+    ]);
     for (const path of paths.filter(isApiPath)) expect(declared.has(path), path).to.equal(true);
   });
 

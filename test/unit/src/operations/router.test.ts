@@ -31,20 +31,31 @@ describe('api operations: router', () => {
     expect(unknownReasons(byId('getPpa'), OPERATIONS).q).to.equal(
       'is not a parameter of GET /api/v1/ppas/{slug} (it takes none)',
     );
-    // The list takes every filter; the change log's since, the export's format and the roll-ups' are not its own.
+    // The list takes every filter; the change log's since, the export's format, the roll-ups' and the
+    // reconciliation services' are not its own.
     expect(Object.keys(unknownReasons(byId('listPpas'), OPERATIONS)).sort()).to.deep.equal([
+      'extend',
       'format',
       'group_by',
       'group_limit',
       'group_sort',
+      'id',
       'limit',
+      'prefix',
+      'queries',
+      'role',
       'since',
+      'type',
+      'type_strict',
     ]);
   });
 
-  it('routes every operation once, in the order of the list', () => {
+  it('routes every operation once, in the order of the list, and POST only where an operation takes a form', () => {
     const router = operationsRouter(OPERATIONS, operationDeps({ search: {} as SearchGateway }));
-    const paths = router.stack.map((layer) => layer.path);
-    expect(paths).to.deep.equal(OPERATIONS.map((operation) => routePath(operation.path)));
+    const gets = router.stack.filter((layer) => layer.methods.includes('GET')).map((layer) => layer.path);
+    expect(gets).to.deep.equal(OPERATIONS.map((operation) => routePath(operation.path)));
+    const posts = router.stack.filter((layer) => layer.methods.includes('POST')).map((layer) => layer.path);
+    expect(posts).to.deep.equal(['/api/v1/reconcile/ppas', '/api/v1/reconcile/parties']);
+    expect(router.stack.length).to.equal(gets.length + posts.length);
   });
 });

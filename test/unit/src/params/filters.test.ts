@@ -25,6 +25,7 @@ const SAMPLES: Record<keyof typeof LIST_FILTERS, string> = {
   minCapacity: 'min_capacity=5',
   maxCapacity: 'max_capacity=50',
   flags: 'flags=single_bid,!tariff_outlier',
+  party: 'party=kenya-power,!acme-power-1a2b3c4d',
   flagged: 'flagged=true',
 };
 

@@ -234,6 +234,7 @@ describe('api params: list', () => {
       'min_capacity',
       'max_capacity',
       'flags',
+      'party',
       'flagged',
       'sort',
       'page',

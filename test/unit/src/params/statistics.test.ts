@@ -29,7 +29,7 @@ describe('api params: statistics', () => {
     ]);
     expect(statisticsQuery.parameters.map((p) => p.name))
       .to.include('country')
-      .and.have.length(15);
+      .and.have.length(16);
   });
 
   it('takes a roll-up: one or two dimensions, its sort, limit and format; those alone are errors', () => {

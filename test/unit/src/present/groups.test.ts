@@ -51,6 +51,7 @@ describe('present/groups: a roll-up as data.groups', () => {
     expect(part.groups).to.deep.equal([
       {
         key: 'Senelec',
+        party_id: 'senelec',
         ppas: 4,
         capacity_mw: 35.1,
         share_of_capacity: 0.3506,
@@ -60,6 +61,7 @@ describe('present/groups: a roll-up as data.groups', () => {
       },
       {
         key: null,
+        party_id: null,
         ppas: 3,
         capacity_mw: 1,
         share_of_capacity: 0.01,
@@ -80,7 +82,7 @@ describe('present/groups: a roll-up as data.groups', () => {
     expect(part.groups.map((group) => group.key)).to.deep.equal([2003, 2012, null]);
   });
 
-  it('orders by each sort, ties by key; cuts at the limit and sums the rest as shown in other', () => {
+  it('orders by each sort, ties by key; cuts at the limit and sums the PPAs of the rest exactly in other', () => {
     const buckets = [
       bucket({ d0: 'b' }, 1, 0.04, 10),
       bucket({ d0: 'a' }, 2, 0.04, 10),
@@ -95,7 +97,14 @@ describe('present/groups: a roll-up as data.groups', () => {
     expect(keys('key_asc')).to.deep.equal(['a', 'b', 'c', 'd']);
     const cut = presentGroups(query({ limit: 1 }), walks(buckets), 1);
     expect(cut.groups.map((group) => group.key)).to.deep.equal(['c']);
-    // The rest as shown: 0.1 + 0 + 0 MW (0.05, 0.04, 0.04 each rounded), not the rounded sum 0.13 → 0.1.
+    // Exact: the sum over the PPAs (0.05 + 0.04 + 0.04 = 0.13) rounded once, not the groups as shown (0.1 + 0 + 0).
+    const exact = presentGroups(
+      query({ limit: 1 }),
+      walks([...buckets, bucket({ d0: 'e' }, 1, 0.04, 0.4)]),
+      1,
+    );
+    expect(exact.groups_meta.other.capacity_mw).to.equal(0.2);
+    expect(exact.groups_meta.other.annual_payment_obligation_usd).to.equal(20);
     expect(cut.groups_meta.other).to.deep.equal({
       groups: 3,
       ppas: 4,
