@@ -18,6 +18,7 @@ import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CONFIG_VARIABLES } from '../../src/config.js';
+import { MAX_FORM_BODY_BYTES } from '../../src/http/formBody.js';
 import { OVERLOADED_PROBLEM_TYPE } from '../../src/http/problem.js';
 import {
   type Answer,
@@ -320,6 +321,27 @@ describe('deploy: the shipped nginx config in front of two API instances (real n
       `technology=${Array.from({ length: 20 }, (_, i) => `t${i}`).join(',')}&per_page=1&page=2`;
     const answer = await viaProxy(`/api/v1/ppas?${query}`, '127.0.0.9');
     expect(answer.status, answer.body.slice(0, 300)).to.equal(200);
+  });
+
+  it('passes a reconciliation batch by POST past 16 KB, as the API reads it; refuses one past its bound (413)', async () => {
+    const queries = Object.fromEntries(
+      Array.from({ length: 20 }, (_, i) => [`q${i}`, { query: `${'é'.repeat(190)} ${i}`, limit: 1 }]),
+    );
+    const body = new URLSearchParams({ queries: JSON.stringify(queries) }).toString();
+    expect(Buffer.byteLength(body))
+      .to.be.above(16 * 1024)
+      .and.below(MAX_FORM_BODY_BYTES);
+    const url = `http://127.0.0.1:${proxyPort}/api/v1/reconcile/ppas`;
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    const answer = await fetch(url, { method: 'POST', headers: form, body });
+    expect(answer.status, await answer.clone().text()).to.equal(200);
+    expect(Object.keys((await answer.json()) as object)).to.have.length(20);
+    const past = await fetch(url, {
+      method: 'POST',
+      headers: form,
+      body: `queries=${'a'.repeat(MAX_FORM_BODY_BYTES + 1024)}`,
+    });
+    expect(past.status).to.equal(413);
   });
 
   it('logs the request id the API answered with, also when the client sent none', async () => {
