@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { groupKey } from './counterparties.js';
 import { GROUP_FIELDS } from './groupFields.js';
+import { roundMw, roundUsd } from './rounding.js';
 
 /** The roles a party has in a PPA, and the group field each is read from. */
 export const PARTY_ROLES = {
@@ -76,18 +77,27 @@ export const PARTY_PPA_SOURCE = [
 /** A PPA's parties: each id with its roles and its spellings in the PPA. */
 export function partiesOfPpa(
   ppa: Pick<PartyPpa, 'group_developer' | 'group_offtaker' | 'group_procuring_entity'>,
-): Map<string, { roles: Set<PartyRole>; spellings: Set<string> }> {
-  const parties = new Map<string, { roles: Set<PartyRole>; spellings: Set<string> }>();
+): Map<string, PpaParty> {
+  const parties = new Map<string, PpaParty>();
   for (const role of PARTY_ROLE_NAMES) {
     for (const spelling of ppa[PARTY_ROLES[role]] ?? []) {
       const id = partyIdOf(spelling);
       let party = parties.get(id);
-      if (!party) parties.set(id, (party = { roles: new Set(), spellings: new Set() }));
+      if (!party) parties.set(id, (party = { roles: new Set(), spellings: new Set(), byRole: {} }));
       party.roles.add(role);
       party.spellings.add(spelling);
+      // The group fields hold one spelling per group key and role.
+      party.byRole[role] = spelling;
     }
   }
   return parties;
+}
+
+/** A party in one PPA: its roles, its spellings, and its spelling in each role. */
+interface PpaParty {
+  roles: Set<PartyRole>;
+  spellings: Set<string>;
+  byRole: Partial<Record<PartyRole, string>>;
 }
 
 /** The party ids a PPA document carries (`party_ids`). */
@@ -117,11 +127,41 @@ export interface PartyDocument {
   years: { first: number | null; last: number | null };
   /** The parties it shares most PPAs with (at most PARTNERS), most first, ties by id. */
   partners: { id: string; ppas: number }[];
+  /**
+   * Its roll-up group in each role it has (null: none): the group `statistics?group_by=<role>` shows for the whole
+   * active set, so that an unfiltered roll-up reads the groups here instead of grouping every PPA.
+   */
+  by_role: Record<PartyRole, RoleGroup | null>;
+}
+
+/** A party's roll-up group in one role: its figures over the PPAs naming it in that role, and the sort keys. */
+export interface RoleGroup {
+  /** The spelling most of those PPAs carry in that role (ties: the first in code-point order). */
+  key: string;
+  /** The name's group key: the roll-ups' ties. */
+  group_key: string;
+  ppas: number;
+  capacity_mw: number;
+  annual_payment_obligation_usd: number;
+  guaranteed_amount_usd: number;
+  ppas_with_disclosed_amounts: number;
+  /** The figures as the roll-ups show and sort them. */
+  rounded: { capacity_mw: number; annual_payment_obligation_usd: number; guaranteed_amount_usd: number };
 }
 
 export const PARTNERS = 10;
 
+interface RoleTally {
+  spellings: Map<string, number>;
+  ppas: number;
+  capacity: number;
+  annual: number;
+  guaranteed: number;
+  disclosed: number;
+}
+
 interface Tally {
+  byRole: Partial<Record<PartyRole, RoleTally>>;
   spellings: Map<string, number>;
   roles: Record<PartyRole, number>;
   ppas: number;
@@ -151,11 +191,12 @@ export function tallyParties(
   for (const ppa of ppas) {
     if (!ppa.active) continue;
     const parties = partiesOfPpa(ppa);
-    for (const [id, { roles, spellings }] of parties) {
+    for (const [id, { roles, spellings, byRole }] of parties) {
       if (only && !only.has(id)) continue;
       let tally = tallies.get(id);
       if (!tally) {
         tally = {
+          byRole: {},
           spellings: new Map(),
           roles: { developer: 0, offtaker: 0, procuring_entity: 0 },
           ppas: 0,
@@ -176,6 +217,22 @@ export function tallyParties(
       tally.ppas++;
       tally.capacity += ppa.capacity_mw;
       const { annual_payment_obligation_usd: annual, guaranteed_amount_usd: guaranteed } = ppa.fiscal;
+      for (const [role, spelling] of Object.entries(byRole) as [PartyRole, string][]) {
+        const group = (tally.byRole[role] ??= {
+          spellings: new Map(),
+          ppas: 0,
+          capacity: 0,
+          annual: 0,
+          guaranteed: 0,
+          disclosed: 0,
+        });
+        group.spellings.set(spelling, (group.spellings.get(spelling) ?? 0) + 1);
+        group.ppas++;
+        group.capacity += ppa.capacity_mw;
+        group.annual += annual ?? 0;
+        group.guaranteed += guaranteed ?? 0;
+        if (annual !== null || guaranteed !== null) group.disclosed++;
+      }
       tally.annual += annual ?? 0;
       tally.guaranteed += guaranteed ?? 0;
       if (annual !== null || guaranteed !== null) tally.disclosed++;
@@ -191,6 +248,25 @@ export function tallyParties(
     }
   }
   return [...tallies].map(([id, tally]) => partyDocument(id, tally, foldName));
+}
+
+function roleGroup(group: RoleTally | undefined): RoleGroup | null {
+  if (!group) return null;
+  const key = [...group.spellings].sort(byCountThenText)[0]![0];
+  return {
+    key,
+    group_key: groupKey(key),
+    ppas: group.ppas,
+    capacity_mw: group.capacity,
+    annual_payment_obligation_usd: group.annual,
+    guaranteed_amount_usd: group.guaranteed,
+    ppas_with_disclosed_amounts: group.disclosed,
+    rounded: {
+      capacity_mw: roundMw(group.capacity),
+      annual_payment_obligation_usd: roundUsd(group.annual),
+      guaranteed_amount_usd: roundUsd(group.guaranteed),
+    },
+  };
 }
 
 function partyDocument(id: string, tally: Tally, foldName: (name: string) => string): PartyDocument {
@@ -215,5 +291,10 @@ function partyDocument(id: string, tally: Tally, foldName: (name: string) => str
       .sort(byCountThenText)
       .slice(0, PARTNERS)
       .map(([partner, ppas]) => ({ id: partner, ppas })),
+    by_role: {
+      developer: roleGroup(tally.byRole.developer),
+      offtaker: roleGroup(tally.byRole.offtaker),
+      procuring_entity: roleGroup(tally.byRole.procuring_entity),
+    },
   };
 }

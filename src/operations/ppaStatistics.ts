@@ -12,7 +12,7 @@ import {
   requestIdHeader,
 } from '../openapi/responses.js';
 import { statisticsQuery } from '../params/statistics.js';
-import { presentGroups } from '../present/groups.js';
+import { presentGroups, presentPartyGroups } from '../present/groups.js';
 import { presentStatistics, StatisticsSchema } from '../present/statistics.js';
 import { runStatistics } from '../queries/statisticsPlan.js';
 import { fileRepresentation } from '../wire/representation.js';
@@ -66,10 +66,14 @@ export const ppaStatistics = operation({
         ctx.set('Content-Disposition', attachment(`ppa-groups-${groups.dimensions.join('-')}`, file));
       }
       await answer(JSON.stringify(query), async () => {
-        const { response, walks } = await runStatistics(query, deps.search);
+        const { response, walks, parties } = await runStatistics(query, deps.search);
         const body = presentStatistics(response);
-        if (!groups || !walks) return { body };
-        const part = presentGroups(groups, walks, response.aggregations?.capacity_mw.value ?? 0);
+        const totalCapacity = response.aggregations?.capacity_mw.value ?? 0;
+        if (!groups || (!walks && !parties)) return { body };
+        // A counterparty over the whole active set: the groups the parties hold; else grouped from the PPAs.
+        const part = parties
+          ? presentPartyGroups(groups, parties.groups, parties.nullGroup, totalCapacity)
+          : presentGroups(groups, walks!, totalCapacity);
         if (file) {
           const text = file.render({ dimensions: groups.dimensions, part });
           return fileRepresentation(Buffer.from(text), file.contentType);

@@ -12,6 +12,8 @@ import {
   type GroupQuery,
   type GroupSort,
 } from '../params/groupBy.js';
+import type { PartyGroups } from '../queries/partyGroups.js';
+import type { NullGroupBucket } from '../queries/statisticsPlan.js';
 import {
   GROUPS_AGGREGATION,
   PAIRS_AGGREGATION,
@@ -312,4 +314,74 @@ export function presentGroups(
       (innerGroup) => innerGroup,
     ),
   }));
+}
+
+/**
+ * data.groups and data.groups_meta of a counterparty roll-up of the whole active set, from the groups the parties
+ * hold (src/queries/partyGroups.ts): the first groups in order, the null group placed among them by its figures, and
+ * `other` the sums of every group less those shown, rounded once (the same figures a grouping of the PPAs gives).
+ */
+export function presentPartyGroups(
+  query: GroupQuery,
+  parties: PartyGroups,
+  nullGroup: NullGroupBucket,
+  totalCapacity: number,
+): GroupsPart {
+  const dimension = query.dimensions[0]!;
+  const tallies: Tally[] = parties.groups.map(({ group }) => ({
+    mergeKey: group.group_key,
+    spelling: group.key,
+    spellingPpas: group.ppas,
+    ppas: group.ppas,
+    capacity: group.capacity_mw,
+    annualPayment: group.annual_payment_obligation_usd,
+    guaranteed: group.guaranteed_amount_usd,
+    disclosed: group.ppas_with_disclosed_amounts,
+  }));
+  const withoutValue: Tally = {
+    mergeKey: null,
+    spellingPpas: 0,
+    ppas: nullGroup.doc_count,
+    capacity: nullGroup.capacity_mw.value ?? 0,
+    annualPayment: nullGroup.annual_payment_obligation_usd.value ?? 0,
+    guaranteed: nullGroup.guaranteed_amount_usd.value ?? 0,
+    disclosed: nullGroup.with_disclosed_amounts.doc_count,
+  };
+  const hasNull = withoutValue.ppas > 0;
+  if (hasNull) tallies.push(withoutValue);
+  const shown = sortEntries(
+    tallies.map((tally) => ({ group: present(tally, totalCapacity, dimension), tally })),
+    query.sort,
+  ).slice(0, query.limit);
+  const { sums } = parties;
+  const nulls = hasNull ? withoutValue : undefined;
+  const rest = (all: number, of: (tally: Tally) => number) =>
+    all + (nulls ? of(nulls) : 0) - shown.reduce((total, { tally }) => total + of(tally), 0);
+  const capacity = rest(sums.capacity_mw, (tally) => tally.capacity);
+  return {
+    groups: shown.map(({ group }) => group),
+    groups_meta: {
+      dimension,
+      total_groups: parties.total + (hasNull ? 1 : 0),
+      other: {
+        groups: parties.total + (hasNull ? 1 : 0) - shown.length,
+        ppas: rest(sums.ppas, (tally) => tally.ppas),
+        capacity_mw: roundMw(Math.max(0, capacity)),
+        share_of_capacity: totalCapacity > 0 ? roundShare(Math.max(0, capacity) / totalCapacity) : 0,
+        annual_payment_obligation_usd: roundUsd(
+          Math.max(
+            0,
+            rest(sums.annual_payment_obligation_usd, (tally) => tally.annualPayment),
+          ),
+        ),
+        guaranteed_amount_usd: roundUsd(
+          Math.max(
+            0,
+            rest(sums.guaranteed_amount_usd, (tally) => tally.guaranteed),
+          ),
+        ),
+        ppas_with_disclosed_amounts: rest(sums.ppas_with_disclosed_amounts, (tally) => tally.disclosed),
+      },
+    },
+  };
 }

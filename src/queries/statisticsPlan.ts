@@ -19,6 +19,15 @@ import {
   type GroupBucket,
   type WalkName,
 } from './groupAggregations.js';
+import {
+  buildPartyGroupsSearch,
+  NULL_GROUP_AGGREGATION,
+  nullGroupAggregation,
+  partyGroupsOf,
+  partyRollUpRole,
+  type PartyGroups,
+  type PartyRoleSource,
+} from './partyGroups.js';
 import { buildStatisticsSearch, type StatisticsAggregations } from './statisticsSearch.js';
 
 /** The one-pass terms aggregation of the first dimension's groups, beside the topics. */
@@ -31,6 +40,36 @@ export interface StatisticsResult {
   response: estypes.SearchResponse<unknown, StatisticsAggregations>;
   /** With group_by: every bucket of each walk. */
   walks?: ReadonlyMap<WalkName, GroupBucket[]>;
+  /** With group_by of a counterparty over the whole active set: the groups the parties hold, and the null group. */
+  parties?: { groups: PartyGroups; nullGroup: NullGroupBucket };
+}
+
+/** The PPAs without a value in the role (a `missing` aggregation with the groups' figures). */
+export type NullGroupBucket = Omit<GroupBucket, 'key'>;
+
+/**
+ * A counterparty roll-up of the whole active set, from the parties (partyGroups.ts) beside the topics and the null
+ * group; undefined when the served generation has no parties (an older index: grouped from the PPAs instead).
+ */
+async function fromParties(
+  query: StatisticsQuery,
+  gateway: SearchGateway,
+): Promise<StatisticsResult | undefined> {
+  const role = partyRollUpRole(query);
+  if (role === undefined || !query.groups) return undefined;
+  const topics = buildStatisticsSearch(query);
+  const startedAt = performance.now();
+  const [response, parties] = await Promise.all([
+    gateway.search<unknown, StatisticsAggregations>(
+      { ...topics, aggs: { ...topics.aggs, ...nullGroupAggregation(role) } },
+      { startedAt },
+    ),
+    gateway.searchParties<PartyRoleSource>(buildPartyGroupsSearch(role, query.groups)),
+  ]);
+  const groups = partyGroupsOf(role, parties);
+  const nullGroup = (response.aggregations as Record<string, unknown> | undefined)?.[NULL_GROUP_AGGREGATION];
+  if (!groups || !nullGroup) return undefined;
+  return { response, parties: { groups, nullGroup: nullGroup as NullGroupBucket } };
 }
 
 export async function runStatistics(
@@ -39,6 +78,8 @@ export async function runStatistics(
 ): Promise<StatisticsResult> {
   const topics = buildStatisticsSearch(query);
   if (!query.groups) return { response: await gateway.search<unknown, StatisticsAggregations>(topics) };
+  const answered = await fromParties(query, gateway);
+  if (answered) return answered;
   const groups = query.groups;
   const walks = new Map<WalkName, GroupBucket[]>();
   // The groups come from the one pass unless it left keys out; a pivot's pairs are walked from the first search.

@@ -135,6 +135,7 @@ describe('api parties: counterparties as entities, against an oracle over the sa
   let dir = '';
   let path = '';
   const oracle = partiesByHand(ALL());
+  let partySearches = 0;
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'ppa-api-parties-'));
@@ -146,7 +147,18 @@ describe('api parties: counterparties as entities, against an oracle over the sa
         .join('\n') + '\n',
     );
     await indexSample(client, alias, path);
-    app = await buildTestApp({ alias, configOverrides: { logLevel: 'warn' } });
+    app = await buildTestApp({
+      alias,
+      configOverrides: { logLevel: 'warn' },
+      // Counts the searches of the parties, to tell which roll-ups they answered.
+      wrapSearch: (gateway) => ({
+        ...gateway,
+        searchParties: (request) => {
+          partySearches++;
+          return gateway.searchParties(request);
+        },
+      }),
+    });
   });
   after(async () => {
     await app?.close();
@@ -324,6 +336,31 @@ describe('api parties: counterparties as entities, against an oracle over the sa
     expect(release.parties.map((party) => party.id).sort()).to.deep.equal(
       ['zephyrine-energie', 'quorvant-holdings', 'kalmora-power-authority'].sort(),
     );
+  });
+
+  it('an unfiltered counterparty roll-up is read from the parties, and equals the one grouped from the PPAs', async () => {
+    type Groups = { data: { groups: unknown[]; groups_meta: unknown } };
+    for (const dimension of ['developer', 'offtaker', 'procuring_entity']) {
+      for (const sort of [
+        'capacity_desc',
+        'ppas_desc',
+        'annual_payment_desc',
+        'guaranteed_desc',
+        'key_asc',
+      ]) {
+        for (const limit of [1, 7, 200]) {
+          const query = `group_by=${dimension}&group_sort=${sort}&group_limit=${limit}`;
+          const before = partySearches;
+          const fromParties = (await api.get(`/api/v1/ppas/statistics?${query}`)).body as Groups;
+          expect(partySearches, `${query} read the parties`).to.equal(before + 1);
+          // min_capacity=0 selects the same PPAs, and is grouped from them.
+          const fromPpas = (await api.get(`/api/v1/ppas/statistics?${query}&min_capacity=0`)).body as Groups;
+          expect(partySearches, `${query}&min_capacity=0 grouped the PPAs`).to.equal(before + 1);
+          expect(fromParties.data.groups, query).to.deep.equal(fromPpas.data.groups);
+          expect(fromParties.data.groups_meta, query).to.deep.equal(fromPpas.data.groups_meta);
+        }
+      }
+    }
   });
 
   it('bad input is a 400 naming the parameter; an unknown or malformed id is 404', async () => {

@@ -146,6 +146,15 @@ describe('indexer: parties follow sync from PostgreSQL, served by the API', func
       slug,
     ]);
     await expectAllEqual(withAdded);
+    // The unfiltered roll-up read from the parties follows too: equal to the same selection grouped from the PPAs.
+    for (const dimension of ['offtaker', 'developer']) {
+      const read = async (query: string) =>
+        ((await (await fetch(`${app.url}/api/v1/ppas/statistics?${query}`)).json()) as { data: unknown })
+          .data;
+      const fromParties = await read(`group_by=${dimension}&group_limit=5`);
+      const fromPpas = await read(`group_by=${dimension}&group_limit=5&min_capacity=0`);
+      expect(fromParties).to.deep.equal(fromPpas);
+    }
 
     await db.query('UPDATE ppas SET active = false WHERE slug = $1', [slug]);
     const second = await sync.run(() => false);

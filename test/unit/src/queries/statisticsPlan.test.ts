@@ -49,7 +49,10 @@ describe('queries/statisticsPlan: the searches of a statistics request', () => {
     const fake = recordingGateway({
       search: () => ({ hits: { total: 7 }, aggregations: { [ONE_PASS]: onePass(3) } }),
     });
-    const result = await runStatistics(parseStatisticsQuery('group_by=developer'), fake.gateway);
+    const result = await runStatistics(
+      parseStatisticsQuery('technology=wind&group_by=developer'),
+      fake.gateway,
+    );
     expect(fake.calls).to.have.length(1);
     const terms = fake.requests('search')[0]!.aggs?.[ONE_PASS]?.terms;
     expect(terms).to.deep.include({ field: 'group_developer', missing: '' });
@@ -101,11 +104,61 @@ describe('queries/statisticsPlan: the searches of a statistics request', () => {
         aggregations: { [ONE_PASS]: onePass(1, 99), [GROUPS_AGGREGATION]: page(GROUP_PAGE_SIZE, 'g') },
       }),
     });
-    const failure = await runStatistics(parseStatisticsQuery('group_by=developer'), fake.gateway).catch(
-      (e: unknown) => e,
-    );
+    const failure = await runStatistics(
+      parseStatisticsQuery('q=solar&group_by=developer'),
+      fake.gateway,
+    ).catch((e: unknown) => e);
     expect(failure).to.be.instanceOf(BadRequestError);
     expect((failure as BadRequestError).invalidParams?.[0]?.name).to.equal('group_by');
     expect(fake.calls).to.have.length(MAX_GROUP_PAGES);
+  });
+
+  it('a counterparty over the whole active set: the parties’ groups beside the topics and the null group', async () => {
+    const role = {
+      key: 'Senelec',
+      group_key: 'senelec',
+      ppas: 2,
+      capacity_mw: 3,
+      annual_payment_obligation_usd: 0,
+    };
+    const fake = recordingGateway({
+      search: () => ({ hits: { total: 7 }, aggregations: { roll_up_null_group: bucket('') } }),
+      searchParties: () => ({
+        _shards: { total: 1 },
+        hits: { total: { value: 1 }, hits: [{ _source: { id: 'senelec', by_role: { offtaker: role } } }] },
+        aggregations: { ppas: { value: 2 }, capacity_mw: { value: 3 } },
+      }),
+    });
+    const result = await runStatistics(parseStatisticsQuery('group_by=offtaker&group_limit=5'), fake.gateway);
+    expect(fake.calls.map((call) => call.method).sort()).to.deep.equal(['search', 'searchParties']);
+    expect(fake.requests('search')[0]!.aggs).to.have.property('roll_up_null_group');
+    const parties = fake.requests('searchParties')[0]!;
+    expect(parties.size).to.equal(5);
+    expect(parties.sort).to.deep.equal([
+      { 'by_role.offtaker.rounded.capacity_mw': 'desc' },
+      { 'by_role.offtaker.group_key': 'asc' },
+    ]);
+    expect(result.walks).to.equal(undefined);
+    expect(result.parties?.groups.groups).to.deep.equal([{ id: 'senelec', group: role }]);
+    expect(result.parties?.groups.total).to.equal(1);
+    expect(result.parties?.nullGroup.doc_count).to.equal(1);
+  });
+
+  it('groups the PPAs when the served generation has no parties, or the selection is narrower', async () => {
+    const fake = recordingGateway({
+      search: () => ({
+        hits: { total: 7 },
+        aggregations: { [ONE_PASS]: onePass(2), roll_up_null_group: bucket('') },
+      }),
+      searchParties: () => ({ _shards: { total: 0 }, hits: { total: { value: 0 }, hits: [] } }),
+    });
+    const older = await runStatistics(parseStatisticsQuery('group_by=developer'), fake.gateway);
+    expect(older.parties).to.equal(undefined);
+    expect(older.walks?.get(GROUPS_AGGREGATION)).to.have.length(3);
+    const narrower = recordingGateway({
+      search: () => ({ hits: { total: 7 }, aggregations: { [ONE_PASS]: onePass(2) } }),
+    });
+    await runStatistics(parseStatisticsQuery('country=gh&group_by=developer'), narrower.gateway);
+    expect(narrower.calls.map((call) => call.method)).to.deep.equal(['search']);
   });
 });
