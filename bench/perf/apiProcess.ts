@@ -3,6 +3,7 @@
 // tsx's loader (`node --import tsx src/server.ts`, quicker to start). Either way the pid is the API's own node
 // process, whose peak RSS (VmHWM) is read from /proc before it is stopped.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { once } from 'node:events';
 import { mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -38,12 +39,16 @@ export async function buildApi(mode: ApiMode, source = REPO_ROOT): Promise<ApiBu
     await rm(root, { recursive: true, force: true });
     throw new Error(`tsc -p tsconfig.build.json failed (exit ${code})`);
   }
-  // What the compiled tree expects around it: ESM package scope, node_modules, dist/mappings and dist/public (the image has them beside dist/).
+  // What the compiled tree expects around it: ESM package scope, node_modules, dist/mappings, dist/public and
+  // dist/schemas (the image has them beside dist/).
   await writeFile(join(root, 'package.json'), '{ "type": "module" }\n');
   await symlink(join(REPO_ROOT, 'node_modules'), join(root, 'node_modules'), 'dir');
   await mkdir(outDir, { recursive: true });
   await symlink(join(source, 'mappings'), join(outDir, 'mappings'), 'dir');
   await symlink(join(source, 'public'), join(outDir, 'public'), 'dir');
+  // An API from before the reconciliation services (a before/after) has no schemas/: it reads none.
+  if (existsSync(join(source, 'schemas')))
+    await symlink(join(source, 'schemas'), join(outDir, 'schemas'), 'dir');
   return {
     mode,
     entry: join(outDir, 'src/server.js'),
