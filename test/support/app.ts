@@ -70,6 +70,8 @@ export interface TestApp {
   url: string;
   config: Config;
   search: SearchGateway;
+  /** What the app serves now (the generation, its vocabulary, its flags' fences): a test mounting operations shares it. */
+  liveState: LiveState;
   /** The gateway's admission control, as the server wires it (ADMISSION_MAX_IN_FLIGHT, ADMISSION_TARGET_MS). */
   admission: Admission;
   limiter: ClientRateLimiter;
@@ -159,6 +161,7 @@ export async function buildTestApp(options: TestAppOptions): Promise<TestApp> {
     url: `http://127.0.0.1:${port}`,
     config,
     search,
+    liveState,
     admission,
     limiter,
     ...(responseCache ? { responseCache } : {}),
