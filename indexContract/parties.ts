@@ -187,9 +187,22 @@ export function tallyParties(
   foldName: (name: string) => string,
   only?: ReadonlySet<string>,
 ): PartyDocument[] {
+  const tally = partyTally(foldName, only);
+  for (const ppa of ppas) tally.add(ppa);
+  return tally.documents();
+}
+
+/**
+ * tallyParties one PPA at a time: a reindex feeds it the PPAs as it reads them back, page by page, so that it holds
+ * the parties' tallies and never every PPA at once (the indexer's peak memory stays flat with the records).
+ */
+export function partyTally(
+  foldName: (name: string) => string,
+  only?: ReadonlySet<string>,
+): { add(ppa: PartyPpa): void; documents(): PartyDocument[] } {
   const tallies = new Map<string, Tally>();
-  for (const ppa of ppas) {
-    if (!ppa.active) continue;
+  const add = (ppa: PartyPpa): void => {
+    if (!ppa.active) return;
     const parties = partiesOfPpa(ppa);
     for (const [id, { roles, spellings, byRole }] of parties) {
       if (only && !only.has(id)) continue;
@@ -246,8 +259,8 @@ export function tallyParties(
       for (const partner of parties.keys())
         if (partner !== id) tally.partners.set(partner, (tally.partners.get(partner) ?? 0) + 1);
     }
-  }
-  return [...tallies].map(([id, tally]) => partyDocument(id, tally, foldName));
+  };
+  return { add, documents: () => [...tallies].map(([id, tally]) => partyDocument(id, tally, foldName)) };
 }
 
 function roleGroup(group: RoleTally | undefined): RoleGroup | null {

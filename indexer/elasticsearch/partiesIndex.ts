@@ -11,6 +11,7 @@ import {
   PARTY_PPA_SOURCE,
   partiesIndexOf,
   partyIdsOfPpa,
+  partyTally,
   tallyParties,
   type PartyDocument,
   type PartyPpa,
@@ -111,7 +112,10 @@ export async function buildParties(client: Client, alias: string, ppaIndex: stri
     mappings: definition.mappings,
   });
   await client.indices.refresh({ index: ppaIndex });
-  const parties = tallyParties(await collect(partyPpas(client, ppaIndex, { match_all: {} })), foldName);
+  // Fed page by page: every active PPA is read back, never held at once.
+  const tally = partyTally(foldName);
+  for await (const ppa of partyPpas(client, ppaIndex, { match_all: {} })) tally.add(ppa);
+  const parties = tally.documents();
   await writeParties(client, index, parties);
   await client.indices.refresh({ index });
   return parties.length;
